@@ -1,0 +1,75 @@
+// Layer rules (DESIGN §2): dependencies point inward, SDKs stay at the edge.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment:
+        'functions/domain imports only itself: no node builtins, no packages, no other layer.',
+      severity: 'error',
+      from: { path: '^functions/domain/' },
+      to: { pathNot: '^functions/domain/' },
+    },
+    {
+      name: 'ports-are-types',
+      comment: 'functions/ports may only import the domain.',
+      severity: 'error',
+      from: { path: '^functions/ports/' },
+      to: { pathNot: '^functions/(domain|ports)/' },
+    },
+    {
+      name: 'manifests-inward',
+      comment:
+        'functions/manifests (document schemas) may import the domain and schema/parse libraries only.',
+      severity: 'error',
+      from: { path: '^functions/manifests/' },
+      to: { pathNot: '^(functions/(domain|manifests)/|node_modules/(zod|yaml)/)' },
+    },
+    {
+      name: 'use-cases-no-adapters',
+      comment: 'use-cases orchestrate through ports, never adapters or handlers.',
+      severity: 'error',
+      from: { path: '^functions/use-cases/' },
+      to: { path: '^functions/(adapters|handlers)/' },
+    },
+    {
+      name: 'sdk-only-at-the-edge',
+      comment: 'AWS SDK, client-node, middy and Powertools appear only in adapters and handlers.',
+      severity: 'error',
+      from: { pathNot: '^functions/(adapters|handlers)/' },
+      to: {
+        path: 'node_modules/(@aws-sdk|@smithy|@kubernetes/client-node|@middy|@aws-lambda-powertools)/',
+      },
+    },
+    {
+      name: 'no-cross-handler',
+      comment: 'a handler never imports another handler.',
+      severity: 'error',
+      from: { path: '^functions/handlers/([^/]+)/' },
+      to: { path: '^functions/handlers/', pathNot: '^functions/handlers/$1/' },
+    },
+    {
+      name: 'lib-no-runtime-code',
+      comment: 'CDK code names function entry points as strings; it never imports them.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^functions/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,33 @@
+/** Instance types and their offerings (zone × capacity type), as the scheduler consumes them. */
+import type { CapacityType } from './labels.ts';
+import type { Requirements } from './requirements/requirements.ts';
+import type { Resources } from './resources.ts';
+
+export interface Offering {
+  readonly zone: string;
+  readonly zoneId?: string;
+  readonly capacityType: CapacityType;
+  /** USD per hour (an estimate for spot until live prices are known). */
+  readonly pricePerHour: number;
+  /** False while the offering is marked unavailable (capacity error TTL, no capacity). */
+  readonly available: boolean;
+  readonly reservationId?: string;
+}
+
+export interface InstanceType {
+  readonly name: string;
+  /**
+   * What a node of this type will satisfy: well-known labels (arch, os, instance-type,
+   * instance-* …) plus `topology.kubernetes.io/zone` and `karpenter.sh/capacity-type` over
+   * its offerings.
+   */
+  readonly requirements: Requirements;
+  readonly offerings: readonly Offering[];
+  readonly capacity: Resources;
+  /** kube-reserved + system-reserved + eviction threshold. */
+  readonly overhead: Resources;
+  readonly allocatable: Resources;
+}
+
+/** Capacity types in the order Karpenter prefers them when prices tie. */
+export const CAPACITY_TYPE_ORDER: readonly CapacityType[] = ['reserved', 'spot', 'on-demand'];

@@ -1,0 +1,103 @@
+/**
+ * The parts of a `karpenter.k8s.aws/v1` EC2NodeClass that shape instance types and placement:
+ * kubelet settings (allocatable), block devices (ephemeral storage), AMI family (OS, user data)
+ * and the resolved subnets (zones). The full document is described by the manifest schema.
+ */
+
+export type AmiFamily =
+  | 'AL2'
+  | 'AL2023'
+  | 'Bottlerocket'
+  | 'Windows2019'
+  | 'Windows2022'
+  | 'Windows2025'
+  | 'Custom';
+
+export interface KubeletConfiguration {
+  readonly clusterDNS?: readonly string[];
+  readonly maxPods?: number;
+  readonly podsPerCore?: number;
+  readonly systemReserved?: Readonly<Record<string, string>>;
+  readonly kubeReserved?: Readonly<Record<string, string>>;
+  readonly evictionHard?: Readonly<Record<string, string>>;
+  readonly evictionSoft?: Readonly<Record<string, string>>;
+  readonly evictionSoftGracePeriod?: Readonly<Record<string, string>>;
+  readonly evictionMaxPodGracePeriod?: number;
+  readonly imageGCHighThresholdPercent?: number;
+  readonly imageGCLowThresholdPercent?: number;
+  readonly cpuCFSQuota?: boolean;
+}
+
+export interface BlockDeviceMapping {
+  readonly deviceName?: string;
+  readonly rootVolume?: boolean;
+  readonly ebs?: {
+    readonly volumeSize?: string;
+    readonly volumeType?: string;
+    readonly iops?: number;
+    readonly throughput?: number;
+    readonly encrypted?: boolean;
+    readonly kmsKeyID?: string;
+    readonly snapshotID?: string;
+    readonly deleteOnTermination?: boolean;
+  };
+}
+
+export interface SelectorTerm {
+  readonly tags?: Readonly<Record<string, string>>;
+  readonly id?: string;
+  readonly name?: string;
+}
+
+export interface AmiSelectorTerm extends SelectorTerm {
+  readonly alias?: string;
+  readonly owner?: string;
+  readonly ssmParameter?: string;
+}
+
+export interface ResolvedSubnet {
+  readonly id: string;
+  readonly zone: string;
+  readonly zoneID?: string;
+}
+
+export interface EC2NodeClass {
+  readonly metadata: { readonly name: string };
+  readonly spec: {
+    readonly amiFamily?: AmiFamily;
+    readonly amiSelectorTerms?: readonly AmiSelectorTerm[];
+    readonly subnetSelectorTerms?: readonly SelectorTerm[];
+    readonly securityGroupSelectorTerms?: readonly SelectorTerm[];
+    readonly role?: string;
+    readonly instanceProfile?: string;
+    readonly userData?: string;
+    readonly tags?: Readonly<Record<string, string>>;
+    readonly kubelet?: KubeletConfiguration;
+    readonly blockDeviceMappings?: readonly BlockDeviceMapping[];
+    readonly instanceStorePolicy?: 'RAID0';
+  };
+  readonly status?: {
+    readonly subnets?: readonly ResolvedSubnet[];
+  };
+}
+
+/** The AMI family: explicit, else implied by an alias (`al2023@latest` → AL2023), else AL2023. */
+export function amiFamilyOf(nodeClass: EC2NodeClass | undefined): AmiFamily {
+  const explicit = nodeClass?.spec.amiFamily;
+  if (explicit !== undefined) return explicit;
+  const alias = nodeClass?.spec.amiSelectorTerms?.find((term) => term.alias !== undefined)?.alias;
+  const family = alias?.split('@')[0]?.toLowerCase();
+  const byAlias: Readonly<Record<string, AmiFamily>> = {
+    al2: 'AL2',
+    al2023: 'AL2023',
+    bottlerocket: 'Bottlerocket',
+    windows2019: 'Windows2019',
+    windows2022: 'Windows2022',
+    windows2025: 'Windows2025',
+  };
+  return (family !== undefined ? byAlias[family] : undefined) ?? 'AL2023';
+}
+
+export function isWindows(family: AmiFamily): boolean {
+  return family.startsWith('Windows');
+}

@@ -1,0 +1,19 @@
+/** A Kubernetes Node as the scheduler and the disruption logic see it. */
+import type { Labels } from './label-selector.ts';
+import type { Resources } from './resources.ts';
+import type { Taint } from './taints.ts';
+
+export interface Node {
+  readonly name: string;
+  readonly labels: Labels;
+  readonly annotations: Labels;
+  readonly taints: readonly Taint[];
+  /** Cordoned (`spec.unschedulable`). */
+  readonly unschedulable: boolean;
+  readonly providerID?: string;
+  readonly capacity: Resources;
+  readonly allocatable: Resources;
+  readonly ready: boolean;
+  readonly deleting: boolean;
+  readonly creationTimestamp?: string;
+}

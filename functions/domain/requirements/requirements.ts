@@ -1,0 +1,143 @@
+/**
+ * A set of label requirements keyed by label. Adding requirements intersects them per key;
+ * compatibility follows Karpenter: custom labels must be defined by the node side, well-known
+ * labels may be left undefined (core: pkg/scheduling/requirements.go).
+ */
+import { isRestrictedNodeLabel, WELL_KNOWN_LABELS } from '../labels.ts';
+import {
+  allowsAbsence,
+  anyValue,
+  formatRequirement,
+  fromNodeSelectorRequirement,
+  has,
+  intersect,
+  type NodeSelectorRequirement,
+  operatorOf,
+  type Requirement,
+  requirement,
+} from './requirement.ts';
+
+export type Requirements = ReadonlyMap<string, Requirement>;
+
+export const NO_REQUIREMENTS: Requirements = new Map();
+
+export function requirementsOf(list: Iterable<Requirement>): Requirements {
+  const out = new Map<string, Requirement>();
+  for (const req of list) {
+    const existing = out.get(req.key);
+    out.set(req.key, existing === undefined ? req : intersect(existing, req));
+  }
+  return out;
+}
+
+export function fromNodeSelector(
+  list: readonly NodeSelectorRequirement[] | undefined,
+): Requirements {
+  return requirementsOf((list ?? []).map(fromNodeSelectorRequirement));
+}
+
+/** Labels as requirements: each key must have exactly that value. */
+export function fromLabels(labels: Readonly<Record<string, string>> | undefined): Requirements {
+  return requirementsOf(
+    Object.entries(labels ?? {}).map(([key, value]) => requirement(key, 'In', [value])),
+  );
+}
+
+/** Intersects every key of `b` into `a`. Returns `a` itself when `b` is empty. */
+export function add(a: Requirements, b: Requirements): Requirements {
+  if (b.size === 0) return a;
+  if (a.size === 0) return b;
+  const out = new Map(a);
+  for (const [key, req] of b) {
+    const existing = out.get(key);
+    out.set(key, existing === undefined ? req : intersect(existing, req));
+  }
+  return out;
+}
+
+/** A requirement for the key, or `Exists` when the set does not constrain it. */
+export function get(reqs: Requirements, key: string): Requirement {
+  return reqs.get(key) ?? requirement(key, 'Exists');
+}
+
+/**
+ * Why `incoming` cannot be met on a node described by `existing`, or undefined when it can.
+ * Keys on both sides must share a value (unless both sides only exclude values).
+ */
+export function intersectsReason(
+  existing: Requirements,
+  incoming: Requirements,
+): string | undefined {
+  const [small, large] =
+    existing.size <= incoming.size ? [existing, incoming] : [incoming, existing];
+  for (const key of small.keys()) {
+    const a = existing.get(key);
+    const b = incoming.get(key);
+    if (a === undefined || b === undefined || !large.has(key)) continue;
+    const both = intersect(a, b);
+    if (both.complement || both.values.size > 0) continue;
+    if (allowsAbsence(a) && allowsAbsence(b)) continue;
+    return `incompatible requirements, key ${key}, ${formatRequirement(b)} not in ${formatRequirement(a)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Why a pod's requirements (`incoming`) cannot be met by a NodePool, claim or instance type
+ * (`existing`), or undefined when they can. A custom label the node side does not define can
+ * only be required to be absent; well-known labels may be undefined on the node side.
+ */
+export function compatibilityReason(
+  existing: Requirements,
+  incoming: Requirements,
+): string | undefined {
+  for (const [key, req] of incoming) {
+    if (existing.has(key) || allowsAbsence(req) || WELL_KNOWN_LABELS.has(key)) continue;
+    return `label "${key}" does not have known values`;
+  }
+  return intersectsReason(existing, incoming);
+}
+
+export function isCompatible(existing: Requirements, incoming: Requirements): boolean {
+  return compatibilityReason(existing, incoming) === undefined;
+}
+
+/** Whether concrete labels satisfy every requirement (a missing label satisfies only NotIn / DoesNotExist). */
+export function labelsSatisfy(
+  labels: Readonly<Record<string, string>>,
+  reqs: Requirements,
+): boolean {
+  for (const [key, req] of reqs) {
+    const value = labels[key];
+    if (value === undefined ? !allowsAbsence(req) : !has(req, value)) return false;
+  }
+  return true;
+}
+
+/** Labels a node created from these requirements carries: single-valued custom labels. */
+export function customLabels(reqs: Requirements): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, req] of reqs) {
+    if (isRestrictedNodeLabel(key) || operatorOf(req) !== 'In') continue;
+    const value = anyValue(req);
+    if (value !== undefined) labels[key] = value;
+  }
+  return labels;
+}
+
+/** Back to the Kubernetes shape, sorted by key: what a NodeClaim's spec carries. */
+export function toNodeSelector(reqs: Requirements): NodeSelectorRequirement[] {
+  return [...reqs.values()]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((req) => {
+      const operator = operatorOf(req);
+      const values =
+        operator === 'Gt'
+          ? [String(req.greaterThan)]
+          : operator === 'Lt'
+            ? [String(req.lessThan)]
+            : [...req.values].sort();
+      const out: NodeSelectorRequirement = { key: req.key, operator, values };
+      return req.minValues === undefined ? out : { ...out, minValues: req.minValues };
+    });
+}

@@ -1,0 +1,57 @@
+/** Taints and tolerations, with Kubernetes' matching rules. */
+
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: TaintEffect;
+}
+
+export interface Toleration {
+  readonly key?: string;
+  readonly operator?: 'Exists' | 'Equal';
+  readonly value?: string;
+  readonly effect?: TaintEffect;
+  readonly tolerationSeconds?: number;
+}
+
+/** Taints every node carries briefly while it boots; they never block a pod in simulation. */
+export const KNOWN_EPHEMERAL_TAINTS: readonly Taint[] = [
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+  { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
+  { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+];
+
+export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+
+export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
+  if (toleration.effect !== undefined && toleration.effect !== taint.effect) return false;
+  if ((toleration.key ?? '') !== '' && toleration.key !== taint.key) return false;
+  if (toleration.operator === 'Exists') return true;
+  if ((toleration.key ?? '') === '') return false;
+  return (toleration.value ?? '') === (taint.value ?? '');
+}
+
+export function tolerates(tolerations: readonly Toleration[], taint: Taint): boolean {
+  return tolerations.some((toleration) => toleratesTaint(toleration, taint));
+}
+
+/** The first taint that blocks scheduling (PreferNoSchedule never blocks), or undefined. */
+export function firstUntolerated(
+  tolerations: readonly Toleration[],
+  taints: readonly Taint[],
+): Taint | undefined {
+  return taints.find(
+    (taint) => taint.effect !== 'PreferNoSchedule' && !tolerates(tolerations, taint),
+  );
+}
+
+export function sameTaint(a: Taint, b: Taint): boolean {
+  return a.key === b.key && a.effect === b.effect && (a.value ?? '') === (b.value ?? '');
+}
+
+export function formatTaint(taint: Taint): string {
+  return `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
+}
