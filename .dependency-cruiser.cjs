@@ -23,7 +23,7 @@ module.exports = {
         'functions/manifests (document schemas) may import the domain and schema/parse libraries only.',
       severity: 'error',
       from: { path: '^functions/manifests/' },
-      to: { pathNot: '^(functions/(domain|manifests)/|node_modules/(zod|yaml)/)' },
+      to: { pathNot: '^functions/(domain|manifests)/|(^|/)node_modules/(zod|yaml)/' },
     },
     {
       name: 'use-cases-no-adapters',

@@ -67,6 +67,7 @@ export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
   Label.arch,
   Label.os,
   Label.windowsBuild,
+  Label.nodeClass,
   Label.instanceHypervisor,
   Label.instanceEncryptionInTransitSupported,
   Label.instanceCategory,

@@ -195,3 +195,26 @@ export function formatRequirement(req: Requirement): string {
   }
   return `${req.key} ${operator}`;
 }
+
+/**
+ * Whether some value satisfies both requirements — `intersect` without building the result.
+ * The scheduler asks this for every instance type, so it allocates nothing.
+ */
+export function overlaps(a: Requirement, b: Requirement): boolean {
+  const greaterThan = maxDefined(a.greaterThan, b.greaterThan);
+  const lessThan = minDefined(a.lessThan, b.lessThan);
+  if (greaterThan !== undefined && lessThan !== undefined && greaterThan >= lessThan) return false;
+  if (a.complement && b.complement) return true;
+  if (a.complement)
+    return someValue(b.values, (v) => !a.values.has(v) && withinBounds(v, greaterThan, lessThan));
+  if (b.complement)
+    return someValue(a.values, (v) => !b.values.has(v) && withinBounds(v, greaterThan, lessThan));
+  const [small, large] =
+    a.values.size <= b.values.size ? [a.values, b.values] : [b.values, a.values];
+  return someValue(small, (v) => large.has(v));
+}
+
+function someValue(values: ReadonlySet<string>, test: (value: string) => boolean): boolean {
+  for (const value of values) if (test(value)) return true;
+  return false;
+}

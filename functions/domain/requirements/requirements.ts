@@ -13,6 +13,7 @@ import {
   intersect,
   type NodeSelectorRequirement,
   operatorOf,
+  overlaps,
   type Requirement,
   requirement,
 } from './requirement.ts';
@@ -71,15 +72,24 @@ export function intersectsReason(
   const [small, large] =
     existing.size <= incoming.size ? [existing, incoming] : [incoming, existing];
   for (const key of small.keys()) {
-    const a = existing.get(key);
-    const b = incoming.get(key);
-    if (a === undefined || b === undefined || !large.has(key)) continue;
-    const both = intersect(a, b);
-    if (both.complement || both.values.size > 0) continue;
-    if (allowsAbsence(a) && allowsAbsence(b)) continue;
-    return `incompatible requirements, key ${key}, ${formatRequirement(b)} not in ${formatRequirement(a)}`;
+    if (!large.has(key)) continue;
+    const reason = keyConflict(existing, incoming, key);
+    if (reason !== undefined) return reason;
   }
   return undefined;
+}
+
+/** Why the two sets disagree on one key, or undefined when they agree (or one lacks the key). */
+export function keyConflict(
+  existing: Requirements,
+  incoming: Requirements,
+  key: string,
+): string | undefined {
+  const a = existing.get(key);
+  const b = incoming.get(key);
+  if (a === undefined || b === undefined || overlaps(a, b)) return undefined;
+  if (allowsAbsence(a) && allowsAbsence(b)) return undefined;
+  return `incompatible requirements, key ${key}, ${formatRequirement(b)} not in ${formatRequirement(a)}`;
 }
 
 /**
@@ -90,16 +100,22 @@ export function intersectsReason(
 export function compatibilityReason(
   existing: Requirements,
   incoming: Requirements,
+  allowUndefinedWellKnown = true,
 ): string | undefined {
   for (const [key, req] of incoming) {
-    if (existing.has(key) || allowsAbsence(req) || WELL_KNOWN_LABELS.has(key)) continue;
+    if (existing.has(key) || allowsAbsence(req)) continue;
+    if (allowUndefinedWellKnown && WELL_KNOWN_LABELS.has(key)) continue;
     return `label "${key}" does not have known values`;
   }
   return intersectsReason(existing, incoming);
 }
 
-export function isCompatible(existing: Requirements, incoming: Requirements): boolean {
-  return compatibilityReason(existing, incoming) === undefined;
+export function isCompatible(
+  existing: Requirements,
+  incoming: Requirements,
+  allowUndefinedWellKnown = true,
+): boolean {
+  return compatibilityReason(existing, incoming, allowUndefinedWellKnown) === undefined;
 }
 
 /** Whether concrete labels satisfy every requirement (a missing label satisfies only NotIn / DoesNotExist). */

@@ -1,0 +1,203 @@
+/**
+ * NodeClaims in their own table, keyed by name. A fenced write is a TransactWriteItems of two
+ * parts: a ConditionCheck that the lease item still carries the writer's fencing token, then the
+ * claim write itself; both commit or neither does (docs/state.md, "Fencing").
+ */
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { Fence } from '../../domain/state/lease.ts';
+import type {
+  NewNodeClaimRecord,
+  NodeClaimPhase,
+  NodeClaimRecord,
+} from '../../domain/state/node-claim-record.ts';
+import { byName } from '../../domain/state/order.ts';
+import { ConflictError, NotFoundError } from '../../ports/errors.ts';
+import type { ClaimDeletion, FencedWrite, NodeClaimStore } from '../../ports/state-store.ts';
+import { admitsFence, hasVersion, isGoneOrHasVersion, isNew } from './conditions.ts';
+import { failedAt, isMissingItemFailure, toPortError } from './errors.ts';
+import { ClaimAttribute, LEASE_KEY } from './keys.ts';
+import { fromClaimItem, toClaimItem } from './mappers.ts';
+import { type DocumentClient, type Item, scanAll } from './pages.ts';
+import { INSTANCE_ID_INDEX, type StateTableNames } from './tables.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type ClaimWrite = Required<Pick<TransactItem, 'Put'>> | Required<Pick<TransactItem, 'Delete'>>;
+
+interface WriteAttempt {
+  readonly doing: string;
+  readonly write: ClaimWrite;
+  readonly fence: Fence | undefined;
+  /** The write asked for the old item on a failed condition: none back means it is gone. */
+  readonly missingIsNotFound: boolean;
+}
+
+export class DynamoDbNodeClaimStore implements NodeClaimStore {
+  readonly #client: DocumentClient;
+  readonly #tables: StateTableNames;
+
+  constructor(client: DocumentClient, tables: StateTableNames) {
+    this.#client = client;
+    this.#tables = tables;
+  }
+
+  async create(claim: NewNodeClaimRecord, options: FencedWrite = {}): Promise<NodeClaimRecord> {
+    const item = toClaimItem({ ...claim, version: 1 });
+    const put = { TableName: this.#tables.nodeClaims, Item: item, ...isNew(ClaimAttribute.name) };
+    const doing = `creating node claim ${claim.name}`;
+    await this.#write({
+      doing,
+      write: { Put: put },
+      fence: options.fence,
+      missingIsNotFound: false,
+    });
+    return fromClaimItem(item);
+  }
+
+  async get(name: string): Promise<NodeClaimRecord | undefined> {
+    try {
+      const { Item } = await this.#client.send(
+        new GetCommand({ TableName: this.#tables.nodeClaims, Key: { name }, ConsistentRead: true }),
+      );
+      return Item === undefined ? undefined : fromClaimItem(Item);
+    } catch (err) {
+      throw toPortError(err, `reading node claim ${name}`);
+    }
+  }
+
+  async update(claim: NodeClaimRecord, options: FencedWrite = {}): Promise<NodeClaimRecord> {
+    const item = toClaimItem({ ...claim, version: claim.version + 1 });
+    const put = {
+      TableName: this.#tables.nodeClaims,
+      Item: item,
+      ...hasVersion(ClaimAttribute.version, claim.version),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
+    const doing = `updating node claim ${claim.name}`;
+    await this.#write({
+      doing,
+      write: { Put: put },
+      fence: options.fence,
+      missingIsNotFound: true,
+    });
+    return fromClaimItem(item);
+  }
+
+  async delete(name: string, options: ClaimDeletion = {}): Promise<void> {
+    const { expectedVersion } = options;
+    const condition =
+      expectedVersion === undefined
+        ? {}
+        : isGoneOrHasVersion(ClaimAttribute.name, ClaimAttribute.version, expectedVersion);
+    const del = { TableName: this.#tables.nodeClaims, Key: { name }, ...condition };
+    const doing = `deleting node claim ${name}`;
+    await this.#write({
+      doing,
+      write: { Delete: del },
+      fence: options.fence,
+      missingIsNotFound: false,
+    });
+  }
+
+  async list(): Promise<readonly NodeClaimRecord[]> {
+    return this.#scan('listing node claims');
+  }
+
+  async listByPhase(phase: NodeClaimPhase): Promise<readonly NodeClaimRecord[]> {
+    return this.#scan(`listing node claims in phase ${phase}`, ClaimAttribute.phase, phase);
+  }
+
+  async listByPool(nodePool: string): Promise<readonly NodeClaimRecord[]> {
+    return this.#scan(`listing node claims of pool ${nodePool}`, ClaimAttribute.nodePool, nodePool);
+  }
+
+  async findByInstanceId(instanceId: string): Promise<NodeClaimRecord | undefined> {
+    const names = await this.#namesByInstanceId(instanceId);
+    const claims = await Promise.all(names.map((name) => this.get(name)));
+    // The index is eventually consistent: trust only claims that, read fresh, still carry the id.
+    return claims
+      .filter((claim): claim is NodeClaimRecord => claim?.instanceId === instanceId)
+      .sort(byName)[0];
+  }
+
+  async #namesByInstanceId(instanceId: string): Promise<string[]> {
+    try {
+      const { Items } = await this.#client.send(
+        new QueryCommand({
+          TableName: this.#tables.nodeClaims,
+          IndexName: INSTANCE_ID_INDEX,
+          KeyConditionExpression: '#instanceId = :instanceId',
+          ExpressionAttributeNames: { '#instanceId': ClaimAttribute.instanceId },
+          ExpressionAttributeValues: { ':instanceId': instanceId },
+        }),
+      );
+      return (Items ?? []).map((item) => String(item[ClaimAttribute.name]));
+    } catch (err) {
+      throw toPortError(err, `finding the node claim of instance ${instanceId}`);
+    }
+  }
+
+  /** A strongly consistent Scan: claims are the table's only items, so nothing is read in vain. */
+  async #scan(doing: string, field?: string, value?: string): Promise<readonly NodeClaimRecord[]> {
+    const filter =
+      field === undefined
+        ? {}
+        : {
+            FilterExpression: '#field = :value',
+            ExpressionAttributeNames: { '#field': field },
+            ExpressionAttributeValues: { ':value': value },
+          };
+    let items: Item[];
+    try {
+      items = await scanAll(this.#client, {
+        TableName: this.#tables.nodeClaims,
+        ConsistentRead: true,
+        ...filter,
+      });
+    } catch (err) {
+      throw toPortError(err, doing);
+    }
+    return items.map(fromClaimItem).sort(byName);
+  }
+
+  async #write(attempt: WriteAttempt): Promise<void> {
+    try {
+      await this.#send(attempt.write, attempt.fence);
+    } catch (err) {
+      throw classifyWriteError(err, attempt);
+    }
+  }
+
+  async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
+    if (fence !== undefined) {
+      const check = { TableName: this.#tables.state, Key: LEASE_KEY, ...admitsFence(fence) };
+      await this.#client.send(
+        new TransactWriteCommand({ TransactItems: [{ ConditionCheck: check }, write] }),
+      );
+    } else if ('Put' in write) {
+      await this.#client.send(new PutCommand(write.Put));
+    } else {
+      await this.#client.send(new DeleteCommand(write.Delete));
+    }
+  }
+}
+
+function classifyWriteError(err: unknown, attempt: WriteAttempt): unknown {
+  const { doing, fence } = attempt;
+  if (fence !== undefined && failedAt(err, 0)) {
+    return new ConflictError(`${doing}: fencing token ${fence.fencingToken} is stale`, {
+      cause: err,
+    });
+  }
+  const writeIndex = fence === undefined ? undefined : 1;
+  if (attempt.missingIsNotFound && isMissingItemFailure(err, writeIndex)) {
+    return new NotFoundError(`${doing}: it does not exist`, { cause: err });
+  }
+  return toPortError(err, doing);
+}

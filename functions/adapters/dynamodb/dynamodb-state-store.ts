@@ -1,0 +1,45 @@
+/**
+ * The DynamoDB StateStore (DESIGN §3; layout in docs/state.md). The document client is injected
+ * as a narrow type so that tests and the composition root decide how it is built.
+ *
+ * @example
+ * const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+ * const state = makeDynamoDbStateStore({ client, tables: { nodeClaims: env.CLAIMS_TABLE, state: env.STATE_TABLE } });
+ */
+import type { EC2NodeClass } from '../../domain/node-class.ts';
+import type { NodePool } from '../../domain/node-pool.ts';
+import type { StateStore } from '../../ports/state-store.ts';
+import { DynamoDbDocumentStore } from './dynamodb-document-store.ts';
+import { DynamoDbEventsSeenStore } from './dynamodb-events-seen-store.ts';
+import { DynamoDbLeaseStore } from './dynamodb-lease-store.ts';
+import { DynamoDbNodeClaimStore } from './dynamodb-node-claim-store.ts';
+import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offering-store.ts';
+import { Partition } from './keys.ts';
+import type { DocumentClient } from './pages.ts';
+import type { StateTableNames } from './tables.ts';
+
+export interface DynamoDbStateStoreOptions {
+  readonly client: DocumentClient;
+  readonly tables: StateTableNames;
+}
+
+export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOptions): StateStore {
+  return {
+    nodePools: new DynamoDbDocumentStore<NodePool>({
+      client,
+      tableName: tables.state,
+      partition: Partition.nodePool,
+      kind: 'node pool',
+    }),
+    nodeClasses: new DynamoDbDocumentStore<EC2NodeClass>({
+      client,
+      tableName: tables.state,
+      partition: Partition.nodeClass,
+      kind: 'node class',
+    }),
+    nodeClaims: new DynamoDbNodeClaimStore(client, tables),
+    unavailableOfferings: new DynamoDbUnavailableOfferingStore(client, tables.state),
+    lease: new DynamoDbLeaseStore(client, tables.state),
+    eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
+  };
+}

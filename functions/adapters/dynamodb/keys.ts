@@ -1,0 +1,56 @@
+/**
+ * Attribute names and item keys of the two tables. The state table keeps one partition per kind
+ * for the small, listed kinds (pools, classes, offerings, the lease) so a strongly consistent
+ * Query lists them, and one partition per event key for events seen, which are only ever
+ * addressed one at a time and can arrive in bursts.
+ */
+import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
+import { offeringId } from '../../domain/state/unavailable-offering.ts';
+
+export const StateAttribute = {
+  pk: 'pk',
+  sk: 'sk',
+  document: 'document',
+  hash: 'hash',
+  resourceVersion: 'resourceVersion',
+  holder: 'holder',
+  fencingToken: 'fencingToken',
+  expiresAt: 'expiresAt',
+  ttl: 'ttl',
+} as const;
+
+export const ClaimAttribute = {
+  name: 'name',
+  nodePool: 'nodePool',
+  phase: 'phase',
+  instanceId: 'instanceId',
+  version: 'version',
+} as const;
+
+export const Partition = {
+  nodePool: 'NodePool',
+  nodeClass: 'EC2NodeClass',
+  unavailableOffering: 'UnavailableOffering',
+  lease: 'Lease',
+} as const;
+export type DocumentPartition = typeof Partition.nodePool | typeof Partition.nodeClass;
+
+export interface StateKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+/** The single lease: one cluster, one writer (DESIGN §1). */
+export const LEASE_KEY: StateKey = { pk: Partition.lease, sk: 'controller' };
+
+export function documentKey(partition: DocumentPartition, name: string): StateKey {
+  return { pk: partition, sk: name };
+}
+
+export function offeringKey(offering: OfferingKey): StateKey {
+  return { pk: Partition.unavailableOffering, sk: offeringId(offering) };
+}
+
+export function eventSeenKey(key: string): StateKey {
+  return { pk: `EventSeen#${key}`, sk: 'EventSeen' };
+}

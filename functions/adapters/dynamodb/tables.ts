@@ -1,0 +1,88 @@
+/**
+ * The two tables behind the DynamoDB StateStore (docs/state.md explains the layout and why).
+ * `tableDefinitions` is the single description of them: `createTables` builds them for tests
+ * and DynamoDB Local, and the CDK StateTables construct must declare the same keys, index and
+ * TTL attribute (docs/state.md lists what to keep in step).
+ */
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { ClaimAttribute, StateAttribute } from './keys.ts';
+
+export interface StateTableNames {
+  /** One item per NodeClaim, keyed by name, with the instance-id index. */
+  readonly nodeClaims: string;
+  /** Everything else: pools, classes, unavailable offerings, the lease, events seen. */
+  readonly state: string;
+}
+
+export const INSTANCE_ID_INDEX = 'byInstanceId';
+/** Epoch seconds; DynamoDB deletes expired items lazily, so reads filter on `expiresAt` too. */
+export const TTL_ATTRIBUTE = StateAttribute.ttl;
+
+export function tableDefinitions(names: StateTableNames): readonly CreateTableCommandInput[] {
+  return [
+    {
+      TableName: names.nodeClaims,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: ClaimAttribute.name, AttributeType: 'S' },
+        { AttributeName: ClaimAttribute.instanceId, AttributeType: 'S' },
+      ],
+      KeySchema: [{ AttributeName: ClaimAttribute.name, KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: INSTANCE_ID_INDEX,
+          KeySchema: [{ AttributeName: ClaimAttribute.instanceId, KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ],
+    },
+    {
+      TableName: names.state,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: StateAttribute.pk, AttributeType: 'S' },
+        { AttributeName: StateAttribute.sk, AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: StateAttribute.pk, KeyType: 'HASH' },
+        { AttributeName: StateAttribute.sk, KeyType: 'RANGE' },
+      ],
+    },
+  ];
+}
+
+/** Creates both tables, waits until they are active and turns TTL on for the state table. */
+export async function createTables(
+  client: Pick<DynamoDBClient, 'send'>,
+  names: StateTableNames,
+): Promise<void> {
+  const definitions = tableDefinitions(names);
+  await Promise.all(
+    definitions.map((definition) => client.send(new CreateTableCommand(definition))),
+  );
+  await Promise.all(definitions.map((definition) => waitUntilActive(client, definition.TableName)));
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: names.state,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    }),
+  );
+}
+
+async function waitUntilActive(
+  client: Pick<DynamoDBClient, 'send'>,
+  tableName: string | undefined,
+): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`creating table ${tableName}: still not active after 60 s`);
+}

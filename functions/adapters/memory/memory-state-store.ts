@@ -1,0 +1,25 @@
+/**
+ * The in-memory StateStore: the DynamoDB adapter's twin for the CLI (`plan`, `simulate`) and for
+ * use-case tests. The shared contract suite runs against both so they cannot drift apart.
+ */
+import type { EC2NodeClass } from '../../domain/node-class.ts';
+import type { NodePool } from '../../domain/node-pool.ts';
+import type { StateStore } from '../../ports/state-store.ts';
+import { MemoryDocumentStore } from './memory-document-store.ts';
+import { MemoryEventsSeenStore } from './memory-events-seen-store.ts';
+import { MemoryLeaseStore } from './memory-lease-store.ts';
+import { MemoryNodeClaimStore } from './memory-node-claim-store.ts';
+import { MemoryUnavailableOfferingStore } from './memory-unavailable-offering-store.ts';
+
+/** A fresh, empty store. */
+export function makeMemoryStateStore(): StateStore {
+  const lease = new MemoryLeaseStore();
+  return {
+    nodePools: new MemoryDocumentStore<NodePool>('node pool'),
+    nodeClasses: new MemoryDocumentStore<EC2NodeClass>('node class'),
+    nodeClaims: new MemoryNodeClaimStore(lease),
+    unavailableOfferings: new MemoryUnavailableOfferingStore(),
+    lease,
+    eventsSeen: new MemoryEventsSeenStore(),
+  };
+}

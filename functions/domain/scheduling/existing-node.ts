@@ -1,0 +1,67 @@
+/**
+ * A node that already exists (or is launching) seen as room for pending pods: what is left of
+ * its allocatable after the pods bound to it and the daemons it will still run, its labels as
+ * requirements, and the taints that apply now (core: scheduling/existingnode.go).
+ */
+import type { Pod } from '../pod.ts';
+import { compatibilityReason, type Requirements } from '../requirements/requirements.ts';
+import { add, fits, type Resources, subtract } from '../resources.ts';
+import { firstUntolerated, formatTaint, type Taint } from '../taints.ts';
+import { HostPortUsage, hostPortsOf } from './host-ports.ts';
+import type { SchedulingPod } from './scheduling-pod.ts';
+import type { Topology } from './topology/topology.ts';
+import { type Unfit, unfit } from './unfit.ts';
+
+export interface ExistingNodeInput {
+  readonly name: string;
+  readonly requirements: Requirements;
+  /** The taints a pod must tolerate now (startup and ephemeral ones already left out where due). */
+  readonly taints: readonly Taint[];
+  readonly allocatable: Resources;
+  readonly boundPods: readonly Pod[];
+  readonly boundRequests: Resources;
+  /** Requests of daemons that belong on this node but do not run there yet. */
+  readonly pendingDaemons: Resources;
+}
+
+export class ExistingNode {
+  readonly name: string;
+  readonly taints: readonly Taint[];
+  readonly pods: SchedulingPod[] = [];
+  private reqs: Requirements;
+  private available: Resources;
+  private readonly hostPorts = new HostPortUsage();
+
+  constructor(input: ExistingNodeInput) {
+    this.name = input.name;
+    this.taints = input.taints;
+    this.reqs = input.requirements;
+    this.available = subtract(
+      subtract(input.allocatable, input.boundRequests),
+      input.pendingDaemons,
+    );
+    for (const pod of input.boundPods) this.hostPorts.add(hostPortsOf(pod));
+  }
+
+  tryAdd(pod: SchedulingPod, topology: Topology): Unfit | undefined {
+    const taint = firstUntolerated(pod.tolerations, this.taints);
+    if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
+    const portConflict = this.hostPorts.conflict(pod.hostPorts);
+    if (portConflict !== undefined) return unfit('HostPorts', portConflict);
+    if (!fits(pod.requests, this.available)) return unfit('Resources', 'exceeds node resources');
+    // An existing node has the labels it has: a well-known label it lacks cannot be assumed.
+    const incompatible = compatibilityReason(this.reqs, pod.requirements.all, false);
+    if (incompatible !== undefined) return unfit('Requirements', incompatible);
+    const placed = topology.addRequirements(pod.pod, pod.requirements.strict, this.reqs);
+    if (!placed.ok) return unfit('Topology', placed.reason);
+    this.pods.push(pod);
+    this.available = subtract(this.available, pod.requests);
+    this.hostPorts.add(pod.hostPorts);
+    topology.record(pod.pod, this.reqs, this.taints);
+    return undefined;
+  }
+}
+
+export function sumRequests(requests: readonly Resources[]): Resources {
+  return add(...requests);
+}

@@ -1,0 +1,59 @@
+/**
+ * Turning a filled node claim into a launch decision: the capacity type (reserved, then spot,
+ * then on-demand, whichever the requirements allow and an option offers), the options ordered
+ * cheapest first and truncated without breaking minValues, and the offering a launch tries
+ * first. Ties break by instance type name, then zone (DESIGN §4.5).
+ */
+import { CAPACITY_TYPE_ORDER, type InstanceType, type Offering } from '../instance-type.ts';
+import { type CapacityType, Label } from '../labels.ts';
+import { requirement } from '../requirements/requirement.ts';
+import { add, type Requirements, requirementsOf } from '../requirements/requirements.ts';
+import { unmetMinValues, withMinValues } from './min-values.ts';
+import type { NodeClaimTemplate } from './node-claim-template.ts';
+
+/** Karpenter writes at most this many instance types on a NodeClaim. */
+export const MAX_INSTANCE_TYPES = 600;
+
+export interface PricedOption {
+  readonly instanceType: InstanceType;
+  readonly offering: Offering;
+}
+
+export interface InstanceSelection {
+  readonly capacityType: CapacityType;
+  /** Cheapest first; the first one's offering is what a launch tries first. */
+  readonly options: readonly PricedOption[];
+  readonly requirements: Requirements;
+}
+
+function truncate(options: readonly PricedOption[], reqs: Requirements): readonly PricedOption[] {
+  if (options.length <= MAX_INSTANCE_TYPES) return options;
+  const head = options.slice(0, MAX_INSTANCE_TYPES);
+  const asOptions = head.map((o) => ({ instanceType: o.instanceType, net: {} }));
+  // Truncating must not break minValues; when it would, the full list is kept.
+  return unmetMinValues(asOptions, withMinValues(reqs)) === undefined ? head : options;
+}
+
+export function selectInstances(options: {
+  readonly template: NodeClaimTemplate;
+  readonly requirements: Requirements;
+  readonly isOpen: (index: number) => boolean;
+}): InstanceSelection | undefined {
+  const { template, requirements, isOpen } = options;
+  for (const capacityType of CAPACITY_TYPE_ORDER) {
+    const narrowed = add(
+      requirements,
+      requirementsOf([requirement(Label.capacityType, 'In', [capacityType])]),
+    );
+    const allowed = narrowed.get(Label.capacityType);
+    if (allowed === undefined || allowed.values.size === 0) continue;
+    const ordered: PricedOption[] = [];
+    for (const { index, offering } of template.masks.priced(narrowed)) {
+      const instanceType = template.options[index]?.instanceType;
+      if (instanceType !== undefined && isOpen(index)) ordered.push({ instanceType, offering });
+    }
+    if (ordered.length === 0) continue;
+    return { capacityType, options: truncate(ordered, narrowed), requirements: narrowed };
+  }
+  return undefined;
+}

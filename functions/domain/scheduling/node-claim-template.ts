@@ -1,0 +1,137 @@
+/**
+ * What a NodePool can launch: its requirements (spec requirements, template labels, the pool
+ * label), its taints, the instance types that satisfy them with an available offering, and the
+ * daemon overhead on each (core: scheduling/nodeclaimtemplate.go).
+ */
+import type { DaemonSet } from '../daemon-set.ts';
+import type { InstanceType, Offering } from '../instance-type.ts';
+import type { Labels } from '../label-selector.ts';
+import { CapacityType, Label } from '../labels.ts';
+import type { NodePool } from '../node-pool.ts';
+import { requirement } from '../requirements/requirement.ts';
+import {
+  add,
+  fromLabels,
+  fromNodeSelector,
+  intersectsReason,
+  type Requirements,
+  requirementsOf,
+} from '../requirements/requirements.ts';
+import { subtract } from '../resources.ts';
+import type { Taint } from '../taints.ts';
+import { type DaemonOverhead, daemonOverhead } from './daemon-overhead.ts';
+import type { InstanceTypeOption } from './instance-type-option.ts';
+import { hasAvailableOffering, offeringFilter } from './offering-compatibility.ts';
+import { OFFERING_KEYS } from './offering-keys.ts';
+import { OptionMasks } from './option-masks.ts';
+import { type OptionIndex, optionIndex } from './option-set.ts';
+
+export interface NodeClaimTemplate {
+  readonly nodePool: NodePool;
+  readonly name: string;
+  readonly labels: Labels;
+  readonly requirements: Requirements;
+  readonly taints: readonly Taint[];
+  readonly startupTaints: readonly Taint[];
+  /** Cheapest first (by the cheapest offering the pool allows), then by name. */
+  readonly options: readonly InstanceTypeOption[];
+  readonly index: OptionIndex;
+  /** Label keys some option's instance type carries: only these can narrow the options. */
+  readonly typeKeys: ReadonlySet<string>;
+  readonly masks: OptionMasks;
+  readonly daemons: DaemonOverhead;
+}
+
+/** A pool that does not say which capacity type it wants gets on-demand, as Karpenter defaults it. */
+function withCapacityTypeDefault(reqs: Requirements): Requirements {
+  if (reqs.has(Label.capacityType)) return reqs;
+  return add(
+    reqs,
+    requirementsOf([requirement(Label.capacityType, 'In', [CapacityType.onDemand])]),
+  );
+}
+
+/**
+ * Narrows open-ended zone and capacity-type requirements to the values the pool's instance
+ * types can actually offer, so topology sees every domain a new node could land in.
+ */
+function withOfferedDomains(reqs: Requirements, types: readonly InstanceType[]): Requirements {
+  const accept = offeringFilter(reqs);
+  const zones = new Set<string>();
+  const capacityTypes = new Set<string>();
+  for (const it of types) {
+    for (const o of it.offerings) {
+      if (!accept(o)) continue;
+      zones.add(o.zone);
+      capacityTypes.add(o.capacityType);
+    }
+  }
+  return add(
+    reqs,
+    requirementsOf([
+      requirement(Label.zone, 'In', [...zones]),
+      requirement(Label.capacityType, 'In', [...capacityTypes]),
+    ]),
+  );
+}
+
+export function nodeClaimTemplate(options: {
+  readonly nodePool: NodePool;
+  readonly instanceTypes: readonly InstanceType[];
+  readonly daemonSets: readonly DaemonSet[];
+}): NodeClaimTemplate {
+  const { nodePool } = options;
+  const template = nodePool.spec.template;
+  const labels: Labels = {
+    ...template.metadata?.labels,
+    [Label.nodePool]: nodePool.metadata.name,
+    [Label.nodeClass]: template.spec.nodeClassRef.name,
+  };
+  const declared = withCapacityTypeDefault(
+    add(fromNodeSelector(template.spec.requirements), fromLabels(labels)),
+  );
+  const accept = offeringFilter(declared);
+  const compatible = options.instanceTypes.filter(
+    (it) =>
+      intersectsReason(it.requirements, declared) === undefined && hasAvailableOffering(it, accept),
+  );
+  const requirements = withOfferedDomains(declared, compatible);
+  const taints = template.spec.taints ?? [];
+  const daemons = daemonOverhead({
+    daemonSets: options.daemonSets,
+    taints,
+    requirements,
+    instanceTypes: compatible,
+  });
+  const priced = byPrice(compatible, offeringFilter(requirements)).map((instanceType) => ({
+    instanceType,
+    net: subtract(instanceType.allocatable, daemons.byInstanceType.get(instanceType.name) ?? {}),
+  }));
+  return {
+    nodePool,
+    name: nodePool.metadata.name,
+    labels,
+    requirements,
+    taints,
+    startupTaints: template.spec.startupTaints ?? [],
+    options: priced,
+    index: optionIndex(priced),
+    masks: new OptionMasks(priced, [...OFFERING_KEYS]),
+    typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),
+    daemons,
+  };
+}
+
+function byPrice(types: readonly InstanceType[], accept: (o: Offering) => boolean): InstanceType[] {
+  const cheapest = new Map(
+    types.map((it) => [
+      it.name,
+      Math.min(...it.offerings.filter(accept).map((o) => o.pricePerHour)),
+    ]),
+  );
+  return [...types].sort(
+    (a, b) =>
+      (cheapest.get(a.name) ?? 0) - (cheapest.get(b.name) ?? 0) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}

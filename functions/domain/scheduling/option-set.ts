@@ -1,0 +1,149 @@
+/**
+ * The instance-type options still open to one node claim, kept so that narrowing them as pods
+ * arrive costs time in proportion to the options removed, not to the options left.
+ *
+ * Pods only ever add requests, so an option that is too small stays too small. Each template
+ * sorts its options once by what they leave for pods (CPU, memory, pods); every claim keeps
+ * one cursor per dimension that only moves forward. A proposal (`propose`) lists what a pod
+ * would remove without changing anything; `accept` applies it. This is the scheduler's hottest
+ * path: Karpenter re-filters every option on every add, which is what makes large batches slow.
+ */
+import type { InstanceTypeOption } from './instance-type-option.ts';
+import type { CoreRequests } from './scheduling-pod.ts';
+
+/** Per-template sort orders, shared by every claim opened from the template. */
+export interface OptionIndex {
+  readonly options: readonly InstanceTypeOption[];
+  readonly cpu: Float64Array;
+  readonly memory: Float64Array;
+  readonly pods: Float64Array;
+  readonly byCpu: Uint32Array;
+  readonly byMemory: Uint32Array;
+  readonly byPods: Uint32Array;
+}
+
+function order(values: Float64Array): Uint32Array {
+  const indices = Uint32Array.from(values.keys());
+  return indices.sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0) || a - b);
+}
+
+export function optionIndex(options: readonly InstanceTypeOption[]): OptionIndex {
+  const cpu = Float64Array.from(options, (o) => o.net.cpu ?? 0);
+  const memory = Float64Array.from(options, (o) => o.net.memory ?? 0);
+  const pods = Float64Array.from(options, (o) => o.net.pods ?? 0);
+  return {
+    options,
+    cpu,
+    memory,
+    pods,
+    byCpu: order(cpu),
+    byMemory: order(memory),
+    byPods: order(pods),
+  };
+}
+
+export interface Proposal {
+  /** Option indices the pod would remove. */
+  readonly removed: readonly number[];
+  readonly cursors: readonly [number, number, number];
+  readonly remaining: number;
+}
+
+type Dimension = 'cpu' | 'memory' | 'pods';
+const DIMENSIONS: readonly Dimension[] = ['cpu', 'memory', 'pods'];
+const SORTED = { cpu: 'byCpu', memory: 'byMemory', pods: 'byPods' } as const;
+
+export class OptionSet {
+  private readonly index: OptionIndex;
+  private readonly alive: Uint8Array;
+  private readonly stamps: Uint32Array;
+  private epoch = 0;
+  private count: number;
+  private cursors: [number, number, number] = [0, 0, 0];
+  private tops: [number, number, number];
+  private readonly ceilings: [number, number, number] = [0, 0, 0];
+
+  constructor(index: OptionIndex, allowed?: (option: InstanceTypeOption) => boolean) {
+    this.index = index;
+    this.alive =
+      allowed === undefined
+        ? new Uint8Array(index.options.length).fill(1)
+        : Uint8Array.from(index.options, (o) => (allowed(o) ? 1 : 0));
+    this.stamps = new Uint32Array(index.options.length);
+    this.count = this.alive.reduce((sum, a) => sum + a, 0);
+    const last = index.options.length - 1;
+    this.tops = [last, last, last];
+    this.refreshCeilings();
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  isOpen(index: number): boolean {
+    return this.alive[index] === 1;
+  }
+
+  /**
+   * Whether the largest open option in each dimension could hold the total: a necessary test,
+   * cheap enough to run for every claim a pod considers.
+   */
+  fitsCeiling(cpu: number, memory: number, pods: number): boolean {
+    return cpu <= this.ceilings[0] && memory <= this.ceilings[1] && pods <= this.ceilings[2];
+  }
+
+  private refreshCeilings(): void {
+    DIMENSIONS.forEach((dimension, d) => {
+      const sorted = this.index[SORTED[dimension]];
+      let top = this.tops[d] ?? -1;
+      while (top >= 0 && this.alive[sorted[top] ?? 0] === 0) top--;
+      this.tops[d] = top;
+      this.ceilings[d] = top < 0 ? -1 : (this.index[dimension][sorted[top] ?? 0] ?? 0);
+    });
+  }
+
+  /** What a new total (and an optional extra test) would remove, without changing anything. */
+  propose(total: CoreRequests, keep?: (index: number) => boolean): Proposal {
+    this.epoch++;
+    const removed: number[] = [];
+    const cursors: [number, number, number] = [0, 0, 0];
+    DIMENSIONS.forEach((dimension, d) => {
+      const sorted = this.index[SORTED[dimension]];
+      const values = this.index[dimension];
+      let cursor = this.cursors[d] ?? 0;
+      while (cursor < sorted.length && (values[sorted[cursor] ?? 0] ?? 0) < total[dimension]) {
+        this.mark(sorted[cursor] ?? 0, removed);
+        cursor++;
+      }
+      cursors[d] = cursor;
+    });
+    if (keep !== undefined) {
+      for (let i = 0; i < this.alive.length; i++)
+        if (this.alive[i] === 1 && !keep(i)) this.mark(i, removed);
+    }
+    return { removed, cursors, remaining: this.count - removed.length };
+  }
+
+  accept(proposal: Proposal): void {
+    for (const i of proposal.removed) this.alive[i] = 0;
+    this.count = proposal.remaining;
+    this.cursors = [...proposal.cursors];
+    if (proposal.removed.length > 0) this.refreshCeilings();
+  }
+
+  /** The open options in template order (cheapest first), optionally less a proposal's removals. */
+  toArray(proposal?: Proposal): InstanceTypeOption[] {
+    const out: InstanceTypeOption[] = [];
+    const skip = proposal === undefined ? undefined : new Set(proposal.removed);
+    this.index.options.forEach((option, i) => {
+      if (this.alive[i] === 1 && !skip?.has(i)) out.push(option);
+    });
+    return out;
+  }
+
+  private mark(i: number, removed: number[]): void {
+    if (this.alive[i] === 0 || this.stamps[i] === this.epoch) return;
+    this.stamps[i] = this.epoch;
+    removed.push(i);
+  }
+}

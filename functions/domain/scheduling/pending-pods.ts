@@ -1,0 +1,58 @@
+/**
+ * Which pods the provisioner acts on (core: pkg/utils/pod/scheduling.go, IsProvisionable):
+ * pending pods, plus the pods of nodes being deleted, which will need a new home. Some pending
+ * pods are left to others — DaemonSet and mirror pods, preempting pods, pods with dynamic
+ * resource claims — and are reported with the reason.
+ */
+import type { Node } from '../node.ts';
+import { isTerminal, type Pod } from '../pod.ts';
+
+export interface PendingSelection {
+  readonly pending: readonly Pod[];
+  readonly ignored: readonly { readonly pod: Pod; readonly reason: string }[];
+}
+
+function ignoreReason(pod: Pod, requireUnschedulableMark: boolean): string | undefined {
+  if (pod.ownerKind === 'DaemonSet')
+    return 'DaemonSet pods are placed by their controller as nodes join';
+  if (pod.ownerKind === 'Node') return 'mirror pods are managed by the kubelet';
+  if (pod.nominatedNodeName) return `preempting: nominated to node ${pod.nominatedNodeName}`;
+  if ((pod.spec.resourceClaimCount ?? 0) > 0)
+    return 'pods with dynamic resource claims are not provisioned for';
+  if (requireUnschedulableMark && !pod.markedUnschedulable)
+    return 'not yet marked Unschedulable by kube-scheduler';
+  return undefined;
+}
+
+/** Pods that will need to run elsewhere because their node is going away. */
+function isReschedulable(pod: Pod, deletingNodes: ReadonlySet<string>): boolean {
+  return (
+    pod.nodeName !== undefined &&
+    deletingNodes.has(pod.nodeName) &&
+    !pod.deleting &&
+    !isTerminal(pod) &&
+    pod.ownerKind !== 'DaemonSet' &&
+    pod.ownerKind !== 'Node'
+  );
+}
+
+export function selectPending(
+  pods: readonly Pod[],
+  nodes: readonly Node[],
+  requireUnschedulableMark: boolean,
+): PendingSelection {
+  const deletingNodes = new Set(nodes.filter((n) => n.deleting).map((n) => n.name));
+  const pending: Pod[] = [];
+  const ignored: { pod: Pod; reason: string }[] = [];
+  for (const pod of pods) {
+    if (isReschedulable(pod, deletingNodes)) {
+      pending.push({ ...pod, nodeName: undefined } as Pod);
+      continue;
+    }
+    if (pod.nodeName !== undefined || pod.deleting || isTerminal(pod)) continue;
+    const reason = ignoreReason(pod, requireUnschedulableMark);
+    if (reason === undefined) pending.push(pod);
+    else ignored.push({ pod, reason });
+  }
+  return { pending, ignored };
+}

@@ -1,0 +1,191 @@
+/** Shapes the scheduler's working state into the ProvisioningPlan that leaves the domain. */
+import type { InstanceType } from '../instance-type.ts';
+import type { Labels } from '../label-selector.ts';
+import { Label } from '../labels.ts';
+import { type Pod, podKey } from '../pod.ts';
+import { requirement } from '../requirements/requirement.ts';
+import {
+  add,
+  customLabels,
+  type Requirements,
+  requirementsOf,
+} from '../requirements/requirements.ts';
+import type { ExistingNode } from './existing-node.ts';
+import { type InstanceSelection, selectInstances } from './instance-selection.ts';
+import type { NewNodeClaim } from './new-node-claim.ts';
+import type { PendingSelection } from './pending-pods.ts';
+import type {
+  NodePoolReason,
+  PlannedNodeClaim,
+  ProvisioningPlan,
+  UnschedulablePod,
+} from './provisioning-plan.ts';
+import type { PoolUnfit, SchedulerResult } from './scheduler.ts';
+import type { SchedulingPod } from './scheduling-pod.ts';
+
+export interface PlanParts {
+  readonly selection: PendingSelection;
+  readonly volumeFailures: readonly { readonly pod: Pod; readonly reason: string }[];
+  readonly pods: readonly SchedulingPod[];
+  readonly existing: readonly ExistingNode[];
+  readonly result: SchedulerResult;
+  readonly region: string | undefined;
+}
+
+/** The labels of the instance type itself: every well-known label it has exactly one value for. */
+function instanceTypeLabels(it: InstanceType): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, req] of it.requirements) {
+    if (req.complement || req.values.size !== 1) continue;
+    for (const value of req.values) labels[key] = value;
+  }
+  return labels;
+}
+
+function nodeLabels(
+  claim: NewNodeClaim,
+  selection: InstanceSelection,
+  region: string | undefined,
+): Labels {
+  const first = selection.options[0];
+  const offering = first?.offering;
+  const labels: Record<string, string> = {
+    ...(first === undefined ? {} : instanceTypeLabels(first.instanceType)),
+    ...customLabels(selection.requirements),
+    ...claim.template.labels,
+    [Label.nodeClass]: claim.template.nodePool.spec.template.spec.nodeClassRef.name,
+  };
+  if (offering !== undefined) {
+    labels[Label.zone] = offering.zone;
+    labels[Label.capacityType] = offering.capacityType;
+    if (offering.zoneId !== undefined) labels[Label.zoneId] = offering.zoneId;
+  }
+  if (region !== undefined) labels[Label.region] = region;
+  delete labels[Label.hostname];
+  return Object.fromEntries(
+    Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+}
+
+function claimRequirements(selection: InstanceSelection): Requirements {
+  const names = selection.options.map((o) => o.instanceType.name);
+  const out = new Map(
+    add(selection.requirements, requirementsOf([requirement(Label.instanceType, 'In', names)])),
+  );
+  out.delete(Label.hostname);
+  return out;
+}
+
+function plannedClaim(
+  claim: NewNodeClaim,
+  name: string,
+  selection: InstanceSelection,
+  region: string | undefined,
+): PlannedNodeClaim | undefined {
+  const first = selection.options[0];
+  if (first === undefined) return undefined;
+  return {
+    name,
+    nodePool: claim.template.name,
+    nodeClass: claim.template.nodePool.spec.template.spec.nodeClassRef.name,
+    instanceType: first.instanceType,
+    offering: first.offering,
+    instanceTypeOptions: selection.options.map((o) => o.instanceType),
+    requirements: claimRequirements(selection),
+    labels: nodeLabels(claim, selection, region),
+    taints: claim.template.taints,
+    startupTaints: claim.template.startupTaints,
+    pods: claim.pods.map((p) => podKey(p.pod)),
+    requests: claim.requests,
+  };
+}
+
+function reasonText(reasons: readonly NodePoolReason[]): string {
+  return reasons
+    .map((r) => (r.nodePool === undefined ? r.message : `nodepool "${r.nodePool}": ${r.message}`))
+    .join('; ');
+}
+
+function fromFailures(failures: readonly PoolUnfit[]): NodePoolReason[] {
+  return failures.map((f) =>
+    f.nodePool === undefined
+      ? { code: f.code, message: f.reason }
+      : { nodePool: f.nodePool, code: f.code, message: f.reason },
+  );
+}
+
+function unschedulable(pod: Pod, reasons: readonly NodePoolReason[]): UnschedulablePod {
+  return { pod: podKey(pod), reason: reasonText(reasons), reasons };
+}
+
+function plannedClaims(parts: PlanParts): {
+  nodeClaims: PlannedNodeClaim[];
+  failed: UnschedulablePod[];
+} {
+  const nodeClaims: PlannedNodeClaim[] = [];
+  const failed: UnschedulablePod[] = [];
+  const perPool = new Map<string, number>();
+  for (const claim of parts.result.newClaims) {
+    const selection = selectInstances({
+      template: claim.template,
+      requirements: claim.requirements,
+      isOpen: (i) => claim.isOpen(i),
+    });
+    const index = perPool.get(claim.template.name) ?? 0;
+    const planned =
+      selection && plannedClaim(claim, `${claim.template.name}-${index}`, selection, parts.region);
+    if (planned === undefined) {
+      const reason: NodePoolReason = {
+        nodePool: claim.template.name,
+        code: 'Offerings',
+        message: 'no available offering is left for the instance types that fit',
+      };
+      for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
+      continue;
+    }
+    perPool.set(claim.template.name, index + 1);
+    nodeClaims.push(planned);
+  }
+  return { nodeClaims, failed };
+}
+
+function unplaced(parts: PlanParts): UnschedulablePod[] {
+  const placed = new Set(
+    [
+      ...parts.result.newClaims.flatMap((c) => c.pods),
+      ...parts.existing.flatMap((n) => n.pods),
+    ].map((p) => p.uid),
+  );
+  const failed = parts.pods
+    .filter((pod) => !placed.has(pod.uid))
+    .map((pod) => {
+      const failures = parts.result.failures.get(pod.uid) ?? [];
+      return unschedulable(
+        pod.pod,
+        failures.length > 0
+          ? fromFailures(failures)
+          : [{ code: 'Topology', message: 'no placement found' }],
+      );
+    });
+  for (const { pod, reason } of parts.volumeFailures)
+    failed.push(unschedulable(pod, [{ code: 'Volumes', message: reason }]));
+  for (const { pod, reason } of parts.selection.ignored)
+    failed.push(unschedulable(pod, [{ code: 'Ignored', message: reason }]));
+  return failed;
+}
+
+export function assemblePlan(parts: PlanParts): ProvisioningPlan {
+  const { nodeClaims, failed } = plannedClaims(parts);
+  const existingNodes = parts.existing
+    .filter((n) => n.pods.length > 0)
+    .map((n) => ({ name: n.name, pods: n.pods.map((p) => podKey(p.pod)) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    nodeClaims,
+    existingNodes,
+    unschedulable: [...failed, ...unplaced(parts)].sort((a, b) =>
+      a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0,
+    ),
+    pendingPods: parts.selection.pending.length + parts.selection.ignored.length,
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The one entry point to scheduling: pending pods, the cluster's nodes and NodePools and the
+ * instance types each pool can use in, a ProvisioningPlan out. Pure and deterministic: the
+ * same snapshot gives the same plan (DESIGN §4.5). Provisioning, consolidation and the API's
+ * dry run all call this.
+ */
+import type { DaemonSet } from '../daemon-set.ts';
+import type { InstanceType } from '../instance-type.ts';
+import type { Labels } from '../label-selector.ts';
+import type { Node } from '../node.ts';
+import type { NodeClaim } from '../node-claim.ts';
+import { byWeight, type NodePool } from '../node-pool.ts';
+import type { Pod } from '../pod.ts';
+import { NO_REQUIREMENTS } from '../requirements/requirements.ts';
+import { parseResources, type Resources, subtract } from '../resources.ts';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  RuntimeClass,
+  StorageClass,
+} from '../volumes.ts';
+import { ExistingNode } from './existing-node.ts';
+import { type NodeClaimTemplate, nodeClaimTemplate } from './node-claim-template.ts';
+import { selectPending } from './pending-pods.ts';
+import { assemblePlan } from './plan-assembly.ts';
+import { podRequests } from './pod-requests.ts';
+import type { ProvisioningPlan } from './provisioning-plan.ts';
+import { Scheduler } from './scheduler.ts';
+import { SchedulingPod } from './scheduling-pod.ts';
+import { type StateNode, stateNodes } from './state-nodes.ts';
+import { Topology } from './topology/topology.ts';
+import { topologyUniverse } from './topology/universe.ts';
+import { volumeCatalog, volumeTopology } from './volume-topology.ts';
+
+export interface ProvisioningInput {
+  readonly pods: readonly Pod[];
+  readonly nodes: readonly Node[];
+  readonly nodeClaims: readonly NodeClaim[];
+  readonly nodePools: readonly NodePool[];
+  /** The instance types each NodePool may use, by pool name (already priced and marked available). */
+  readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
+  readonly daemonSets: readonly DaemonSet[];
+  readonly persistentVolumeClaims?: readonly PersistentVolumeClaim[];
+  readonly persistentVolumes?: readonly PersistentVolume[];
+  readonly storageClasses?: readonly StorageClass[];
+  readonly runtimeClasses?: readonly RuntimeClass[];
+  readonly namespaces?: ReadonlyMap<string, Labels>;
+  readonly region?: string;
+  /** The controller acts only on pods kube-scheduler gave up on; a what-if plan takes every pending pod. */
+  readonly requireUnschedulableMark?: boolean;
+  /** `Ignore` drops preferences up front, as Karpenter's `--preference-policy Ignore`. */
+  readonly preferencePolicy?: 'Respect' | 'Ignore';
+}
+
+function remainingLimits(
+  pools: readonly NodePool[],
+  nodes: readonly StateNode[],
+): Map<string, Resources> {
+  const out = new Map<string, Resources>();
+  for (const pool of pools) {
+    if (pool.spec.limits === undefined) continue;
+    const used = nodes.filter((n) => n.nodePool === pool.metadata.name);
+    let remaining = parseResources(pool.spec.limits);
+    for (const node of used) remaining = subtract(remaining, { ...node.capacity, nodes: 1 });
+    out.set(pool.metadata.name, remaining);
+  }
+  return out;
+}
+
+function templatesFor(input: ProvisioningInput): NodeClaimTemplate[] {
+  return [...input.nodePools]
+    .sort(byWeight)
+    .map((nodePool) =>
+      nodeClaimTemplate({
+        nodePool,
+        instanceTypes: input.instanceTypes.get(nodePool.metadata.name) ?? [],
+        daemonSets: input.daemonSets,
+      }),
+    )
+    .filter((t) => t.options.length > 0);
+}
+
+export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
+  const selection = selectPending(input.pods, input.nodes, input.requireUnschedulableMark ?? false);
+  const volumes = volumeCatalog(
+    input.persistentVolumeClaims ?? [],
+    input.persistentVolumes ?? [],
+    input.storageClasses ?? [],
+  );
+  const overheads = new Map(
+    (input.runtimeClasses ?? []).map((rc) => [rc.name, parseResources(rc.overhead?.podFixed)]),
+  );
+  const volumeFailures: { pod: Pod; reason: string }[] = [];
+  const pods: SchedulingPod[] = [];
+  for (const pod of selection.pending) {
+    const topology = volumeTopology(volumes, pod);
+    if (!topology.ok) volumeFailures.push({ pod, reason: topology.reason });
+    else {
+      const runtime =
+        pod.spec.runtimeClassName === undefined
+          ? undefined
+          : overheads.get(pod.spec.runtimeClassName);
+      pods.push(
+        new SchedulingPod({
+          pod,
+          requests: podRequests(pod, runtime),
+          volumes: topology.requirements ?? NO_REQUIREMENTS,
+          ignorePreferences: input.preferencePolicy === 'Ignore',
+        }),
+      );
+    }
+  }
+  const nodes = stateNodes({ ...input, pods: input.pods });
+  const templates = templatesFor(input);
+  const pendingKeys = new Set(selection.pending.map((p) => p.uid));
+  const nodesByName = new Map(input.nodes.filter((n) => !n.deleting).map((n) => [n.name, n]));
+  const boundPods = input.pods.flatMap((pod) => {
+    const node =
+      pod.nodeName === undefined || pendingKeys.has(pod.uid)
+        ? undefined
+        : nodesByName.get(pod.nodeName);
+    return node === undefined ? [] : [{ pod, node }];
+  });
+  const topology = new Topology({
+    universe: topologyUniverse(templates, nodes, [
+      ...pods.map((p) => p.pod),
+      ...boundPods.map((b) => b.pod),
+    ]),
+    boundPods,
+    namespaces: input.namespaces ?? new Map(),
+  });
+  const existing = nodes.map((n) => new ExistingNode(n.input));
+  const result = new Scheduler({
+    pods,
+    existingNodes: existing,
+    templates,
+    topology,
+    remaining: remainingLimits(input.nodePools, nodes),
+    canToleratePreferNoSchedule: templates.some((t) =>
+      t.taints.some((taint) => taint.effect === 'PreferNoSchedule'),
+    ),
+  }).solve();
+  return assemblePlan({ selection, volumeFailures, pods, existing, result, region: input.region });
+}

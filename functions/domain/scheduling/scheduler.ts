@@ -1,0 +1,177 @@
+/**
+ * The bin-packer: places pending pods on existing nodes first, then on node claims already
+ * opened in this pass (fewest pods first), then opens a claim from the first NodePool that can
+ * take the pod. A pod that fits nowhere is relaxed one step and requeued
+ * (core: scheduling/scheduler.go, Solve and add).
+ */
+import { Label } from '../labels.ts';
+import { type Resources, subtract } from '../resources.ts';
+import type { ExistingNode } from './existing-node.ts';
+import type { InstanceTypeOption } from './instance-type-option.ts';
+import { NewNodeClaim } from './new-node-claim.ts';
+import type { NodeClaimTemplate } from './node-claim-template.ts';
+import { Queue } from './queue.ts';
+import type { SchedulingPod } from './scheduling-pod.ts';
+import type { Topology } from './topology/topology.ts';
+import { type Unfit, unfit } from './unfit.ts';
+
+export interface SchedulerInput {
+  readonly pods: readonly SchedulingPod[];
+  readonly existingNodes: readonly ExistingNode[];
+  /** In the order pools are tried: weight, then name. */
+  readonly templates: readonly NodeClaimTemplate[];
+  readonly topology: Topology;
+  /** What each limited pool may still launch (a `nodes` entry counts nodes). */
+  readonly remaining: ReadonlyMap<string, Resources>;
+  readonly canToleratePreferNoSchedule: boolean;
+}
+
+export interface PoolUnfit extends Unfit {
+  readonly nodePool?: string;
+}
+
+export interface SchedulerResult {
+  readonly newClaims: readonly NewNodeClaim[];
+  readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
+}
+
+const ONE_NODE: Resources = { nodes: 1 };
+
+function withinLimit(option: InstanceTypeOption, remaining: Resources): boolean {
+  for (const name in remaining) {
+    const capacity = name === 'nodes' ? 1 : (option.instanceType.capacity[name] ?? 0);
+    if (capacity > (remaining[name] ?? 0)) return false;
+  }
+  return true;
+}
+
+/** Karpenter is pessimistic about limits: a claim may become its largest option. */
+function subtractMax(remaining: Resources, options: readonly InstanceTypeOption[]): Resources {
+  const largest: Record<string, number> = { ...ONE_NODE };
+  for (const { instanceType } of options) {
+    for (const name in remaining) {
+      if (name === 'nodes') continue;
+      largest[name] = Math.max(largest[name] ?? 0, instanceType.capacity[name] ?? 0);
+    }
+  }
+  return subtract(remaining, largest);
+}
+
+/** New claims grouped by how many pods they hold, so "fewest pods first" costs nothing to keep. */
+class ClaimsByLoad {
+  private readonly buckets: Set<NewNodeClaim>[] = [];
+  readonly all: NewNodeClaim[] = [];
+
+  add(claim: NewNodeClaim): void {
+    this.all.push(claim);
+    this.bucket(claim.pods.length).add(claim);
+  }
+
+  moved(claim: NewNodeClaim): void {
+    this.buckets[claim.pods.length - 1]?.delete(claim);
+    this.bucket(claim.pods.length).add(claim);
+  }
+
+  /** Offers the pod to claims, fewest pods first; returns the claim that took it. */
+  firstAccepting(pod: SchedulingPod, topology: Topology): NewNodeClaim | undefined {
+    const constrainsHostname = pod.requirements.strict.has(Label.hostname);
+    for (const bucket of this.buckets) {
+      if (bucket === undefined) continue;
+      for (const claim of bucket) {
+        if (topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) !== undefined)
+          continue;
+        if (claim.tryAdd(pod, topology) === undefined) {
+          this.moved(claim);
+          return claim;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private bucket(load: number): Set<NewNodeClaim> {
+    let bucket = this.buckets[load];
+    if (bucket === undefined) this.buckets[load] = bucket = new Set();
+    return bucket;
+  }
+}
+
+export class Scheduler {
+  private readonly input: SchedulerInput;
+  private readonly claims = new ClaimsByLoad();
+  private readonly remaining: Map<string, Resources>;
+  private readonly failures = new Map<string, PoolUnfit[]>();
+
+  constructor(input: SchedulerInput) {
+    this.input = input;
+    this.remaining = new Map(input.remaining);
+  }
+
+  solve(): SchedulerResult {
+    for (const pod of this.input.pods) this.input.topology.update(pod.pod, pod.preferences);
+    const queue = new Queue(this.input.pods);
+    for (let pod = queue.pop(); pod !== undefined; pod = queue.pop()) {
+      const failures = this.add(pod);
+      if (failures === undefined) {
+        this.failures.delete(pod.uid);
+        continue;
+      }
+      this.failures.set(pod.uid, failures);
+      const relaxed = pod.relax(this.input.canToleratePreferNoSchedule) !== undefined;
+      if (relaxed) this.input.topology.update(pod.pod, pod.preferences);
+      queue.push(pod, relaxed);
+    }
+    return { newClaims: this.claims.all, failures: this.failures };
+  }
+
+  private add(pod: SchedulingPod): PoolUnfit[] | undefined {
+    for (const node of this.input.existingNodes) {
+      if (node.tryAdd(pod, this.input.topology) === undefined) return undefined;
+    }
+    const claim = this.claims.firstAccepting(pod, this.input.topology);
+    if (claim !== undefined) return undefined;
+    return this.open(pod);
+  }
+
+  private open(pod: SchedulingPod): PoolUnfit[] | undefined {
+    if (this.input.templates.length === 0) {
+      return [
+        unfit(
+          'NoNodePools',
+          'no NodePool can launch nodes (none given, or none has instance types)',
+        ),
+      ];
+    }
+    const failures: PoolUnfit[] = [];
+    for (const template of this.input.templates) {
+      const remaining = this.remaining.get(template.name);
+      const allowed =
+        remaining === undefined ? undefined : (o: InstanceTypeOption) => withinLimit(o, remaining);
+      const claim = new NewNodeClaim({
+        template,
+        index: this.claims.all.length,
+        allowed,
+        topology: this.input.topology,
+      });
+      if (claim.isEmpty) {
+        claim.discard(this.input.topology);
+        failures.push({
+          ...unfit('Limits', 'all available instance types exceed the NodePool limits'),
+          nodePool: template.name,
+        });
+        continue;
+      }
+      const reason = claim.tryAdd(pod, this.input.topology);
+      if (reason !== undefined) {
+        claim.discard(this.input.topology);
+        failures.push({ ...reason, nodePool: template.name });
+        continue;
+      }
+      this.claims.add(claim);
+      if (remaining !== undefined)
+        this.remaining.set(template.name, subtractMax(remaining, claim.options));
+      return undefined;
+    }
+    return failures;
+  }
+}

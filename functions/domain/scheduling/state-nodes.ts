@@ -1,0 +1,199 @@
+/**
+ * The cluster's capacity as the scheduler sees it (core: pkg/controllers/state/statenode.go):
+ * every node that is not being deleted, and every launched NodeClaim whose node has not joined
+ * yet. A managed node (a `karpenter.sh/nodepool` label and a matching NodeClaim) that is not
+ * initialized yet does not block pods with its startup or known ephemeral taints.
+ */
+import type { DaemonSet } from '../daemon-set.ts';
+import type { Labels } from '../label-selector.ts';
+import { Label } from '../labels.ts';
+import type { Node } from '../node.ts';
+import { hasCondition, type NodeClaim } from '../node-claim.ts';
+import type { NodePool } from '../node-pool.ts';
+import { isTerminal, type Pod } from '../pod.ts';
+import {
+  add as addRequirements,
+  fromLabels,
+  fromNodeSelector,
+  labelsSatisfy,
+} from '../requirements/requirements.ts';
+import { add, parseResources, type Resources } from '../resources.ts';
+import {
+  firstUntolerated,
+  KNOWN_EPHEMERAL_TAINTS,
+  sameTaint,
+  type Taint,
+  type Toleration,
+} from '../taints.ts';
+import type { ExistingNodeInput } from './existing-node.ts';
+import { podRequests } from './pod-requests.ts';
+
+const CORDONED: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+
+export interface StateNode {
+  readonly input: ExistingNodeInput;
+  readonly nodePool?: string;
+  readonly initialized: boolean;
+  /** Capacity counted against the pool's limits. */
+  readonly capacity: Resources;
+}
+
+export interface StateNodeSources {
+  readonly nodes: readonly Node[];
+  readonly nodeClaims: readonly NodeClaim[];
+  readonly nodePools: readonly NodePool[];
+  readonly pods: readonly Pod[];
+  readonly daemonSets: readonly DaemonSet[];
+}
+
+function claimFor(node: Node, claims: readonly NodeClaim[]): NodeClaim | undefined {
+  return claims.find(
+    (c) =>
+      c.status?.nodeName === node.name ||
+      (node.providerID !== undefined && c.status?.providerID === node.providerID),
+  );
+}
+
+function effectiveTaints(
+  node: Node,
+  claim: NodeClaim | undefined,
+  initialized: boolean,
+  pool?: NodePool,
+): Taint[] {
+  const startup = claim?.spec.startupTaints ?? pool?.spec.template.spec.startupTaints ?? [];
+  const ignorable =
+    claim !== undefined && !initialized ? [...startup, ...KNOWN_EPHEMERAL_TAINTS] : [];
+  const taints = node.taints.filter(
+    (t) => !ignorable.some((i) => i.key === t.key && i.effect === t.effect),
+  );
+  if (node.unschedulable && !taints.some((t) => sameTaint(t, CORDONED))) taints.push(CORDONED);
+  return taints;
+}
+
+/** Daemons that belong on a node but have no pod there yet: room the node must keep for them. */
+function pendingDaemons(
+  labels: Labels,
+  taints: readonly Taint[],
+  bound: readonly Pod[],
+  daemonSets: readonly DaemonSet[],
+): Resources {
+  const missing = daemonSets.filter((ds) => {
+    const spec = ds.template.spec;
+    if (firstUntolerated([...spec.tolerations, PREFER_NO_SCHEDULE], taints) !== undefined)
+      return false;
+    const selector = fromLabels(spec.nodeSelector);
+    const terms =
+      spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+        ?.nodeSelectorTerms ?? [];
+    const matches =
+      terms.length === 0
+        ? labelsSatisfy(labels, selector)
+        : terms.some((t) =>
+            labelsSatisfy(labels, addRequirements(selector, fromNodeSelector(t.matchExpressions))),
+          );
+    if (!matches) return false;
+    return !bound.some(
+      (p) =>
+        p.ownerKind === 'DaemonSet' &&
+        p.namespace === ds.namespace &&
+        Object.entries(ds.template.labels).every(([k, v]) => p.labels[k] === v),
+    );
+  });
+  return add(
+    ...missing.map((ds) =>
+      podRequests({
+        uid: '',
+        namespace: ds.namespace,
+        name: ds.name,
+        labels: ds.template.labels,
+        annotations: {},
+        deleting: false,
+        spec: ds.template.spec,
+      }),
+    ),
+  );
+}
+
+function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
+  for (const pod of pods) {
+    if (pod.nodeName === undefined || isTerminal(pod)) continue;
+    const list = out.get(pod.nodeName);
+    if (list === undefined) out.set(pod.nodeName, [pod]);
+    else list.push(pod);
+  }
+  return out;
+}
+
+function fromNode(node: Node, sources: StateNodeSources, bound: readonly Pod[]): StateNode {
+  const claim =
+    node.labels[Label.nodePool] !== undefined ? claimFor(node, sources.nodeClaims) : undefined;
+  const poolName = node.labels[Label.nodePool];
+  const pool = sources.nodePools.find((p) => p.metadata.name === poolName);
+  const initialized =
+    claim === undefined ||
+    node.labels[Label.initialized] === 'true' ||
+    hasCondition(claim, 'Initialized');
+  const taints = effectiveTaints(node, claim, initialized, pool);
+  const labels = { [Label.hostname]: node.name, ...node.labels };
+  const input: ExistingNodeInput = {
+    name: node.name,
+    requirements: fromLabels(labels),
+    taints,
+    allocatable: node.allocatable,
+    boundPods: bound,
+    boundRequests: add(...bound.filter((p) => !p.deleting).map((p) => podRequests(p))),
+    pendingDaemons: pendingDaemons(labels, taints, bound, sources.daemonSets),
+  };
+  return poolName === undefined
+    ? { input, initialized, capacity: node.capacity }
+    : { input, nodePool: poolName, initialized, capacity: node.capacity };
+}
+
+/** A NodeClaim that is launching: its predicted capacity stands in for the node to come. */
+function fromInFlightClaim(claim: NodeClaim, sources: StateNodeSources): StateNode {
+  const labels = { [Label.hostname]: claim.metadata.name, ...claim.metadata.labels };
+  const requirements = addRequirements(
+    fromNodeSelector(claim.spec.requirements),
+    fromLabels(labels),
+  );
+  const input: ExistingNodeInput = {
+    name: claim.metadata.name,
+    requirements,
+    taints: claim.spec.taints ?? [],
+    allocatable: parseResources(claim.status?.allocatable),
+    boundPods: [],
+    boundRequests: {},
+    pendingDaemons: pendingDaemons(labels, claim.spec.taints ?? [], [], sources.daemonSets),
+  };
+  const pool = claim.metadata.labels?.[Label.nodePool];
+  const capacity = parseResources(claim.status?.capacity);
+  return pool === undefined
+    ? { input, initialized: false, capacity }
+    : { input, nodePool: pool, initialized: false, capacity };
+}
+
+export function stateNodes(sources: StateNodeSources): StateNode[] {
+  const byNode = podsByNode(sources.pods);
+  const live = sources.nodes.filter((n) => !n.deleting);
+  const joined = new Set(
+    sources.nodes.map((n) => claimFor(n, sources.nodeClaims)).filter((c) => c !== undefined),
+  );
+  const inFlight = sources.nodeClaims.filter(
+    (c) =>
+      !joined.has(c) &&
+      c.metadata.deletionTimestamp === undefined &&
+      c.status?.allocatable !== undefined,
+  );
+  const out = [
+    ...live.map((n) => fromNode(n, sources, byNode.get(n.name) ?? [])),
+    ...inFlight.map((c) => fromInFlightClaim(c, sources)),
+  ];
+  // Initialized nodes first (pods land there soonest), then by name for a stable order.
+  return out.sort(
+    (a, b) =>
+      Number(b.initialized) - Number(a.initialized) ||
+      (a.input.name < b.input.name ? -1 : a.input.name > b.input.name ? 1 : 0),
+  );
+}

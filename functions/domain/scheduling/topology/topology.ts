@@ -1,0 +1,267 @@
+/**
+ * Every topology constraint in play during one scheduling pass: the groups pending pods
+ * declare, and the inverse anti-affinity of pods that repel others. It answers "which domains
+ * may this pod take on this node?" and records each placement so later answers see it
+ * (core: pkg/controllers/provisioning/scheduling/topology.go).
+ */
+
+import type { Labels } from '../../label-selector.ts';
+import { Label } from '../../labels.ts';
+import { isTerminal, type Pod } from '../../pod.ts';
+import {
+  intersect,
+  isEmpty,
+  type Requirement,
+  requirement,
+} from '../../requirements/requirement.ts';
+import { get, type Requirements } from '../../requirements/requirements.ts';
+import type { Taint } from '../../taints.ts';
+import type { Preferences } from '../preferences.ts';
+import { filterMatchesNode, filterMatchesRequirements } from './node-filter.ts';
+import { TopologyGroup, type TopologyGroupSpec } from './topology-group.ts';
+import {
+  groupKey,
+  inverseGroupSpecs,
+  type NamespaceLabels,
+  ownedGroupSpecs,
+} from './topology-groups-of.ts';
+
+/** A node that already runs pods: where they count. */
+export interface PlacedNode {
+  readonly name: string;
+  readonly labels: Labels;
+  readonly taints: readonly Taint[];
+}
+
+export interface BoundPod {
+  readonly pod: Pod;
+  readonly node: PlacedNode;
+}
+
+export interface TopologyInput {
+  /** Known values per label key: NodePool and instance-type domains plus existing nodes. */
+  readonly universe: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Pods already running, excluding those about to move. */
+  readonly boundPods: readonly BoundPod[];
+  readonly namespaces: NamespaceLabels;
+}
+
+interface MatchingGroup {
+  readonly group: TopologyGroup;
+  readonly selfSelecting: boolean;
+}
+
+export type TopologyResult =
+  | { readonly ok: true; readonly requirements: Requirements }
+  | { readonly ok: false; readonly reason: string };
+
+function domainOf(node: PlacedNode, key: string): string | undefined {
+  // Kubelet sets the hostname label late; the node name stands in for it, as in Karpenter.
+  return node.labels[key] ?? (key === Label.hostname ? node.name : undefined);
+}
+
+/** Whether a hostname-keyed group rules out one host, judged from its count there alone. */
+function blocksHost(
+  group: TopologyGroup,
+  count: number,
+  selfSelecting: boolean,
+  podConstrainsHostname: boolean,
+): boolean {
+  switch (group.spec.type) {
+    case 'antiAffinity':
+      return count > 0;
+    case 'spread':
+      return count + (selfSelecting ? 1 : 0) > group.spec.maxSkew;
+    case 'affinity':
+      // Only a host that already has a selected pod qualifies, unless this pod starts the group.
+      return count === 0 && !podConstrainsHostname && (group.isOccupied || !selfSelecting);
+  }
+}
+
+/**
+ * An anti-affinity blocks every domain the pod might still land in ("Schrödinger's pod");
+ * spreads and affinities only count a decided domain.
+ */
+function recordPlacement(group: TopologyGroup, domains: Requirement): void {
+  if (domains.complement) return;
+  if (group.spec.type !== 'antiAffinity' && domains.values.size !== 1) return;
+  for (const d of domains.values) group.record(d);
+}
+
+export class Topology {
+  private readonly groups = new Map<string, TopologyGroup>();
+  private readonly inverse = new Map<string, TopologyGroup>();
+  private readonly owned = new Map<string, TopologyGroup[]>();
+  private readonly matchingCache = new Map<string, { version: number; groups: MatchingGroup[] }>();
+  private inverseVersion = 0;
+  /** Domains opened during the pass (new nodes' hostnames), for groups created later. */
+  private readonly opened = new Map<string, Set<string>>();
+  private readonly input: TopologyInput;
+
+  constructor(input: TopologyInput) {
+    this.input = input;
+    for (const bound of input.boundPods) this.trackExistingAntiAffinity(bound);
+  }
+
+  /** (Re)declares the groups a pending pod owns under its current preferences. */
+  update(pod: Pod, prefs: Preferences): void {
+    for (const group of this.owned.get(pod.uid) ?? []) group.owners.delete(pod.uid);
+    const groups = ownedGroupSpecs(pod, prefs, this.input.namespaces).map((spec) =>
+      this.groupFor(spec),
+    );
+    for (const group of groups) group.owners.add(pod.uid);
+    this.owned.set(pod.uid, groups);
+    this.matchingCache.delete(pod.uid);
+  }
+
+  /**
+   * A cheap early answer for one candidate hostname: the hostname-keyed anti-affinity or
+   * spread that already rules it out. Most failed placements at scale end here.
+   */
+  blockedOnHost(
+    pod: Pod,
+    hostname: string,
+    podConstrainsHostname: boolean,
+  ): TopologyGroup | undefined {
+    for (const { group, selfSelecting } of this.matching(pod)) {
+      if (group.key !== Label.hostname) continue;
+      if (blocksHost(group, group.count(hostname) ?? 0, selfSelecting, podConstrainsHostname))
+        return group;
+    }
+    return undefined;
+  }
+
+  /** Makes a new domain (a new node's hostname) known to every group over that key. */
+  register(key: string, domain: string): void {
+    const opened = this.opened.get(key) ?? new Set<string>();
+    this.opened.set(key, opened);
+    opened.add(domain);
+    for (const group of this.allGroups()) if (group.key === key) group.register(domain);
+  }
+
+  unregister(key: string, domain: string): void {
+    this.opened.get(key)?.delete(domain);
+    for (const group of this.allGroups()) if (group.key === key) group.unregister(domain);
+  }
+
+  /**
+   * Narrows the node's requirements to the domains the pod may take there, or says why it
+   * may take none. `podRequirements` are the pod's strict requirements.
+   */
+  addRequirements(
+    pod: Pod,
+    podRequirements: Requirements,
+    nodeRequirements: Requirements,
+  ): TopologyResult {
+    const groups = this.matching(pod);
+    if (groups.length === 0) return { ok: true, requirements: nodeRequirements };
+    const narrowed = new Map<string, Requirement>();
+    for (const { group, selfSelecting } of groups) {
+      const current = narrowed.get(group.key) ?? get(nodeRequirements, group.key);
+      const domains = group.next(selfSelecting, get(podRequirements, group.key), current);
+      const next = intersect(current, domains);
+      if (isEmpty(next)) {
+        return {
+          ok: false,
+          reason: `unsatisfiable topology constraint for ${group.spec.type}, key=${group.key}`,
+        };
+      }
+      narrowed.set(group.key, next);
+    }
+    const out = new Map(nodeRequirements);
+    for (const [key, req] of narrowed) out.set(key, req);
+    return { ok: true, requirements: out };
+  }
+
+  /** Counts a placed pod in every group that selects it, and tracks its own anti-affinity. */
+  record(pod: Pod, nodeRequirements: Requirements, taints: readonly Taint[]): void {
+    for (const group of this.groups.values()) {
+      if (!group.selects(pod.namespace, pod.labels)) continue;
+      if (!filterMatchesRequirements(group.spec.nodeFilter, nodeRequirements, taints)) continue;
+      recordPlacement(group, get(nodeRequirements, group.key));
+    }
+    for (const spec of inverseGroupSpecs(pod, this.input.namespaces)) {
+      const group = this.inverseFor(spec);
+      const domains = get(nodeRequirements, group.key);
+      if (!domains.complement) for (const d of domains.values) group.record(d);
+      group.owners.add(pod.uid);
+    }
+  }
+
+  private *allGroups(): Iterable<TopologyGroup> {
+    yield* this.groups.values();
+    yield* this.inverse.values();
+  }
+
+  /** The groups that constrain a pod: those it owns and the inverse ones that select it. */
+  private matching(pod: Pod): readonly MatchingGroup[] {
+    const cached = this.matchingCache.get(pod.uid);
+    if (cached !== undefined && cached.version === this.inverseVersion) return cached.groups;
+    const groups: MatchingGroup[] = (this.owned.get(pod.uid) ?? []).map((group) => ({
+      group,
+      selfSelecting: group.selects(pod.namespace, pod.labels),
+    }));
+    for (const group of this.inverse.values()) {
+      if (group.selects(pod.namespace, pod.labels)) groups.push({ group, selfSelecting: true });
+    }
+    this.matchingCache.set(pod.uid, { version: this.inverseVersion, groups });
+    return groups;
+  }
+
+  private groupFor(spec: TopologyGroupSpec): TopologyGroup {
+    const key = groupKey(spec);
+    const existing = this.groups.get(key);
+    if (existing !== undefined) return existing;
+    const group = this.newGroup(spec);
+    this.countExisting(group);
+    this.groups.set(key, group);
+    return group;
+  }
+
+  private inverseFor(spec: TopologyGroupSpec): TopologyGroup {
+    const key = groupKey(spec);
+    const existing = this.inverse.get(key);
+    if (existing !== undefined) return existing;
+    const group = this.newGroup(spec);
+    this.inverse.set(key, group);
+    this.inverseVersion++;
+    return group;
+  }
+
+  private newGroup(spec: TopologyGroupSpec): TopologyGroup {
+    const group = new TopologyGroup(spec);
+    for (const domain of this.input.universe.get(spec.key) ?? []) group.register(domain);
+    for (const domain of this.opened.get(spec.key) ?? []) group.register(domain);
+    return group;
+  }
+
+  private countExisting(group: TopologyGroup): void {
+    for (const { pod, node } of this.input.boundPods) {
+      if (pod.deleting || isTerminal(pod) || !group.selects(pod.namespace, pod.labels)) continue;
+      const domain = domainOf(node, group.key);
+      if (domain === undefined) continue;
+      if (!filterMatchesNode(group.spec.nodeFilter, node.labels, node.taints)) continue;
+      group.record(domain);
+    }
+  }
+
+  private trackExistingAntiAffinity({ pod, node }: BoundPod): void {
+    if (pod.deleting || isTerminal(pod)) return;
+    for (const spec of inverseGroupSpecs(pod, this.input.namespaces)) {
+      const domain = domainOf(node, spec.key);
+      const group = this.inverseFor(spec);
+      if (domain !== undefined) group.record(domain);
+      group.owners.add(pod.uid);
+    }
+  }
+}
+
+/** The hostname requirement a new node claim carries until its real name is known. */
+export function hostnamePlaceholder(index: number): Requirements {
+  return new Map([
+    [
+      Label.hostname,
+      requirement(Label.hostname, 'In', [`hostname-placeholder-${String(index).padStart(4, '0')}`]),
+    ],
+  ]);
+}

@@ -1,0 +1,41 @@
+/**
+ * The one-writer lease (DESIGN §1 "one writer per cluster"). A holder acquires it for a while;
+ * every acquisition gets a fencing token larger than any before, and writes that matter carry
+ * the token so that a holder who lost the lease (paused past its expiry while another took it)
+ * cannot overwrite the newer holder's work.
+ */
+import { isLive } from './expiry.ts';
+
+/** The lease record as stored. The token survives release, so it never goes backwards. */
+export interface Lease {
+  readonly holder?: string;
+  readonly fencingToken: number;
+  readonly expiresAt?: string;
+}
+
+/** What a successful acquisition hands out. */
+export interface LeaseGrant {
+  readonly holder: string;
+  readonly fencingToken: number;
+  readonly expiresAt: string;
+}
+
+/** The proof a fenced write carries; a LeaseGrant is one. */
+export interface Fence {
+  readonly fencingToken: number;
+}
+
+/** Whether `holder` may take the lease at `now`: it is free, expired, or already its own. */
+export function canAcquire(lease: Lease | undefined, holder: string, now: Date): boolean {
+  if (lease?.holder === undefined || lease.holder === holder) return true;
+  return lease.expiresAt === undefined || !isLive(lease.expiresAt, now);
+}
+
+/**
+ * Whether a write fenced with `fence` may proceed: the token is the latest one handed out and
+ * has not been released. An expired but untaken lease still admits its holder's writes, since
+ * nobody else can have written in between.
+ */
+export function admitsFence(lease: Lease | undefined, fence: Fence): boolean {
+  return lease?.holder !== undefined && lease.fencingToken === fence.fencingToken;
+}

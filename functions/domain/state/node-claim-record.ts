@@ -1,0 +1,55 @@
+/**
+ * A NodeClaim as the state store records it: the intent written before a launch (DESIGN §1
+ * "write intent before acting") and then every step of its life, so a pass that crashes can be
+ * resumed by the next one.
+ */
+import type { CapacityType } from '../labels.ts';
+import type { NodeSelectorRequirement } from '../requirements/requirement.ts';
+
+export const NodeClaimPhase = {
+  pending: 'Pending',
+  launched: 'Launched',
+  registered: 'Registered',
+  initialized: 'Initialized',
+  disrupting: 'Disrupting',
+  draining: 'Draining',
+  terminating: 'Terminating',
+} as const;
+export type NodeClaimPhase = (typeof NodeClaimPhase)[keyof typeof NodeClaimPhase];
+
+/** Phases in lifecycle order (DESIGN §3). */
+export const NODE_CLAIM_PHASES: readonly NodeClaimPhase[] = Object.values(NodeClaimPhase);
+
+/** The offering a launch asked for first, and after a launch the one EC2 actually filled. */
+export interface ChosenOffering {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly pricePerHour: number;
+}
+
+/** When the claim entered each phase it has reached (ISO-8601); `Pending` is its creation. */
+export type PhaseTimestamps = { readonly [P in NodeClaimPhase]?: string };
+
+export interface NodeClaimRecord {
+  /** The claim's name, also its id: the EC2 `ClientToken` and the instance's tag carry it. */
+  readonly name: string;
+  readonly nodePool: string;
+  readonly nodeClass: string;
+  readonly requirements: readonly NodeSelectorRequirement[];
+  /** Every compatible instance type, cheapest first. */
+  readonly instanceTypeOptions: readonly string[];
+  readonly offering: ChosenOffering;
+  readonly instanceId?: string;
+  readonly providerID?: string;
+  readonly nodeName?: string;
+  readonly phase: NodeClaimPhase;
+  readonly timestamps: PhaseTimestamps;
+  /** Why the claim is being disrupted (Karpenter's reasons: Empty, Underutilized, Drifted, Expired, Interrupted). */
+  readonly disruptionReason?: string;
+  /** 1 when created; every successful update adds one. */
+  readonly version: number;
+}
+
+/** A claim about to be created: the store assigns the first version. */
+export type NewNodeClaimRecord = Omit<NodeClaimRecord, 'version'>;

@@ -1,0 +1,42 @@
+/**
+ * AMI aliases (`al2023@latest`, `bottlerocket@v1.20.4`): EKS-optimized AMIs by family and
+ * version. The family also implies the AMI family when `amiFamily` is left out.
+ */
+import type { z } from 'zod';
+import type { AmiFamily } from '../../domain/node-class.ts';
+
+export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
+  al2: 'AL2',
+  al2023: 'AL2023',
+  bottlerocket: 'Bottlerocket',
+  windows2019: 'Windows2019',
+  windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
+};
+
+const ALIAS = /^[a-zA-Z0-9]+@.+$/;
+
+/** The AMI family an alias names, or undefined when it names none. */
+export function aliasFamily(alias: string): AmiFamily | undefined {
+  const family = alias.split('@')[0] ?? '';
+  return Object.hasOwn(ALIAS_FAMILIES, family) ? ALIAS_FAMILIES[family] : undefined;
+}
+
+function aliasProblem(alias: string): string | undefined {
+  if (!ALIAS.test(alias)) {
+    return `alias "${alias}" must look like family@version, e.g. al2023@latest or al2023@v20240807`;
+  }
+  const [family = '', version = ''] = alias.split('@');
+  if (aliasFamily(alias) === undefined) {
+    return `alias family "${family}" is not one of ${Object.keys(ALIAS_FAMILIES).join(', ')}`;
+  }
+  if (family.startsWith('windows') && version !== 'latest') {
+    return `windows aliases support only the version latest, got "${version}"`;
+  }
+  return undefined;
+}
+
+export function checkAlias(alias: string, ctx: z.RefinementCtx): void {
+  const problem = aliasProblem(alias);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, path: ['alias'] });
+}

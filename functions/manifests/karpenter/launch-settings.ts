@@ -1,0 +1,35 @@
+/**
+ * EC2NodeClass settings passed through to the launch template: instance metadata (IMDS) with its
+ * secure defaults, network interfaces, connection tracking and Nitro Enclaves.
+ */
+import { z } from 'zod';
+import { nonNegativeInt } from './fields.ts';
+
+const endpointState = z.enum(['enabled', 'disabled']);
+
+/** Absent options become IMDSv2 with a hop limit of 1, which keeps pods away from node credentials. */
+export const metadataOptions = z
+  .strictObject({
+    httpEndpoint: endpointState.default('enabled'),
+    httpProtocolIPv6: endpointState.default('disabled'),
+    httpPutResponseHopLimit: z.int().min(1).max(64).default(1),
+    httpTokens: z.enum(['required', 'optional']).default('required'),
+  })
+  .prefault({});
+
+export const networkInterfaces = z.array(
+  z.strictObject({
+    networkCardIndex: nonNegativeInt,
+    deviceIndex: nonNegativeInt,
+    interfaceType: z.enum(['interface', 'efa-only']),
+  }),
+);
+
+/** Idle timeouts in seconds, within the ranges EC2 accepts. */
+export const connectionTracking = z.strictObject({
+  tcpEstablishedTimeout: z.int().min(60).max(432000).optional(),
+  udpStreamTimeout: z.int().min(60).max(180).optional(),
+  udpTimeout: z.int().min(30).max(60).optional(),
+});
+
+export const enclaveOptions = z.strictObject({ enabled: z.boolean().optional() });

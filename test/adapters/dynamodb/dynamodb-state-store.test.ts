@@ -1,0 +1,97 @@
+import {
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables, type StateTableNames } from '../../../functions/adapters/dynamodb/tables.ts';
+import type { StateStore } from '../../../functions/ports/state-store.ts';
+import { secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
+import { describeStateStoreContract } from '../../contracts/state-store.contract.ts';
+import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
+
+const endpoint = useDynamoDbLocal();
+let client: DynamoDBClient | undefined;
+let tableSets = 0;
+
+afterAll(() => client?.destroy());
+
+interface Tables {
+  readonly client: DynamoDBClient;
+  readonly documents: DynamoDBDocumentClient;
+  readonly names: StateTableNames;
+}
+
+/** A fresh pair of tables, so every test starts empty (the lease is a single item). */
+async function makeTables(): Promise<Tables> {
+  client ??= makeLocalClient(endpoint());
+  tableSets += 1;
+  const names: StateTableNames = {
+    nodeClaims: `node-claims-${process.pid}-${tableSets}`,
+    state: `state-${process.pid}-${tableSets}`,
+  };
+  await createTables(client, names);
+  return { client, documents: DynamoDBDocumentClient.from(client), names };
+}
+
+async function makeStore(): Promise<StateStore> {
+  const { documents, names } = await makeTables();
+  return makeDynamoDbStateStore({ client: documents, tables: names });
+}
+
+describeStateStoreContract('DynamoDB', makeStore);
+
+describe('DynamoDB table layout', () => {
+  it('creates the instance-id index and turns TTL on for the state table', async () => {
+    const { client, names } = await makeTables();
+    const claims = await client.send(new DescribeTableCommand({ TableName: names.nodeClaims }));
+    const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: names.state }));
+    expect(claims.Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual([
+      'byInstanceId',
+    ]);
+    expect(ttl.TimeToLiveDescription).toMatchObject({
+      AttributeName: 'ttl',
+      TimeToLiveStatus: 'ENABLED',
+    });
+  });
+});
+
+describe('DynamoDB expiry on read', () => {
+  it('never reads an expired record as live, although TTL has not removed it yet', async () => {
+    // Prepare
+    const { documents, names } = await makeTables();
+    const store = makeDynamoDbStateStore({ client: documents, tables: names });
+    const offering = {
+      instanceType: 'm7g.large',
+      zone: 'us-east-1a',
+      capacityType: 'spot',
+    } as const;
+    await store.unavailableOfferings.mark(offering, T0, 1);
+    await store.eventsSeen.recordOnce('event-1', T0, 1);
+    // Act
+    const later = secondsAfter(T0, 2);
+    const stillStored = await documents.send(
+      new GetCommand({
+        TableName: names.state,
+        Key: { pk: 'UnavailableOffering', sk: 'm7g.large/us-east-1a/spot' },
+      }),
+    );
+    // Assess
+    expect(stillStored.Item).toMatchObject({ ttl: Math.ceil(T0.getTime() / 1000) + 1 });
+    expect(await store.unavailableOfferings.listLive(later)).toEqual([]);
+    expect(await store.eventsSeen.recordOnce('event-1', later, 1)).toBe(true);
+  });
+
+  it('gives the lease item no TTL, so its fencing token outlives every release', async () => {
+    const { documents, names } = await makeTables();
+    const store = makeDynamoDbStateStore({ client: documents, tables: names });
+    const grant = await store.lease.acquire('pass-1', T0, 60);
+    if (grant !== undefined) await store.lease.release(grant);
+    const { Item } = await documents.send(
+      new GetCommand({ TableName: names.state, Key: { pk: 'Lease', sk: 'controller' } }),
+    );
+    expect(Item).toEqual({ pk: 'Lease', sk: 'controller', fencingToken: 1 });
+  });
+});

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { amiFamilyOf, type EC2NodeClass } from '../../../functions/domain/node-class.ts';
+import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
+import {
+  aMinimalNodeClass,
+  DOCS_NODE_CLASS,
+  documentOf,
+  documentsOf,
+  EXAMPLE_NODE_CLASSES,
+  REFERENCE_MANIFESTS,
+} from './documents.ts';
+import { withField } from './with-field.ts';
+
+describe('parseEC2NodeClass', () => {
+  it('reads the reference EC2NodeClass with its disks and kubelet settings', () => {
+    // Prepare
+    const [, doc] = documentsOf(REFERENCE_MANIFESTS);
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.role).toBe('KarpenterNodeRole-mycluster');
+    expect(nodeClass.spec.blockDeviceMappings).toEqual([
+      { deviceName: '/dev/xvda', ebs: { volumeSize: '50Gi', volumeType: 'gp3', encrypted: true } },
+    ]);
+    expect(nodeClass.spec.kubelet).toEqual({
+      maxPods: 110,
+      kubeReserved: { cpu: '200m' },
+      evictionHard: { 'memory.available': '5%' },
+    });
+    expect(amiFamilyOf(nodeClass)).toBe('AL2023');
+  });
+
+  it('reads the documented EC2NodeClass with every spec field and its status', () => {
+    // Prepare
+    const doc = documentOf(DOCS_NODE_CLASS);
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.kubelet?.evictionSoftGracePeriod).toEqual({
+      'memory.available': '1m',
+      'nodefs.available': '1m30s',
+      'nodefs.inodesFree': '2m',
+    });
+    expect(nodeClass.spec.amiSelectorTerms).toHaveLength(4);
+    expect(nodeClass.spec.capacityReservationSelectorTerms).toEqual([
+      { tags: { 'karpenter.sh/discovery': 'my-cluster' } },
+      { id: 'cr-123' },
+      { instanceMatchCriteria: 'open' },
+    ]);
+    expect(nodeClass.spec.networkInterfaces).toHaveLength(2);
+    expect(nodeClass.spec.connectionTracking).toEqual({
+      tcpEstablishedTimeout: 300,
+      udpStreamTimeout: 120,
+      udpTimeout: 45,
+    });
+    expect(nodeClass.spec.blockDeviceMappings?.[0]?.ebs?.volumeInitializationRate).toBe(100);
+    expect(nodeClass.spec.userData).toBe('echo "Hello world"\n');
+    expect(nodeClass.spec.instanceStorePolicy).toBe('RAID0');
+    expect(nodeClass.status?.subnets?.map((subnet) => subnet.zone)).toEqual([
+      'us-east-2b',
+      'us-east-2c',
+      'us-east-2a',
+    ]);
+    expect(nodeClass.status?.amis?.[1]).toMatchObject({
+      deprecated: true,
+      name: 'custom-ami-arm64',
+    });
+    expect(nodeClass.status?.instanceProfile).toBe('my-cluster-0123456778901234567789');
+    expect(nodeClass.status?.conditions?.map((condition) => condition.type)).toContain('Ready');
+  });
+
+  it('keeps the capacity reservations Karpenter resolved and defaults their type and state', () => {
+    // Prepare
+    const doc = documentOf(DOCS_NODE_CLASS);
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.status?.capacityReservations).toEqual([
+      {
+        availabilityZone: 'us-west-2a',
+        id: 'cr-01234567890123456',
+        instanceMatchCriteria: 'targeted',
+        instanceType: 'g6.48xlarge',
+        interruptible: false,
+        ownerID: '012345678901',
+        reservationType: 'capacity-block',
+        state: 'expiring',
+      },
+      {
+        availabilityZone: 'us-west-2c',
+        id: 'cr-12345678901234567',
+        instanceMatchCriteria: 'open',
+        instanceType: 'g6.48xlarge',
+        ownerID: '98765432109',
+        reservationType: 'default',
+        state: 'active',
+      },
+    ]);
+  });
+
+  it('reads the examples with several disks, VPC-scoped security groups and a custom AMI', () => {
+    // Prepare
+    const docs = documentsOf(EXAMPLE_NODE_CLASSES);
+
+    // Act
+    const [ebs, vpc, ubuntu] = docs.map(parseEC2NodeClass);
+
+    // Assess
+    expect(ebs?.spec.blockDeviceMappings?.map((mapping) => mapping.ebs?.volumeSize)).toEqual([
+      '20Gi',
+      '100Gi',
+      '2000Gi',
+    ]);
+    expect(vpc?.spec.securityGroupSelectorTerms[0]).toEqual({
+      name: 'k8s-node',
+      vpcID: 'vpc-12345678',
+    });
+    expect(ubuntu?.spec.amiFamily).toBe('AL2');
+    expect(ubuntu?.spec.subnetSelectorTerms[1]).toEqual({ tags: { MyTag: '' } });
+    expect(ubuntu?.spec.blockDeviceMappings?.[0]?.rootVolume).toBe(true);
+  });
+
+  it('defaults instance metadata to IMDSv2 with a hop limit of 1', () => {
+    // Prepare
+    const doc = aMinimalNodeClass();
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.metadataOptions).toEqual({
+      httpEndpoint: 'enabled',
+      httpProtocolIPv6: 'disabled',
+      httpPutResponseHopLimit: 1,
+      httpTokens: 'required',
+    });
+  });
+
+  it('fills in the metadata options a partial block leaves out', () => {
+    // Prepare
+    const doc = withField(aMinimalNodeClass(), ['spec', 'metadataOptions'], {
+      httpPutResponseHopLimit: 2,
+    });
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.metadataOptions).toEqual({
+      httpEndpoint: 'enabled',
+      httpProtocolIPv6: 'disabled',
+      httpPutResponseHopLimit: 2,
+      httpTokens: 'required',
+    });
+  });
+
+  it('accepts an instance profile instead of a role', () => {
+    // Prepare
+    const withoutRole = withField(aMinimalNodeClass(), ['spec', 'role'], undefined);
+    const doc = withField(withoutRole, ['spec', 'instanceProfile'], 'KarpenterNodeInstanceProfile');
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.instanceProfile).toBe('KarpenterNodeInstanceProfile');
+    expect(nodeClass.spec.role).toBeUndefined();
+  });
+
+  it('accepts Custom as the AMI family of an aliased AMI and pinned versions', () => {
+    // Prepare
+    const aliased = withField(
+      aMinimalNodeClass(),
+      ['spec', 'amiSelectorTerms'],
+      [{ alias: 'bottlerocket@v1.20.4' }],
+    );
+    const doc = withField(aliased, ['spec', 'amiFamily'], 'Custom');
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(amiFamilyOf(nodeClass)).toBe('Custom');
+  });
+
+  it('accepts windows2025 aliases', () => {
+    // Prepare
+    const doc = withField(
+      aMinimalNodeClass(),
+      ['spec', 'amiSelectorTerms'],
+      [{ alias: 'windows2025@latest' }],
+    );
+
+    // Act
+    const nodeClass: EC2NodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(amiFamilyOf(nodeClass)).toBe('Windows2025');
+  });
+});
