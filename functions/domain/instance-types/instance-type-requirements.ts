@@ -1,0 +1,204 @@
+/**
+ * The well-known labels a node of an instance type carries, as requirements (aws:
+ * pkg/providers/instancetype/types.go `computeRequirements`). A label the type does not have is
+ * `DoesNotExist`, not left out: a pod asking for `instance-gpu-count Exists` must not land on
+ * an m5.large, and a missing well-known key would read as "anything goes".
+ */
+import { Label } from '../labels.ts';
+import { type Requirement, requirement } from '../requirements/requirement.ts';
+import type { Requirements } from '../requirements/requirements.ts';
+import type { Architecture, CatalogEntry } from './catalog.ts';
+import { OFFERED_CAPACITY_TYPES, type OfferingZone } from './offerings.ts';
+import {
+  makeRequirementPool,
+  pooledValue,
+  pooledValues,
+  type RequirementPool,
+} from './requirement-pool.ts';
+
+/** What every type of one build shares: computed once, not per type. */
+export interface SharedRequirements {
+  readonly pool: RequirementPool;
+  /** Region, Windows build, tenancy and the absent capacity-reservation labels. */
+  readonly common: readonly Requirement[];
+  /** `kubernetes.io/os` by architecture. */
+  readonly os: Readonly<Record<Architecture, Requirement>>;
+  /** Zone, capacity type and zone id of a type that has offerings. */
+  readonly offered: readonly Requirement[];
+  /** The same keys with no value, for a type without offerings. */
+  readonly notOffered: readonly Requirement[];
+}
+
+export interface RequirementsInput {
+  readonly entry: CatalogEntry;
+  /** Whether the type has offerings (it has an on-demand price in the region). */
+  readonly offered: boolean;
+  readonly shared: SharedRequirements;
+}
+
+/** Labels some types lack; each has one shared `DoesNotExist` requirement. */
+const OPTIONAL_LABELS = [
+  Label.windowsBuild,
+  Label.instanceCpuManufacturer,
+  Label.instanceCpuSustainedClockSpeedMhz,
+  Label.instanceEbsBandwidth,
+  Label.instanceNetworkBandwidth,
+  Label.instanceCategory,
+  Label.instanceGeneration,
+  Label.instanceLocalNvme,
+  Label.instanceGpuName,
+  Label.instanceGpuManufacturer,
+  Label.instanceGpuCount,
+  Label.instanceGpuMemory,
+  Label.instanceAcceleratorName,
+  Label.instanceAcceleratorManufacturer,
+  Label.instanceAcceleratorCount,
+  Label.capacityReservationId,
+  Label.capacityReservationType,
+  Label.capacityReservationInterruptible,
+] as const;
+
+type OptionalLabel = (typeof OPTIONAL_LABELS)[number];
+
+const ABSENT = Object.fromEntries(
+  OPTIONAL_LABELS.map((key) => [key, requirement(key, 'DoesNotExist')]),
+) as Readonly<Record<OptionalLabel, Requirement>>;
+
+type Value = string | number | boolean;
+
+function exactly(pool: RequirementPool, key: string, value: Value): Requirement {
+  return pooledValue(pool, key, String(value));
+}
+
+function optional(
+  pool: RequirementPool,
+  key: OptionalLabel,
+  value: Value | undefined,
+): Requirement {
+  return value === undefined ? ABSENT[key] : exactly(pool, key, value);
+}
+
+export interface SharedRequirementsInput {
+  readonly region: string;
+  /** True for the Windows AMI families. */
+  readonly windows: boolean;
+  readonly windowsBuild: string | undefined;
+  /** Sorted, distinct zones. */
+  readonly zones: readonly OfferingZone[];
+}
+
+/** Windows AMIs exist only for amd64; on arm64 no OS value can be satisfied. */
+function operatingSystems(
+  pool: RequirementPool,
+  windows: boolean,
+): Readonly<Record<Architecture, Requirement>> {
+  return {
+    amd64: pooledValue(pool, Label.os, windows ? 'windows' : 'linux'),
+    arm64: pooledValues(pool, Label.os, windows ? [] : ['linux']),
+  };
+}
+
+/**
+ * Every priced type is offered in every zone with every capacity type (offerings.ts), so zone
+ * and capacity-type requirements are the same for all of them. They include offerings marked
+ * unavailable, as Karpenter v1.x does: availability is decided per offering.
+ */
+function offeringRequirements(
+  pool: RequirementPool,
+  zones: readonly OfferingZone[],
+): Pick<SharedRequirements, 'offered' | 'notOffered'> {
+  const zoneNames = zones.map(({ zone }) => zone);
+  const zoneIds = [...new Set(zones.flatMap(({ zoneId }) => zoneId ?? []))].sort();
+  const capacityTypes = [...OFFERED_CAPACITY_TYPES].sort();
+  const offered = [
+    pooledValues(pool, Label.zone, zoneNames),
+    pooledValues(pool, Label.capacityType, capacityTypes),
+  ];
+  // Without zone ids (subnets not yet resolved) the label stays undefined rather than empty.
+  if (zoneIds.length > 0) offered.push(pooledValues(pool, Label.zoneId, zoneIds));
+  const notOffered = offered.map((req) => requirement(req.key, 'In', []));
+  return { offered, notOffered };
+}
+
+export function sharedRequirements(input: SharedRequirementsInput): SharedRequirements {
+  const pool = makeRequirementPool();
+  const common = [
+    pooledValue(pool, Label.region, input.region),
+    optional(pool, Label.windowsBuild, input.windowsBuild),
+    // The bundled prices are shared-tenancy prices, so only default tenancy is offered.
+    pooledValue(pool, Label.instanceTenancy, 'default'),
+    ABSENT[Label.capacityReservationId],
+    ABSENT[Label.capacityReservationType],
+    ABSENT[Label.capacityReservationInterruptible],
+  ];
+  const os = operatingSystems(pool, input.windows);
+  return { pool, common, os, ...offeringRequirements(pool, input.zones) };
+}
+
+function identityRequirements({ entry, shared: { pool, os } }: RequirementsInput): Requirement[] {
+  return [
+    exactly(pool, Label.instanceType, entry.name),
+    exactly(pool, Label.arch, entry.arch),
+    os[entry.arch],
+    exactly(pool, Label.instanceFamily, entry.family),
+    exactly(pool, Label.instanceSize, entry.size),
+    optional(pool, Label.instanceCategory, entry.category),
+    optional(pool, Label.instanceGeneration, entry.generation),
+    exactly(pool, Label.instanceCapabilityFlex, entry.family.includes('-flex')),
+  ];
+}
+
+function hardwareRequirements({ entry, shared: { pool } }: RequirementsInput): Requirement[] {
+  return [
+    exactly(pool, Label.instanceCpu, entry.vcpu),
+    optional(pool, Label.instanceCpuManufacturer, entry.cpuManufacturer),
+    optional(pool, Label.instanceCpuSustainedClockSpeedMhz, entry.cpuSustainedClockSpeedMhz),
+    exactly(pool, Label.instanceMemory, entry.memoryMiB),
+    optional(pool, Label.instanceNetworkBandwidth, entry.networkBandwidthMbps),
+    optional(pool, Label.instanceEbsBandwidth, entry.ebsBandwidthMbps),
+    optional(pool, Label.instanceLocalNvme, entry.localNvmeGB),
+    // EC2 reports an empty hypervisor for bare metal, and Karpenter labels it so.
+    exactly(pool, Label.instanceHypervisor, entry.hypervisor ?? ''),
+    exactly(
+      pool,
+      Label.instanceEncryptionInTransitSupported,
+      entry.encryptionInTransitSupported ?? false,
+    ),
+  ];
+}
+
+/** GPU labels only when EC2 names one kind of GPU; `instance-gpu-memory` is MiB per GPU. */
+function acceleratorRequirements({ entry, shared: { pool } }: RequirementsInput): Requirement[] {
+  const gpu = entry.gpuName !== undefined;
+  const accelerator = entry.acceleratorName !== undefined;
+  return [
+    optional(pool, Label.instanceGpuName, entry.gpuName),
+    optional(pool, Label.instanceGpuManufacturer, gpu ? entry.gpuManufacturer : undefined),
+    optional(pool, Label.instanceGpuCount, gpu ? entry.gpuCount : undefined),
+    optional(pool, Label.instanceGpuMemory, gpu ? entry.gpuMemoryMiB : undefined),
+    optional(pool, Label.instanceAcceleratorName, entry.acceleratorName),
+    optional(
+      pool,
+      Label.instanceAcceleratorManufacturer,
+      accelerator ? entry.acceleratorManufacturer : undefined,
+    ),
+    optional(
+      pool,
+      Label.instanceAcceleratorCount,
+      accelerator ? entry.acceleratorCount : undefined,
+    ),
+  ];
+}
+
+export function instanceTypeRequirements(input: RequirementsInput): Requirements {
+  const out = new Map<string, Requirement>();
+  const groups = [
+    input.shared.common,
+    identityRequirements(input),
+    input.offered ? input.shared.offered : input.shared.notOffered,
+    hardwareRequirements(input),
+    acceleratorRequirements(input),
+  ];
+  for (const group of groups) for (const req of group) out.set(req.key, req);
+  return out;
+}

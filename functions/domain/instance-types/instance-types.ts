@@ -1,0 +1,74 @@
+/**
+ * The instance types a NodePool's EC2NodeClass can launch in a region, with Karpenter's
+ * capacity and allocatable estimate, well-known label requirements and priced offerings.
+ * Pure and deterministic: the same options give the same list, sorted by name.
+ */
+import type { InstanceType } from '../instance-type.ts';
+import { type EC2NodeClass, isWindows } from '../node-class.ts';
+import type { CatalogEntry } from './catalog.ts';
+import { instanceTypeRequirements, sharedRequirements } from './instance-type-requirements.ts';
+import { nodeClassSettings } from './node-class-settings.ts';
+import { nodeResources } from './node-resources.ts';
+import { buildOfferings, type OfferingZone, type SpotPrices } from './offerings.ts';
+import type { PriceTable } from './prices.ts';
+
+export interface BuildInstanceTypesOptions {
+  /** The catalog to build from, such as `BUNDLED_CATALOG`. */
+  readonly catalog: readonly CatalogEntry[];
+  readonly region: string;
+  /** On-demand prices of the region (see `onDemandPrices`); unpriced types get no offerings. */
+  readonly prices: PriceTable;
+  /** The zones instances may launch in (the EC2NodeClass's subnet zones). */
+  readonly zones: readonly string[];
+  /** Zone → zone id (`us-east-1a` → `use1-az1`), when the subnets are resolved. */
+  readonly zoneIds?: Readonly<Record<string, string>>;
+  readonly spotPrices?: SpotPrices;
+  /** `offeringKey()`s of offerings that recently had no capacity. */
+  readonly unavailable?: ReadonlySet<string>;
+  /** AMI family, kubelet settings, block devices and instance store policy. */
+  readonly nodeClass?: EC2NodeClass;
+  /** A fraction of memory the VM keeps (default 0.075). */
+  readonly vmMemoryOverheadPercent?: number;
+  /** ENIs kept out of pod networking (default 0). */
+  readonly reservedEnis?: number;
+}
+
+const NOTHING_UNAVAILABLE: ReadonlySet<string> = new Set();
+
+function offeringZones(
+  zones: readonly string[],
+  zoneIds: Readonly<Record<string, string>> | undefined,
+): OfferingZone[] {
+  return [...new Set(zones)].sort().map((zone) => {
+    const zoneId = zoneIds?.[zone];
+    return zoneId === undefined ? { zone } : { zone, zoneId };
+  });
+}
+
+function byName(a: CatalogEntry, b: CatalogEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly InstanceType[] {
+  const settings = nodeClassSettings(options);
+  const zones = offeringZones(options.zones, options.zoneIds);
+  const unavailable = options.unavailable ?? NOTHING_UNAVAILABLE;
+  const shared = sharedRequirements({
+    region: options.region,
+    windows: isWindows(settings.amiFamily),
+    windowsBuild: settings.traits.windowsBuild,
+    zones,
+  });
+  return [...options.catalog].sort(byName).map((entry): InstanceType => {
+    const offerings = buildOfferings({
+      instanceType: entry.name,
+      zones,
+      onDemandPrice: options.prices.get(entry.name),
+      spotPrices: options.spotPrices?.get(entry.name),
+      unavailable,
+    });
+    const offered = offerings.length > 0;
+    const requirements = instanceTypeRequirements({ entry, offered, shared });
+    return { name: entry.name, requirements, offerings, ...nodeResources(entry, settings) };
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Offerings of one instance type: one per zone and capacity type, each with a price and an
+ * availability (aws: pkg/providers/instancetype, `createOfferings`). Reserved capacity is not
+ * offered.
+ */
+import type { Offering } from '../instance-type.ts';
+import type { CapacityType } from '../labels.ts';
+
+/** Spot price per hour by instance type, then by zone. */
+export type SpotPrices = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
+export interface OfferingZone {
+  readonly zone: string;
+  readonly zoneId?: string;
+}
+
+/** Capacity types offered for every zone, in Karpenter's preference order. */
+export const OFFERED_CAPACITY_TYPES: readonly CapacityType[] = ['spot', 'on-demand'];
+
+/** The key under which an offering is marked unavailable: `m5.large/us-east-1a/spot`. */
+export function offeringKey(
+  instanceType: string,
+  zone: string,
+  capacityType: CapacityType,
+): string {
+  return `${instanceType}/${zone}/${capacityType}`;
+}
+
+export interface OfferingsInput {
+  readonly instanceType: string;
+  readonly zones: readonly OfferingZone[];
+  readonly onDemandPrice: number | undefined;
+  /** Zone → spot price of this type, when live prices are known. */
+  readonly spotPrices: ReadonlyMap<string, number> | undefined;
+  readonly unavailable: ReadonlySet<string>;
+}
+
+/**
+ * A type without an on-demand price in the region is treated as not sold there: no offerings.
+ * Spot offerings without a spot price use the on-demand price until live prices are known.
+ */
+export function buildOfferings(input: OfferingsInput): Offering[] {
+  const { instanceType, onDemandPrice, spotPrices, unavailable } = input;
+  if (onDemandPrice === undefined) return [];
+  const offerings: Offering[] = [];
+  for (const { zone, zoneId } of input.zones) {
+    for (const capacityType of OFFERED_CAPACITY_TYPES) {
+      const pricePerHour =
+        capacityType === 'spot' ? (spotPrices?.get(zone) ?? onDemandPrice) : onDemandPrice;
+      const available =
+        unavailable.size === 0 || !unavailable.has(offeringKey(instanceType, zone, capacityType));
+      offerings.push(
+        zoneId === undefined
+          ? { zone, capacityType, pricePerHour, available }
+          : { zone, zoneId, capacityType, pricePerHour, available },
+      );
+    }
+  }
+  return offerings;
+}
