@@ -1,0 +1,198 @@
+/**
+ * A cluster snapshot out of manifest files (DESIGN §5): the kinds the planner reads, mapped to
+ * domain types; NodePools, NodeClaims and EC2NodeClasses passed through, or read by the
+ * parsers the caller plugs in; every other kind ignored. Errors name the file, the line and the
+ * field. An object defined twice (same kind, namespace and name) is an error naming both places.
+ */
+import type { DaemonSet } from '../domain/daemon-set.ts';
+import type { Node } from '../domain/node.ts';
+import type { Pod } from '../domain/pod.ts';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  RuntimeClass,
+  StorageClass,
+} from '../domain/volumes.ts';
+import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
+import { toDaemonSet } from './kubernetes/daemon-set.ts';
+import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
+import { type Namespace, toNamespace } from './kubernetes/namespace.ts';
+import { toNode } from './kubernetes/node.ts';
+import { toPod } from './kubernetes/pod.ts';
+import { toRuntimeClass } from './kubernetes/runtime-class.ts';
+import {
+  toPersistentVolume,
+  toPersistentVolumeClaim,
+  toStorageClass,
+} from './kubernetes/storage.ts';
+import { parseLocated } from './locate-error.ts';
+import { ManifestError } from './manifest-error.ts';
+
+export interface ManifestFile {
+  readonly file: string;
+  readonly text: string;
+}
+
+export interface ClusterManifests<
+  NodePoolT = ManifestDocument,
+  NodeClaimT = ManifestDocument,
+  NodeClassT = ManifestDocument,
+> {
+  readonly pods: readonly Pod[];
+  readonly nodes: readonly Node[];
+  readonly nodeClaims: readonly NodeClaimT[];
+  readonly nodePools: readonly NodePoolT[];
+  readonly nodeClasses: readonly NodeClassT[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  readonly persistentVolumes: readonly PersistentVolume[];
+  readonly storageClasses: readonly StorageClass[];
+  readonly runtimeClasses: readonly RuntimeClass[];
+  readonly namespaces: readonly Namespace[];
+}
+
+/**
+ * Readers for Karpenter's own kinds. Each gets the plain object and throws ManifestError with
+ * a field path; file and line are added here.
+ */
+export interface KarpenterParsers<NodePoolT, NodeClaimT, NodeClassT> {
+  readonly nodePool: (object: unknown) => NodePoolT;
+  readonly nodeClaim: (object: unknown) => NodeClaimT;
+  readonly nodeClass: (object: unknown) => NodeClassT;
+}
+
+type Collected = { -readonly [K in keyof ClusterManifests]: ClusterManifests[K][number][] };
+
+interface KindReader {
+  readonly namespaced: boolean;
+  /** The only version read, for kinds whose older versions differ in shape. */
+  readonly version?: string;
+  readonly add: (document: ManifestDocument, into: Collected) => void;
+}
+
+function reader(
+  namespaced: boolean,
+  add: (document: ManifestDocument, into: Collected) => void,
+  version?: string,
+): KindReader {
+  return version === undefined ? { namespaced, add } : { namespaced, add, version };
+}
+
+/** Keyed by `group/kind`; the core group is empty. */
+const READERS: ReadonlyMap<string, KindReader> = new Map([
+  ['/Pod', reader(true, (d, into) => into.pods.push(parseLocated(d, toPod)))],
+  ['/Node', reader(false, (d, into) => into.nodes.push(parseLocated(d, toNode)))],
+  ['apps/DaemonSet', reader(true, (d, into) => into.daemonSets.push(parseLocated(d, toDaemonSet)))],
+  [
+    '/PersistentVolumeClaim',
+    reader(true, (d, into) =>
+      into.persistentVolumeClaims.push(parseLocated(d, toPersistentVolumeClaim)),
+    ),
+  ],
+  [
+    '/PersistentVolume',
+    reader(false, (d, into) => into.persistentVolumes.push(parseLocated(d, toPersistentVolume))),
+  ],
+  [
+    'storage.k8s.io/StorageClass',
+    reader(false, (d, into) => into.storageClasses.push(parseLocated(d, toStorageClass))),
+  ],
+  [
+    'node.k8s.io/RuntimeClass',
+    reader(false, (d, into) => into.runtimeClasses.push(parseLocated(d, toRuntimeClass))),
+  ],
+  ['/Namespace', reader(false, (d, into) => into.namespaces.push(parseLocated(d, toNamespace)))],
+  ['karpenter.sh/NodePool', reader(false, (d, into) => into.nodePools.push(d), 'v1')],
+  ['karpenter.sh/NodeClaim', reader(false, (d, into) => into.nodeClaims.push(d), 'v1')],
+  ['karpenter.k8s.aws/EC2NodeClass', reader(false, (d, into) => into.nodeClasses.push(d), 'v1')],
+]);
+
+/** Reads every file; Karpenter kinds stay raw documents. Throws ManifestError for unreadable input. */
+export function loadCluster(files: readonly ManifestFile[]): ClusterManifests;
+/** Reads every file, Karpenter kinds with the given parsers. Throws ManifestError for unreadable input. */
+export function loadCluster<NodePoolT, NodeClaimT, NodeClassT>(
+  files: readonly ManifestFile[],
+  parsers: KarpenterParsers<NodePoolT, NodeClaimT, NodeClassT>,
+): ClusterManifests<NodePoolT, NodeClaimT, NodeClassT>;
+export function loadCluster(
+  files: readonly ManifestFile[],
+  parsers?: KarpenterParsers<unknown, unknown, unknown>,
+): ClusterManifests<unknown, unknown, unknown> {
+  const collected = emptyCollection();
+  const seen = new Map<string, ManifestDocument>();
+  for (const { file, text } of files) {
+    for (const document of readDocuments(text, file)) collect(document, collected, seen);
+  }
+  if (parsers === undefined) return collected;
+  return {
+    ...collected,
+    nodePools: collected.nodePools.map((d) => parseLocated(d, parsers.nodePool)),
+    nodeClaims: collected.nodeClaims.map((d) => parseLocated(d, parsers.nodeClaim)),
+    nodeClasses: collected.nodeClasses.map((d) => parseLocated(d, parsers.nodeClass)),
+  };
+}
+
+function emptyCollection(): Collected {
+  return {
+    pods: [],
+    nodes: [],
+    nodeClaims: [],
+    nodePools: [],
+    nodeClasses: [],
+    daemonSets: [],
+    persistentVolumeClaims: [],
+    persistentVolumes: [],
+    storageClasses: [],
+    runtimeClasses: [],
+    namespaces: [],
+  };
+}
+
+function collect(
+  document: ManifestDocument,
+  into: Collected,
+  seen: Map<string, ManifestDocument>,
+): void {
+  const slash = document.apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : document.apiVersion.slice(0, slash);
+  const kindReader = READERS.get(`${group}/${document.kind}`);
+  if (kindReader === undefined) return;
+  const version = document.apiVersion.slice(slash + 1);
+  if (kindReader.version !== undefined && version !== kindReader.version) {
+    const detail = `${document.kind} ${document.apiVersion} is not supported; write it as ${group}/${kindReader.version}`;
+    throw new ManifestError(detail, {
+      file: document.file,
+      line: document.line,
+      path: 'apiVersion',
+    });
+  }
+  kindReader.add(document, into);
+  rejectDuplicate(document, `${group}/${document.kind}`, kindReader.namespaced, seen);
+}
+
+function rejectDuplicate(
+  document: ManifestDocument,
+  kind: string,
+  namespaced: boolean,
+  seen: Map<string, ManifestDocument>,
+): void {
+  const name = objectName(document, namespaced);
+  if (name === undefined) return;
+  const key = `${kind}/${name}`;
+  const first = seen.get(key);
+  if (first === undefined) {
+    seen.set(key, document);
+    return;
+  }
+  const detail = `duplicate ${document.kind} ${name}: already defined at ${first.file}:${first.line}`;
+  throw new ManifestError(detail, { file: document.file, line: document.line });
+}
+
+/** `namespace/name` for namespaced kinds (namespace `default` when absent), else the name. */
+function objectName(document: ManifestDocument, namespaced: boolean): string | undefined {
+  const { metadata } = document.object;
+  if (!isObjectFields(metadata) || typeof metadata.name !== 'string') return undefined;
+  if (!namespaced) return metadata.name;
+  const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : DEFAULT_NAMESPACE;
+  return `${namespace}/${metadata.name}`;
+}
