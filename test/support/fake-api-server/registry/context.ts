@@ -1,0 +1,42 @@
+/** What every registry operation works against, and the lookups they share. */
+
+import type { FieldError } from '../field-errors.ts';
+import type { JsonObject } from '../json.ts';
+import { nameOf } from '../object-meta.ts';
+import { groupKindOf, groupResourceOf, type ResourceDescriptor } from '../resource-descriptor.ts';
+import { invalid, notFound } from '../status-errors.ts';
+import type { ObjectStore } from '../storage.ts';
+import { validateObjectMeta } from '../validation.ts';
+
+export interface Registry {
+  readonly store: ObjectStore;
+  readonly now: () => Date;
+}
+
+/** The stored object, or the 404 the server sends. */
+export function requireStored(
+  registry: Registry,
+  descriptor: ResourceDescriptor,
+  name: string,
+  namespace: string,
+): JsonObject {
+  const stored = registry.store.get(descriptor.resource, name, namespace);
+  if (stored === undefined) throw notFound(groupResourceOf(descriptor), name);
+  return stored;
+}
+
+/** Metadata and resource validation, plus the update rules when there is a previous object. */
+export function validateOrThrow(
+  descriptor: ResourceDescriptor,
+  object: JsonObject,
+  previous?: JsonObject,
+): void {
+  const errors: FieldError[] = [
+    ...validateObjectMeta(descriptor, object),
+    ...(descriptor.strategy.validate?.(object) ?? []),
+    ...(previous === undefined
+      ? []
+      : (descriptor.strategy.validateUpdate?.(object, previous) ?? [])),
+  ];
+  if (errors.length > 0) throw invalid(groupKindOf(descriptor), nameOf(object), errors);
+}

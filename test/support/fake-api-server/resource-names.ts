@@ -1,0 +1,16 @@
+/** The resources the fake serves, by their plural URL names. */
+export const RESOURCE_NAMES = [
+  'pods',
+  'nodes',
+  'namespaces',
+  'events',
+  'persistentvolumes',
+  'persistentvolumeclaims',
+  'daemonsets',
+  'poddisruptionbudgets',
+  'storageclasses',
+  'csinodes',
+  'runtimeclasses',
+] as const;
+
+export type ResourceName = (typeof RESOURCE_NAMES)[number];

@@ -1,0 +1,143 @@
+/**
+ * In-memory object storage standing in for etcd: one revision counter for the whole cluster,
+ * stamped into `metadata.resourceVersion` on every write (deletes included), objects kept in key
+ * order, copies in and out. It applies no API semantics (no validation, defaults or
+ * preconditions): the registry does that for API requests, and tests use the store directly to
+ * seed and inspect state.
+ */
+
+import { cloneJson, type JsonObject } from './json.ts';
+import { metadataOf, nameOf, namespaceOf, stampCreated } from './object-meta.ts';
+import { apiVersionOf, type ResourceDescriptor } from './resource-descriptor.ts';
+import type { ResourceName } from './resource-names.ts';
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreChange {
+  readonly type: ChangeType;
+  readonly resource: ResourceName;
+  /** A copy of the object as written (for DELETED: as it was, with the deletion's revision). */
+  readonly object: JsonObject;
+}
+
+export type StoreListener = (change: StoreChange) => void;
+
+export type DescriptorLookup = (resource: ResourceName) => ResourceDescriptor;
+
+export class ObjectStore {
+  readonly #describe: DescriptorLookup;
+  readonly #now: () => Date;
+  readonly #objects = new Map<ResourceName, Map<string, JsonObject>>();
+  readonly #listeners = new Set<StoreListener>();
+  #revision = 0;
+
+  constructor(describe: DescriptorLookup, now: () => Date) {
+    this.#describe = describe;
+    this.#now = now;
+  }
+
+  /** The cluster-wide revision: the resourceVersion of the latest write. */
+  get resourceVersion(): string {
+    return String(this.#revision);
+  }
+
+  get(resource: ResourceName, name: string, namespace = ''): JsonObject | undefined {
+    const stored = this.#bucket(resource).get(this.#key(resource, name, namespace));
+    return stored === undefined ? undefined : cloneJson(stored);
+  }
+
+  /** Objects in etcd key order (namespace, then name); all namespaces when none is given. */
+  list(resource: ResourceName, namespace?: string): JsonObject[] {
+    const bucket = this.#bucket(resource);
+    const keys = [...bucket.keys()].sort();
+    const objects = keys.map((key) => bucket.get(key)).filter((o) => o !== undefined);
+    const scoped = this.#describe(resource).namespaced && namespace !== undefined;
+    return objects.filter((o) => !scoped || namespaceOf(o) === namespace).map((o) => cloneJson(o));
+  }
+
+  /**
+   * Stores a new object, stamping uid, creationTimestamp, generation (where tracked),
+   * kind/apiVersion and a fresh resourceVersion. A namespaced object without a namespace goes to
+   * `default`. Throws when the name is taken.
+   */
+  create(resource: ResourceName, object: JsonObject): JsonObject {
+    const descriptor = this.#describe(resource);
+    const copy = this.#withTypeMeta(descriptor, object);
+    if (descriptor.namespaced && namespaceOf(copy) === '') metadataOf(copy).namespace = 'default';
+    const key = this.#key(resource, nameOf(copy), namespaceOf(copy));
+    if (nameOf(copy) === '') throw new Error(`${resource}: cannot store an object without a name`);
+    if (this.#bucket(resource).has(key)) throw new Error(`${resource} ${key} already exists`);
+    stampCreated(copy, this.#now(), descriptor.tracksGeneration);
+    return this.#write(resource, key, copy, 'ADDED');
+  }
+
+  /** Replaces a stored object unconditionally with a fresh resourceVersion. Throws when missing. */
+  update(resource: ResourceName, object: JsonObject): JsonObject {
+    const descriptor = this.#describe(resource);
+    const copy = this.#withTypeMeta(descriptor, object);
+    const key = this.#key(resource, nameOf(copy), namespaceOf(copy));
+    if (!this.#bucket(resource).has(key)) throw new Error(`${resource} ${key} does not exist`);
+    return this.#write(resource, key, copy, 'MODIFIED');
+  }
+
+  /** Removes an object outright; returns it as it was, or undefined when there was none. */
+  delete(resource: ResourceName, name: string, namespace = ''): JsonObject | undefined {
+    const bucket = this.#bucket(resource);
+    const key = this.#key(resource, name, namespace);
+    const stored = bucket.get(key);
+    if (stored === undefined) return undefined;
+    bucket.delete(key);
+    this.#revision += 1;
+    metadataOf(stored).resourceVersion = this.resourceVersion;
+    this.#emit({ type: 'DELETED', resource, object: stored });
+    return cloneJson(stored);
+  }
+
+  /** Called synchronously after every write; returns the unsubscribe function. */
+  onChange(listener: StoreListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #write(resource: ResourceName, key: string, object: JsonObject, type: ChangeType): JsonObject {
+    this.#revision += 1;
+    metadataOf(object).resourceVersion = this.resourceVersion;
+    this.#bucket(resource).set(key, object);
+    this.#emit({ type, resource, object });
+    return cloneJson(object);
+  }
+
+  #emit(change: StoreChange): void {
+    for (const listener of [...this.#listeners]) {
+      listener({ ...change, object: cloneJson(change.object) });
+    }
+  }
+
+  #withTypeMeta(descriptor: ResourceDescriptor, object: JsonObject): JsonObject {
+    // Key order as Go serialises the structs: kind, apiVersion, metadata, then the rest.
+    const { kind: _kind, apiVersion: _apiVersion, metadata, ...rest } = cloneJson(object);
+    return {
+      kind: descriptor.kind,
+      apiVersion: apiVersionOf(descriptor),
+      metadata: metadata ?? {},
+      ...rest,
+    };
+  }
+
+  #key(resource: ResourceName, name: string, namespace: string): string {
+    if (!this.#describe(resource).namespaced) return name;
+    // A forgotten namespace would silently find nothing; say so instead.
+    if (namespace === '')
+      throw new Error(`${resource} are namespaced: name a namespace for ${name}`);
+    return `${namespace}/${name}`;
+  }
+
+  #bucket(resource: ResourceName): Map<string, JsonObject> {
+    let bucket = this.#objects.get(resource);
+    if (bucket === undefined) {
+      bucket = new Map();
+      this.#objects.set(resource, bucket);
+    }
+    return bucket;
+  }
+}
