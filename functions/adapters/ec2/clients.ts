@@ -1,0 +1,18 @@
+/**
+ * The SDK clients the EC2 adapter talks through, narrowed to `send` so tests can pass
+ * aws-sdk-client-mock and the composition root builds the real ones (STYLE §7.5).
+ */
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { PricingClient } from '@aws-sdk/client-pricing';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+
+export type Ec2Api = Pick<EC2Client, 'send'>;
+export type SsmApi = Pick<SSMClient, 'send'>;
+/**
+ * The Pricing API answers only in a few regions: build the client in us-east-1, or ap-south-1
+ * for `ap-*`, eu-central-1 for `eu-*` and cn-northwest-1 for `cn-*` regions, as Karpenter does.
+ */
+export type PricingApi = Pick<PricingClient, 'send'>;
+
+/** The adapter's clock: every cache and timestamp reads it, nothing calls `Date.now()`. */
+export type Now = () => Date;

@@ -1,0 +1,164 @@
+/**
+ * Launches, terminates and lists the instances behind NodeClaims (aws:
+ * pkg/providers/instance/instance.go). A launch resolves the EC2NodeClass, plans the fleet,
+ * makes sure its launch templates exist and calls CreateFleet once; when a template vanished
+ * between the lookup and the call, it is recreated and the launch tried once more.
+ */
+import {
+  CreateFleetCommand,
+  type CreateFleetCommandOutput,
+  DescribeInstancesCommand,
+  type Instance,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
+import { Label } from '../../domain/labels.ts';
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type {
+  InstanceProvider,
+  LaunchContext,
+  LaunchResult,
+  ManagedInstance,
+  NodeClassResolver,
+  ResolvedNodeClass,
+} from '../../ports/cloud-provider.ts';
+import type { Ec2Api, Now } from './clients.ts';
+import type { ClusterSettings } from './cluster-settings.ts';
+import { isLaunchTemplateNotFound, isNotFound, toPortError } from './errors.ts';
+import { type FleetTemplate, toCreateFleetInput } from './fleet-request.ts';
+import { type FleetOutcome, interpretFleet } from './fleet-result.ts';
+import { type LaunchPlan, planLaunch } from './launch-plan.ts';
+import { launchTemplateConfig } from './launch-template-config.ts';
+import type { LaunchTemplates } from './launch-templates.ts';
+import { fromInstance } from './mappers.ts';
+import { allPages } from './pages.ts';
+import { clusterTagKey, launchTags } from './tags.ts';
+import { bootstrapOptions } from './user-data/bootstrap-options.ts';
+import { userDataFor } from './user-data/user-data.ts';
+
+/** Instances not yet terminated; a stopped one still holds its claim (aws: instance.go). */
+const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
+
+export interface InstanceProviderOptions {
+  readonly ec2: Ec2Api;
+  readonly cluster: ClusterSettings;
+  readonly now: Now;
+  readonly resolver: NodeClassResolver;
+  readonly launchTemplates: LaunchTemplates;
+}
+
+interface Launch {
+  readonly claim: NodeClaimRecord;
+  readonly context: LaunchContext;
+  readonly resolved: ResolvedNodeClass;
+  readonly plan: LaunchPlan;
+}
+
+export class Ec2InstanceProvider implements InstanceProvider {
+  readonly #options: InstanceProviderOptions;
+
+  constructor(options: InstanceProviderOptions) {
+    this.#options = options;
+  }
+
+  async launch(claim: NodeClaimRecord, context: LaunchContext): Promise<LaunchResult> {
+    const resolved = await this.#options.resolver.resolveNodeClass(context.nodeClass);
+    const launch: Launch = {
+      claim,
+      context,
+      resolved,
+      plan: planLaunch({ claim, context, resolved }),
+    };
+    let outcome = await this.#attempt(launch);
+    if (outcome.kind === 'templateMissing') outcome = await this.#attempt(launch);
+    if (outcome.kind === 'launched') return outcome.instance;
+    if (outcome.kind === 'failed') throw outcome.error;
+    throw new Error(`launching node claim ${claim.name}: its launch templates vanished twice`);
+  }
+
+  async terminate(instanceId: string): Promise<void> {
+    try {
+      await this.#options.ec2.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] }));
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw toPortError(err, `terminating instance ${instanceId}`);
+    }
+  }
+
+  async listManaged(): Promise<readonly ManagedInstance[]> {
+    const Filters = [
+      { Name: `tag:${clusterTagKey(this.#options.cluster.name)}`, Values: ['owned'] },
+      { Name: 'tag-key', Values: [Label.nodePool] },
+      { Name: 'instance-state-name', Values: LIVE_STATES },
+    ];
+    try {
+      const reservations = await allPages(
+        (NextToken) => this.#options.ec2.send(new DescribeInstancesCommand({ Filters, NextToken })),
+        (page) => page.Reservations,
+      );
+      const instances: Instance[] = reservations.flatMap((r) => r.Instances ?? []);
+      return instances
+        .map(fromInstance)
+        .sort((a, b) => (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
+    } catch (err) {
+      throw toPortError(err, 'listing managed instances');
+    }
+  }
+
+  async #attempt(launch: Launch): Promise<FleetOutcome> {
+    const templates = await this.#ensureTemplates(launch);
+    const { claim, context, plan } = launch;
+    const input = toCreateFleetInput({
+      claimName: claim.name,
+      capacityType: plan.capacityType,
+      templates,
+      tags: launchTags(this.#options.cluster.name, claim, context.nodeClass),
+      context: context.nodeClass.spec.context,
+    });
+    const names = templates.map((template) => template.launchTemplateName);
+    const outcome = await this.#createFleet(input, launch).catch((err: unknown) => {
+      if (isLaunchTemplateNotFound(err)) return { kind: 'templateMissing' } as const;
+      throw toPortError(err, `launching node claim ${claim.name}`);
+    });
+    if (outcome.kind === 'templateMissing') this.#options.launchTemplates.invalidate(names);
+    return outcome;
+  }
+
+  async #createFleet(
+    input: ReturnType<typeof toCreateFleetInput>,
+    launch: Launch,
+  ): Promise<FleetOutcome> {
+    const output: CreateFleetCommandOutput = await this.#options.ec2.send(
+      new CreateFleetCommand(input),
+    );
+    return interpretFleet(output, {
+      claimName: launch.claim.name,
+      capacityType: launch.plan.capacityType,
+      subnetZones: launch.plan.subnetZones,
+      launchTime: this.#options.now().toISOString(),
+    });
+  }
+
+  /** One template per group: the same AMI and max pods give the same user data. */
+  async #ensureTemplates({ context, resolved, plan }: Launch): Promise<FleetTemplate[]> {
+    const { cluster, launchTemplates } = this.#options;
+    return Promise.all(
+      plan.groups.map(async (group) => {
+        const options = bootstrapOptions({
+          ...context,
+          cluster,
+          capacityType: plan.capacityType,
+          maxPods: group.maxPods,
+        });
+        const userData = userDataFor(resolved.amiFamily, options, resolved.name);
+        const config = launchTemplateConfig({
+          clusterName: cluster.name,
+          nodeClass: context.nodeClass,
+          resolved,
+          imageId: group.imageId,
+          userData,
+        });
+        return { launchTemplateName: await launchTemplates.ensure(config), group };
+      }),
+    );
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The instance types an EC2NodeClass can launch (aws: pkg/providers/instancetype): EC2's
+ * DescribeInstanceTypes mapped to catalog entries, offered only in the zones
+ * DescribeInstanceTypeOfferings lists for each type, priced by the price provider and built
+ * into domain instance types with Karpenter's allocatable estimate. Both descriptions are
+ * refreshed every 12 hours; until EC2 answers, the bundled catalog stands in, offered in every
+ * zone of the class's subnets.
+ */
+import {
+  DescribeInstanceTypeOfferingsCommand,
+  DescribeInstanceTypesCommand,
+  type InstanceTypeOffering,
+} from '@aws-sdk/client-ec2';
+import type { InstanceType } from '../../domain/instance-type.ts';
+import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts';
+import type { CatalogEntry } from '../../domain/instance-types/catalog.ts';
+import { buildInstanceTypes } from '../../domain/instance-types/instance-types.ts';
+import { offeringKey } from '../../domain/instance-types/offerings.ts';
+import type {
+  InstanceTypeOptions,
+  InstanceTypeProvider,
+  LaunchableNodeClass,
+  OfferingPrices,
+  PriceProvider,
+  ResolvedNodeClassSubnet,
+} from '../../ports/cloud-provider.ts';
+import { InvalidConfigError } from '../../ports/errors.ts';
+import type { Ec2Api, Now } from './clients.ts';
+import { toCatalogEntry } from './mappers.ts';
+import { allPages } from './pages.ts';
+import { RefreshInterval } from './refresh-intervals.ts';
+import { RefreshedValue } from './refreshed-value.ts';
+import type { SubnetProvider } from './subnets.ts';
+
+export interface InstanceTypeProviderOptions {
+  readonly ec2: Ec2Api;
+  readonly subnets: SubnetProvider;
+  readonly prices: PriceProvider;
+  readonly region: string;
+  readonly now: Now;
+  readonly onRefreshError?: (err: unknown, what: string) => void;
+}
+
+/** Zone name → zones the type is offered in. */
+type OfferedZones = ReadonlyMap<string, ReadonlySet<string>>;
+
+const BUNDLED_BY_NAME: ReadonlyMap<string, CatalogEntry> = new Map(
+  BUNDLED_CATALOG.map((entry) => [entry.name, entry]),
+);
+
+interface BuildInput {
+  readonly nodeClass: LaunchableNodeClass;
+  readonly subnets: readonly ResolvedNodeClassSubnet[];
+  readonly prices: OfferingPrices;
+  readonly catalog: readonly CatalogEntry[];
+  readonly offered: OfferedZones | undefined;
+  readonly unavailable: ReadonlySet<string>;
+}
+
+export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
+  readonly #options: InstanceTypeProviderOptions;
+  readonly #catalog: RefreshedValue<readonly CatalogEntry[]>;
+  readonly #offered: RefreshedValue<OfferedZones>;
+
+  constructor(options: InstanceTypeProviderOptions) {
+    this.#options = options;
+    const refresh = {
+      refreshMs: RefreshInterval.instanceTypesMs,
+      retryMs: RefreshInterval.retryAfterFailureMs,
+      now: options.now,
+    };
+    this.#catalog = new RefreshedValue({
+      ...refresh,
+      load: () => this.#describeInstanceTypes(),
+      onError: (err) => options.onRefreshError?.(err, 'instance types'),
+    });
+    this.#offered = new RefreshedValue({
+      ...refresh,
+      load: () => this.#describeOfferings(),
+      onError: (err) => options.onRefreshError?.(err, 'instance type offerings'),
+    });
+  }
+
+  async instanceTypes(
+    nodeClass: LaunchableNodeClass,
+    options: InstanceTypeOptions = {},
+  ): Promise<readonly InstanceType[]> {
+    const subnets = await this.#options.subnets.list(nodeClass.spec.subnetSelectorTerms ?? []);
+    if (subnets.length === 0) {
+      throw new InvalidConfigError(
+        `listing instance types of ec2nodeclass ${nodeClass.metadata.name}: no subnets match its selector terms`,
+      );
+    }
+    const [prices, catalog, offered] = await Promise.all([
+      this.#options.prices.prices(),
+      this.#catalog.current(),
+      this.#offered.current(),
+    ]);
+    const unavailable = new Set(
+      (options.unavailable ?? []).map((o) => offeringKey(o.instanceType, o.zone, o.capacityType)),
+    );
+    return this.#build({
+      nodeClass,
+      subnets,
+      prices,
+      catalog: catalog ?? BUNDLED_CATALOG,
+      offered,
+      unavailable,
+    });
+  }
+
+  /** Types offered in the same zones are built together: offerings and zone labels match EC2's. */
+  #build(input: BuildInput): InstanceType[] {
+    const zones = [...new Set(input.subnets.map((subnet) => subnet.zone))].sort();
+    const zoneIds = Object.fromEntries(
+      input.subnets.flatMap((subnet) =>
+        subnet.zoneID === undefined ? [] : [[subnet.zone, subnet.zoneID]],
+      ),
+    );
+    const groups = new Map<string, CatalogEntry[]>();
+    for (const entry of input.catalog) {
+      const own =
+        input.offered === undefined
+          ? zones
+          : zones.filter((z) => input.offered?.get(entry.name)?.has(z));
+      const key = own.join(',');
+      const group = groups.get(key) ?? [];
+      group.push(entry);
+      groups.set(key, group);
+    }
+    const built = [...groups].flatMap(([key, catalog]) =>
+      buildInstanceTypes({
+        catalog,
+        region: this.#options.region,
+        prices: input.prices.onDemand,
+        spotPrices: input.prices.spot,
+        zones: key === '' ? [] : key.split(','),
+        zoneIds,
+        unavailable: input.unavailable,
+        nodeClass: input.nodeClass,
+      }),
+    );
+    return built.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async #describeInstanceTypes(): Promise<readonly CatalogEntry[]> {
+    const infos = await allPages(
+      (NextToken) =>
+        this.#options.ec2.send(
+          new DescribeInstanceTypesCommand({
+            Filters: [
+              { Name: 'supported-virtualization-type', Values: ['hvm'] },
+              { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
+            ],
+            NextToken,
+          }),
+        ),
+      (page) => page.InstanceTypes,
+    );
+    const entries = infos.flatMap((info) => {
+      const entry = toCatalogEntry(info, BUNDLED_BY_NAME.get(info.InstanceType ?? ''));
+      return entry === undefined ? [] : [entry];
+    });
+    if (entries.length === 0) throw new Error('describing instance types: none described');
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async #describeOfferings(): Promise<OfferedZones> {
+    const offerings: InstanceTypeOffering[] = await allPages(
+      (NextToken) =>
+        this.#options.ec2.send(
+          new DescribeInstanceTypeOfferingsCommand({
+            LocationType: 'availability-zone',
+            NextToken,
+          }),
+        ),
+      (page) => page.InstanceTypeOfferings,
+    );
+    const offered = new Map<string, Set<string>>();
+    for (const { InstanceType: type, Location: zone } of offerings) {
+      if (type === undefined || zone === undefined) continue;
+      offered.set(type, (offered.get(type) ?? new Set()).add(zone));
+    }
+    return offered;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * EC2, SSM and Pricing error codes sorted into the port errors (STYLE §7.5), as Karpenter sorts
+ * them (aws: pkg/errors/errors.go). The sets are the one place a code is classified; callers
+ * branch on the port error's class, never on a code or a message.
+ */
+import { ThrottledError } from '../../ports/errors.ts';
+
+/**
+ * Fleet errors meaning "this offering cannot be filled right now": the offering is marked
+ * unavailable and the claim re-planned on what remains.
+ */
+export const CAPACITY_ERROR_CODES: ReadonlySet<string> = new Set([
+  'InsufficientInstanceCapacity',
+  'MaxSpotInstanceCountExceeded',
+  'VcpuLimitExceeded',
+  'UnfulfillableCapacity',
+  'Unsupported',
+  'InsufficientFreeAddressesInSubnet',
+  'MaxFleetCountExceeded',
+  'ReservationCapacityExceeded',
+]);
+
+/** The service refused for rate after the SDK's own retries. */
+export const THROTTLING_ERROR_CODES: ReadonlySet<string> = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+]);
+
+/** The addressed thing does not exist (or no longer does). */
+export const NOT_FOUND_ERROR_CODES: ReadonlySet<string> = new Set([
+  'InvalidInstanceID.NotFound',
+  'InvalidLaunchTemplateName.NotFoundException',
+  'InvalidLaunchTemplateId.NotFound',
+  'ParameterNotFound',
+]);
+
+/** A launch template named in a request is gone: recreate it and try once more. */
+export const LAUNCH_TEMPLATE_NOT_FOUND_CODES: ReadonlySet<string> = new Set([
+  'InvalidLaunchTemplateName.NotFoundException',
+  'InvalidLaunchTemplateId.NotFound',
+]);
+
+/** Another launch created the same template first: it can be used as it is. */
+export const LAUNCH_TEMPLATE_EXISTS_CODE = 'InvalidLaunchTemplateName.AlreadyExistsException';
+
+/** The AWS error code of an SDK error (its `name`, or `Code` for query protocols), if any. */
+export function awsErrorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { name, Code } = err as { name?: unknown; Code?: unknown };
+  if (typeof Code === 'string' && Code !== '') return Code;
+  return typeof name === 'string' && name !== '' && name !== 'Error' ? name : undefined;
+}
+
+function hasCode(err: unknown, codes: ReadonlySet<string>): boolean {
+  const code = awsErrorCode(err);
+  return code !== undefined && codes.has(code);
+}
+
+export function isNotFound(err: unknown): boolean {
+  return hasCode(err, NOT_FOUND_ERROR_CODES);
+}
+
+export function isLaunchTemplateNotFound(err: unknown): boolean {
+  return hasCode(err, LAUNCH_TEMPLATE_NOT_FOUND_CODES);
+}
+
+export function isThrottled(err: unknown): boolean {
+  return hasCode(err, THROTTLING_ERROR_CODES);
+}
+
+/** The port error `err` stands for, or `err` itself, so that every other failure keeps its cause. */
+export function toPortError(err: unknown, doing: string): unknown {
+  if (isThrottled(err)) {
+    return new ThrottledError(`${doing}: throttled (${awsErrorCode(err)})`, { cause: err });
+  }
+  return err;
+}

@@ -1,0 +1,78 @@
+/**
+ * The CreateFleet request for one claim (aws: pkg/providers/instance/types.go): an instant fleet
+ * of one instance, spot by price-capacity-optimized, on-demand by lowest price, tagged on the
+ * instance, its volumes and the fleet, with the claim's name as the idempotency token.
+ */
+
+import { createHash } from 'node:crypto';
+import type {
+  _InstanceType,
+  CreateFleetCommandInput,
+  FleetLaunchTemplateConfigRequest,
+} from '@aws-sdk/client-ec2';
+import type { CapacityType } from '../../domain/labels.ts';
+import type { LaunchGroup } from './launch-plan.ts';
+import { toTags } from './mappers.ts';
+
+/** EC2 accepts client tokens of at most 64 ASCII characters. */
+const MAX_CLIENT_TOKEN = 64;
+
+/** The claim's name, or for a name too long a prefix of it and a hash: still one token per claim. */
+export function clientTokenOf(claimName: string): string {
+  if (claimName.length <= MAX_CLIENT_TOKEN) return claimName;
+  const hash = createHash('sha256').update(claimName).digest('hex').slice(0, 16);
+  return `${claimName.slice(0, MAX_CLIENT_TOKEN - hash.length - 1)}-${hash}`;
+}
+
+export interface FleetTemplate {
+  readonly launchTemplateName: string;
+  readonly group: LaunchGroup;
+}
+
+export interface FleetRequest {
+  readonly claimName: string;
+  readonly capacityType: CapacityType;
+  readonly templates: readonly FleetTemplate[];
+  readonly tags: Readonly<Record<string, string>>;
+  /** The EC2NodeClass's fleet context, if any. */
+  readonly context?: string;
+}
+
+function launchTemplateConfig({
+  launchTemplateName,
+  group,
+}: FleetTemplate): FleetLaunchTemplateConfigRequest {
+  return {
+    LaunchTemplateSpecification: { LaunchTemplateName: launchTemplateName, Version: '$Latest' },
+    // The zone is redundant with the subnet, but it lets a capacity error name its offering.
+    Overrides: group.overrides.map((override) => ({
+      InstanceType: override.instanceType as _InstanceType,
+      SubnetId: override.subnetId,
+      AvailabilityZone: override.zone,
+      ImageId: group.imageId,
+    })),
+  };
+}
+
+export function toCreateFleetInput(request: FleetRequest): CreateFleetCommandInput {
+  const tags = toTags(request.tags);
+  const spot = request.capacityType === 'spot';
+  return {
+    Type: 'instant',
+    ClientToken: clientTokenOf(request.claimName),
+    ...(request.context === undefined ? {} : { Context: request.context }),
+    LaunchTemplateConfigs: request.templates.map(launchTemplateConfig),
+    TargetCapacitySpecification: {
+      TotalTargetCapacity: 1,
+      DefaultTargetCapacityType: spot ? 'spot' : 'on-demand',
+    },
+    ...(spot
+      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
+      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+    TagSpecifications: [
+      { ResourceType: 'instance', Tags: tags },
+      { ResourceType: 'volume', Tags: tags },
+      { ResourceType: 'fleet', Tags: tags },
+    ],
+  };
+}

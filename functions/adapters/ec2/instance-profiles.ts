@@ -1,0 +1,83 @@
+/**
+ * The instance profile nodes launch with: the EC2NodeClass's `instanceProfile` as given, or, for
+ * a `role`, a profile named after the cluster and class that an injected provisioner creates
+ * and keeps holding the role (aws: pkg/providers/instanceprofile). The provisioner is asked again
+ * after Karpenter's 15 minutes, which repairs a profile someone changed by hand.
+ */
+import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
+import { InvalidConfigError } from '../../ports/errors.ts';
+import type { Now } from './clients.ts';
+import type { ClusterSettings } from './cluster-settings.ts';
+import { RefreshInterval } from './refresh-intervals.ts';
+import { TtlCache } from './ttl-cache.ts';
+
+export interface InstanceProfileRequest {
+  readonly name: string;
+  /** The IAM role name (a path prefix is ignored) the profile must hold, and only it. */
+  readonly role: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/**
+ * Creates the profile when missing and makes `role` its one role (IAM CreateInstanceProfile,
+ * RemoveRoleFromInstanceProfile, AddRoleToInstanceProfile). Idempotent.
+ */
+export interface InstanceProfileProvisioner {
+  ensure(request: InstanceProfileRequest): Promise<void>;
+}
+
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const UINT64 = (1n << 64n) - 1n;
+
+/** 64-bit FNV-1a of the UTF-8 bytes, as an unsigned decimal. */
+function fnv1a64(text: string): string {
+  let hash = FNV_OFFSET;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & UINT64;
+  }
+  return hash.toString();
+}
+
+/**
+ * `<cluster>_<FNV-1a of region + class name>`: Karpenter v1's naming, so a profile Karpenter
+ * created for the same class is the one Nodesmith uses.
+ */
+export function instanceProfileName(cluster: ClusterSettings, nodeClassName: string): string {
+  return `${cluster.name}_${fnv1a64(`${cluster.region}${nodeClassName}`)}`;
+}
+
+export class InstanceProfiles {
+  readonly #cluster: ClusterSettings;
+  readonly #provisioner: InstanceProfileProvisioner | undefined;
+  readonly #ensured: TtlCache<string>;
+
+  constructor(options: {
+    cluster: ClusterSettings;
+    now: Now;
+    provisioner: InstanceProfileProvisioner | undefined;
+  }) {
+    this.#cluster = options.cluster;
+    this.#provisioner = options.provisioner;
+    this.#ensured = new TtlCache(RefreshInterval.instanceProfilesMs, options.now);
+  }
+
+  async resolve(nodeClass: LaunchableNodeClass): Promise<string> {
+    const { instanceProfile, role, tags } = nodeClass.spec;
+    if (instanceProfile !== undefined) return instanceProfile;
+    const name = nodeClass.metadata.name;
+    if (role === undefined) {
+      throw new InvalidConfigError(`resolving ec2nodeclass ${name}: set role or instanceProfile`);
+    }
+    const profile = instanceProfileName(this.#cluster, name);
+    const key = `${profile}/${role}`;
+    if (this.#ensured.get(key) !== undefined) return profile;
+    if (this.#provisioner === undefined) {
+      throw new InvalidConfigError(
+        `resolving ec2nodeclass ${name}: role ${role} needs an instance profile provisioner; set instanceProfile instead`,
+      );
+    }
+    await this.#provisioner.ensure({ name: profile, role, tags: tags ?? {} });
+    return this.#ensured.set(key, profile);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Everything a launch template holds, and its name: `nodesmith/<cluster>/<hash>` of that
+ * content. Claims whose nodes would boot identically share one template; any change (a new AMI,
+ * other security groups, user data, disks) names a new one (aws: pkg/providers/launchtemplate).
+ */
+import { createHash } from 'node:crypto';
+import type { AmiFamily, BlockDeviceMapping } from '../../domain/node-class.ts';
+import type {
+  LaunchableNodeClass,
+  MetadataOptions,
+  ResolvedNodeClass,
+} from '../../ports/cloud-provider.ts';
+import { launchTemplateTags } from './tags.ts';
+
+export interface LaunchTemplateConfig {
+  readonly imageId: string;
+  readonly instanceProfile: string;
+  readonly securityGroupIds: readonly string[];
+  /** Base64, as EC2 takes it. */
+  readonly userData: string;
+  readonly blockDeviceMappings: readonly BlockDeviceMapping[];
+  readonly metadataOptions: Required<MetadataOptions>;
+  readonly associatePublicIPAddress?: boolean;
+  readonly detailedMonitoring: boolean;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Karpenter's default volume: 20Gi gp3, encrypted. */
+const DEFAULT_EBS = { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true } as const;
+
+/** Disks when the EC2NodeClass maps none: the AMI family's root (and Bottlerocket's data) volume. */
+export function defaultBlockDeviceMappings(family: AmiFamily): BlockDeviceMapping[] {
+  switch (family) {
+    case 'Bottlerocket':
+      return [
+        { deviceName: '/dev/xvda', ebs: { ...DEFAULT_EBS, volumeSize: '4Gi' } },
+        { deviceName: '/dev/xvdb', ebs: DEFAULT_EBS },
+      ];
+    case 'Custom':
+      return [];
+    case 'Windows2019':
+    case 'Windows2022':
+    case 'Windows2025':
+      return [{ deviceName: '/dev/sda1', ebs: { ...DEFAULT_EBS, volumeSize: '50Gi' } }];
+    default:
+      return [{ deviceName: '/dev/xvda', ebs: DEFAULT_EBS }];
+  }
+}
+
+/** The EC2NodeClass defaults: IMDSv2 only, and a hop limit that keeps pods away from node credentials. */
+function metadataOptions(options: MetadataOptions | undefined): Required<MetadataOptions> {
+  return {
+    httpEndpoint: options?.httpEndpoint ?? 'enabled',
+    httpProtocolIPv6: options?.httpProtocolIPv6 ?? 'disabled',
+    httpPutResponseHopLimit: options?.httpPutResponseHopLimit ?? 1,
+    httpTokens: options?.httpTokens ?? 'required',
+  };
+}
+
+export interface LaunchTemplateInput {
+  readonly clusterName: string;
+  readonly nodeClass: LaunchableNodeClass;
+  readonly resolved: ResolvedNodeClass;
+  readonly imageId: string;
+  /** Plain text; encoded here. */
+  readonly userData: string;
+}
+
+export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplateConfig {
+  const { spec } = input.nodeClass;
+  const mappings = spec.blockDeviceMappings ?? [];
+  const config: LaunchTemplateConfig = {
+    imageId: input.imageId,
+    instanceProfile: input.resolved.instanceProfile,
+    securityGroupIds: input.resolved.securityGroups.map((group) => group.id).sort(),
+    userData: Buffer.from(input.userData, 'utf8').toString('base64'),
+    blockDeviceMappings:
+      mappings.length > 0 ? mappings : defaultBlockDeviceMappings(input.resolved.amiFamily),
+    metadataOptions: metadataOptions(spec.metadataOptions),
+    detailedMonitoring: spec.detailedMonitoring ?? false,
+    tags: launchTemplateTags(input.clusterName, input.nodeClass),
+  };
+  const publicIp = spec.associatePublicIPAddress;
+  return publicIp === undefined ? config : { ...config, associatePublicIPAddress: publicIp };
+}
+
+/** JSON with object keys sorted at every level: equal content, equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const entries = Object.entries(value)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+}
+
+/** 16 hex digits keep the name within EC2's 128 characters for any EKS cluster name. */
+export function launchTemplateName(clusterName: string, config: LaunchTemplateConfig): string {
+  const hash = createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 16);
+  return `nodesmith/${clusterName}/${hash}`;
+}

@@ -1,0 +1,74 @@
+/** A launch template's content in EC2's request shape (aws: pkg/providers/launchtemplate). */
+import type {
+  LaunchTemplateBlockDeviceMappingRequest,
+  RequestLaunchTemplateData,
+  VolumeType,
+} from '@aws-sdk/client-ec2';
+import type { BlockDeviceMapping } from '../../domain/node-class.ts';
+import { parseUnits } from '../../domain/quantity.ts';
+import { GiB } from '../../domain/resources.ts';
+import type { LaunchTemplateConfig } from './launch-template-config.ts';
+import { toTags } from './mappers.ts';
+
+/** EC2 sizes volumes in whole GiB; a size between two is rounded up. */
+function volumeSizeGiB(size: string | undefined): number | undefined {
+  return size === undefined ? undefined : Math.ceil(parseUnits(size) / GiB);
+}
+
+function toBlockDeviceMapping(
+  mapping: BlockDeviceMapping,
+): LaunchTemplateBlockDeviceMappingRequest {
+  const ebs = mapping.ebs;
+  return {
+    DeviceName: mapping.deviceName,
+    Ebs:
+      ebs === undefined
+        ? undefined
+        : {
+            DeleteOnTermination: ebs.deleteOnTermination,
+            Encrypted: ebs.encrypted,
+            Iops: ebs.iops,
+            KmsKeyId: ebs.kmsKeyID,
+            SnapshotId: ebs.snapshotID,
+            Throughput: ebs.throughput,
+            VolumeSize: volumeSizeGiB(ebs.volumeSize),
+            VolumeType: ebs.volumeType as VolumeType | undefined,
+          },
+  };
+}
+
+/**
+ * Security groups go on the network interface when it is spelled out (to set the public IP
+ * choice); EC2 refuses them in both places.
+ */
+function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
+  const groups = [...config.securityGroupIds];
+  if (config.associatePublicIPAddress === undefined) return { SecurityGroupIds: groups };
+  return {
+    NetworkInterfaces: [
+      { DeviceIndex: 0, AssociatePublicIpAddress: config.associatePublicIPAddress, Groups: groups },
+    ],
+  };
+}
+
+export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunchTemplateData {
+  const metadata = config.metadataOptions;
+  return {
+    ImageId: config.imageId,
+    IamInstanceProfile: { Name: config.instanceProfile },
+    UserData: config.userData,
+    BlockDeviceMappings:
+      config.blockDeviceMappings.length > 0
+        ? config.blockDeviceMappings.map(toBlockDeviceMapping)
+        : undefined,
+    MetadataOptions: {
+      HttpEndpoint: metadata.httpEndpoint,
+      HttpProtocolIpv6: metadata.httpProtocolIPv6,
+      HttpPutResponseHopLimit: metadata.httpPutResponseHopLimit,
+      HttpTokens: metadata.httpTokens,
+    },
+    Monitoring: { Enabled: config.detailedMonitoring },
+    ...networking(config),
+    TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTags(config.tags) }],
+  };
+}

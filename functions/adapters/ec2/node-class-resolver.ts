@@ -1,0 +1,56 @@
+/**
+ * An EC2NodeClass resolved as Karpenter's nodeclass controller fills its status: subnets,
+ * security groups, AMIs and the instance profile. A selector that matches nothing makes the
+ * class unusable (Karpenter: condition not Ready), which the port reports as InvalidConfigError.
+ */
+import { amiFamilyOf } from '../../domain/node-class.ts';
+import type {
+  LaunchableNodeClass,
+  NodeClassResolver,
+  ResolvedNodeClass,
+} from '../../ports/cloud-provider.ts';
+import { InvalidConfigError } from '../../ports/errors.ts';
+import type { AmiProvider } from './amis.ts';
+import type { InstanceProfiles } from './instance-profiles.ts';
+import type { SecurityGroupProvider } from './security-groups.ts';
+import type { SubnetProvider } from './subnets.ts';
+
+export interface NodeClassParts {
+  readonly subnets: SubnetProvider;
+  readonly securityGroups: SecurityGroupProvider;
+  readonly amis: AmiProvider;
+  readonly instanceProfiles: InstanceProfiles;
+}
+
+function nonEmpty<T>(items: readonly T[], nodeClass: string, what: string): readonly T[] {
+  if (items.length > 0) return items;
+  throw new InvalidConfigError(
+    `resolving ec2nodeclass ${nodeClass}: no ${what} match its selector terms`,
+  );
+}
+
+export class Ec2NodeClassResolver implements NodeClassResolver {
+  readonly #parts: NodeClassParts;
+
+  constructor(parts: NodeClassParts) {
+    this.#parts = parts;
+  }
+
+  async resolveNodeClass(nodeClass: LaunchableNodeClass): Promise<ResolvedNodeClass> {
+    const { spec, metadata } = nodeClass;
+    const [subnets, securityGroups, amis, instanceProfile] = await Promise.all([
+      this.#parts.subnets.list(spec.subnetSelectorTerms ?? []),
+      this.#parts.securityGroups.list(spec.securityGroupSelectorTerms ?? []),
+      this.#parts.amis.list(spec.amiSelectorTerms ?? []),
+      this.#parts.instanceProfiles.resolve(nodeClass),
+    ]);
+    return {
+      name: metadata.name,
+      amiFamily: amiFamilyOf(nodeClass),
+      subnets: nonEmpty(subnets, metadata.name, 'subnets'),
+      securityGroups: nonEmpty(securityGroups, metadata.name, 'security groups'),
+      amis: nonEmpty(amis, metadata.name, 'AMIs'),
+      instanceProfile,
+    };
+  }
+}

@@ -1,0 +1,136 @@
+import { DescribeInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { describe, expect, it } from 'vitest';
+import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
+import { ThrottledError } from '../../../functions/ports/errors.ts';
+import { aClock, CLUSTER, ec2Error, fixture, mockedClients } from './support.ts';
+
+/** The instances of describe-instances.json as the port hands them out. */
+const LISTED = [
+  {
+    instanceId: 'i-0123456789abcdef0',
+    providerID: 'aws:///us-west-2b/i-0123456789abcdef0',
+    instanceType: 'm7g.large',
+    zone: 'us-west-2b',
+    capacityType: 'spot',
+    launchTime: '2024-08-10T09:20:31.000Z',
+    imageId: 'ami-0a1b2c3d4e5f60004',
+    state: 'pending',
+    nodeClaim: undefined,
+    nodePool: 'spot',
+    nodeClass: undefined,
+  },
+  {
+    instanceId: 'i-0fedcba9876543210',
+    providerID: 'aws:///us-west-2a/i-0fedcba9876543210',
+    instanceType: 'm5.large',
+    zone: 'us-west-2a',
+    capacityType: 'on-demand',
+    launchTime: '2024-08-10T09:16:04.000Z',
+    imageId: 'ami-0a1b2c3d4e5f60001',
+    state: 'running',
+    nodeClaim: 'default-7xk2p',
+    nodePool: 'default',
+    nodeClass: 'default',
+  },
+];
+
+function setUp() {
+  const clients = mockedClients();
+  const cloud = new Ec2CloudProvider({ ...clients, cluster: CLUSTER, now: aClock().now });
+  return { ...clients, cloud };
+}
+
+describe('terminating an instance', () => {
+  it('terminates the instance by id', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    ec2Mock.on(TerminateInstancesCommand).resolves({
+      TerminatingInstances: [
+        {
+          InstanceId: 'i-0123456789abcdef0',
+          CurrentState: { Code: 32, Name: 'shutting-down' },
+          PreviousState: { Code: 16, Name: 'running' },
+        },
+      ],
+    });
+    // Act
+    await cloud.terminate('i-0123456789abcdef0');
+    // Assess
+    expect(ec2Mock.commandCalls(TerminateInstancesCommand)[0]?.args[0].input).toEqual({
+      InstanceIds: ['i-0123456789abcdef0'],
+    });
+  });
+
+  it('counts an instance EC2 no longer knows as terminated', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    ec2Mock
+      .on(TerminateInstancesCommand)
+      .rejects(
+        ec2Error(
+          'InvalidInstanceID.NotFound',
+          "The instance ID 'i-0123456789abcdef0' does not exist",
+        ),
+      );
+    // Act
+    const terminating = cloud.terminate('i-0123456789abcdef0');
+    // Assess
+    await expect(terminating).resolves.toBeUndefined();
+  });
+
+  it('reports throttling as ThrottledError and anything else unchanged', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    const denied = ec2Error('UnauthorizedOperation');
+    ec2Mock
+      .on(TerminateInstancesCommand)
+      .rejectsOnce(ec2Error('RequestLimitExceeded'))
+      .rejects(denied);
+    // Act
+    const throttled = await cloud.terminate('i-1').catch((err: unknown) => err);
+    const other = await cloud.terminate('i-1').catch((err: unknown) => err);
+    // Assess
+    expect(throttled).toBeInstanceOf(ThrottledError);
+    expect((throttled as Error).message).toBe(
+      'terminating instance i-1: throttled (RequestLimitExceeded)',
+    );
+    expect(other).toBe(denied);
+  });
+});
+
+describe('listing managed instances', () => {
+  it("asks only for live instances carrying the cluster's ownership tag and a NodePool", async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    ec2Mock.on(DescribeInstancesCommand).resolves(fixture('describe-instances'));
+    // Act
+    await cloud.listManaged();
+    // Assess
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand)[0]?.args[0].input).toEqual({
+      Filters: [
+        { Name: 'tag:kubernetes.io/cluster/prod', Values: ['owned'] },
+        { Name: 'tag-key', Values: ['karpenter.sh/nodepool'] },
+        {
+          Name: 'instance-state-name',
+          Values: ['pending', 'running', 'stopping', 'stopped', 'shutting-down'],
+        },
+      ],
+      NextToken: undefined,
+    });
+  });
+
+  it('maps every page of instances with their NodeClaim, sorted by instance id', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    const all = fixture<{ Reservations: unknown[] }>('describe-instances');
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce({ Reservations: all.Reservations.slice(0, 1), NextToken: 'next' } as never)
+      .resolves({ Reservations: all.Reservations.slice(1) } as never);
+    // Act
+    const instances = await cloud.listManaged();
+    // Assess
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand)[1]?.args[0].input.NextToken).toBe('next');
+    expect(instances).toEqual(LISTED);
+  });
+});

@@ -1,0 +1,589 @@
+import {
+  CreateFleetCommand,
+  type CreateFleetCommandInput,
+  CreateLaunchTemplateCommand,
+  type CreateLaunchTemplateCommandInput,
+  DescribeLaunchTemplatesCommand,
+} from '@aws-sdk/client-ec2';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
+import { clientTokenOf } from '../../../functions/adapters/ec2/fleet-request.ts';
+import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
+import { parseToml } from '../../../functions/adapters/ec2/user-data/toml-reader.ts';
+import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundled-catalog.ts';
+import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
+import {
+  InsufficientCapacityError,
+  InvalidConfigError,
+  ThrottledError,
+} from '../../../functions/ports/errors.ts';
+import {
+  aClaim,
+  aClock,
+  aLaunchContext,
+  aNodeClass,
+  CLUSTER,
+  decodeBase64,
+  ec2Error,
+  fixture,
+  generatedNodeConfig,
+  instanceTypesNamed,
+  MINUTE,
+  mockedClients,
+  SECOND,
+  stubDiscovery,
+} from './support.ts';
+
+const TEMPLATE_NOT_FOUND = 'InvalidLaunchTemplateName.NotFoundException';
+
+function setUp() {
+  const clients = mockedClients();
+  const clock = aClock();
+  stubDiscovery(clients);
+  clients.ec2Mock
+    .on(DescribeLaunchTemplatesCommand)
+    .rejects(
+      ec2Error(
+        TEMPLATE_NOT_FOUND,
+        'At least one of the launch templates specified in the request does not exist.',
+      ),
+    );
+  clients.ec2Mock.on(CreateLaunchTemplateCommand).resolves(fixture('create-launch-template'));
+  clients.ec2Mock.on(CreateFleetCommand).resolves(fixture('create-fleet-launched'));
+  const cloud = new Ec2CloudProvider({ ...clients, cluster: CLUSTER, now: clock.now });
+  return { ...clients, clock, cloud };
+}
+
+type Mocked = ReturnType<typeof setUp>;
+
+function fleetInput(mocked: Mocked, index = 0): CreateFleetCommandInput {
+  const call = mocked.ec2Mock.commandCalls(CreateFleetCommand)[index];
+  if (call === undefined) throw new Error(`no CreateFleet call ${index}`);
+  return call.args[0].input;
+}
+
+function templateInputs(mocked: Mocked): CreateLaunchTemplateCommandInput[] {
+  return mocked.ec2Mock.commandCalls(CreateLaunchTemplateCommand).map((call) => call.args[0].input);
+}
+
+function overridesOf(input: CreateFleetCommandInput): [string, string, string, string][] {
+  return (input.LaunchTemplateConfigs ?? []).flatMap((config) =>
+    (config.Overrides ?? []).map((o): [string, string, string, string] => [
+      o.InstanceType ?? '',
+      o.SubnetId ?? '',
+      o.AvailabilityZone ?? '',
+      o.ImageId ?? '',
+    ]),
+  );
+}
+
+const X86_STANDARD = 'ami-0a1b2c3d4e5f60001';
+
+describe('launching a NodeClaim', () => {
+  it('launches one instance through an instant fleet keyed by the claim name, naming offerings passed over', async () => {
+    // Prepare
+    const mocked = setUp();
+    // Act
+    const instance = await mocked.cloud.launch(aClaim(), aLaunchContext());
+    // Assess
+    expect(fleetInput(mocked)).toMatchObject({
+      Type: 'instant',
+      ClientToken: 'default-7xk2p',
+      TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: 'spot' },
+      SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
+    });
+    expect(fleetInput(mocked).OnDemandOptions).toBeUndefined();
+    expect(instance).toEqual({
+      instanceId: 'i-0123456789abcdef0',
+      providerID: 'aws:///us-west-2b/i-0123456789abcdef0',
+      instanceType: 'm5.large',
+      zone: 'us-west-2b',
+      capacityType: 'spot',
+      launchTime: '2024-08-10T09:00:00.000Z',
+      imageId: X86_STANDARD,
+      unavailableOfferings: [
+        { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot' },
+      ],
+    });
+  });
+
+  it('asks for on-demand capacity by lowest price', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({
+      offering: {
+        instanceType: 'm5.large',
+        zone: 'us-west-2a',
+        capacityType: 'on-demand',
+        pricePerHour: 0.096,
+      },
+    });
+    // Act
+    await mocked.cloud.launch(claim, aLaunchContext());
+    // Assess
+    const input = fleetInput(mocked);
+    expect(input.OnDemandOptions).toEqual({ AllocationStrategy: 'lowest-price' });
+    expect(input.SpotOptions).toBeUndefined();
+    expect(input.TargetCapacitySpecification?.DefaultTargetCapacityType).toBe('on-demand');
+  });
+
+  it('requests every option in every allowed zone through the zone subnet with the most free addresses', async () => {
+    // Prepare
+    const mocked = setUp();
+    // Act
+    await mocked.cloud.launch(aClaim(), aLaunchContext());
+    // Assess
+    expect(overridesOf(fleetInput(mocked))).toEqual([
+      ['m5.large', 'subnet-0a2a2a2a2a2a2a2a2', 'us-west-2a', X86_STANDARD],
+      ['m5.large', 'subnet-0b1b1b1b1b1b1b1b1', 'us-west-2b', X86_STANDARD],
+      ['m5.large', 'subnet-0c1c1c1c1c1c1c1c1', 'us-west-2c', X86_STANDARD],
+      ['m5.xlarge', 'subnet-0a2a2a2a2a2a2a2a2', 'us-west-2a', X86_STANDARD],
+      ['m5.xlarge', 'subnet-0b1b1b1b1b1b1b1b1', 'us-west-2b', X86_STANDARD],
+      ['m5.xlarge', 'subnet-0c1c1c1c1c1c1c1c1', 'us-west-2c', X86_STANDARD],
+    ]);
+  });
+
+  it("keeps to the claim's zones and skips offerings that are unavailable", async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({
+      requirements: [
+        ...aClaim().requirements,
+        {
+          key: 'topology.kubernetes.io/zone',
+          operator: 'In',
+          values: ['us-west-2a', 'us-west-2b'],
+        },
+      ],
+    });
+    const context = aLaunchContext();
+    const instanceTypes = context.instanceTypes.map((it) =>
+      it.name !== 'm5.xlarge'
+        ? it
+        : {
+            ...it,
+            offerings: it.offerings.map((o) =>
+              o.zone === 'us-west-2a' ? { ...o, available: false } : o,
+            ),
+          },
+    );
+    // Act
+    await mocked.cloud.launch(claim, { ...context, instanceTypes });
+    // Assess
+    expect(overridesOf(fleetInput(mocked)).map(([type, , zone]) => `${type}/${zone}`)).toEqual([
+      'm5.large/us-west-2a',
+      'm5.large/us-west-2b',
+      'm5.xlarge/us-west-2b',
+    ]);
+  });
+
+  it('asks for at most the 60 cheapest options, in the order the claim lists them', async () => {
+    // Prepare
+    const mocked = setUp();
+    const priced = onDemandPrices(CLUSTER.region).prices;
+    const names = BUNDLED_CATALOG.filter(
+      (e) =>
+        e.arch === 'amd64' &&
+        e.gpuCount === undefined &&
+        e.acceleratorCount === undefined &&
+        priced.has(e.name),
+    )
+      .slice(0, 80)
+      .map((e) => e.name)
+      .reverse();
+    const claim = aClaim({ instanceTypeOptions: names, requirements: [] });
+    const context = aLaunchContext({ instanceTypes: instanceTypesNamed(names) });
+    // Act
+    await mocked.cloud.launch(claim, context);
+    // Assess
+    const requested = [...new Set(overridesOf(fleetInput(mocked)).map(([type]) => type))];
+    expect(requested).toHaveLength(60);
+    expect(new Set(requested)).toEqual(new Set(names.slice(0, 60)));
+    expect(fleetInput(mocked).LaunchTemplateConfigs?.length).toBe(templateInputs(mocked).length);
+  });
+
+  it('tags the instance, its volumes and the fleet with ownership, the claim and the class tags', async () => {
+    // Prepare
+    const mocked = setUp();
+    const nodeClass = aNodeClass({
+      instanceProfile: 'prod-nodes',
+      role: undefined,
+      tags: { team: 'platform', 'cost-center': '42' },
+    });
+    // Act
+    await mocked.cloud.launch(aClaim(), aLaunchContext({ nodeClass }));
+    // Assess
+    const tags = [
+      { Key: 'Name', Value: 'default-7xk2p' },
+      { Key: 'cost-center', Value: '42' },
+      { Key: 'eks:eks-cluster-name', Value: 'prod' },
+      { Key: 'karpenter.k8s.aws/ec2nodeclass', Value: 'default' },
+      { Key: 'karpenter.sh/nodeclaim', Value: 'default-7xk2p' },
+      { Key: 'karpenter.sh/nodepool', Value: 'default' },
+      { Key: 'kubernetes.io/cluster/prod', Value: 'owned' },
+      { Key: 'team', Value: 'platform' },
+    ];
+    expect(fleetInput(mocked).TagSpecifications).toEqual([
+      { ResourceType: 'instance', Tags: tags },
+      { ResourceType: 'volume', Tags: tags },
+      { ResourceType: 'fleet', Tags: tags },
+    ]);
+  });
+
+  it('keeps the client token within 64 characters for a long claim name, one token per name', () => {
+    // Act
+    const long = `${'a'.repeat(70)}-1`;
+    const token = clientTokenOf(long);
+    // Assess
+    expect(clientTokenOf('default-7xk2p')).toBe('default-7xk2p');
+    expect(token).toHaveLength(64);
+    expect(token).toBe(clientTokenOf(long));
+    expect(token).not.toBe(clientTokenOf(`${'a'.repeat(70)}-2`));
+  });
+
+  it('refuses a claim whose zones hold none of the class subnets', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({
+      requirements: [
+        { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-west-2d'] },
+      ],
+    });
+    // Act
+    const launching = mocked.cloud.launch(claim, aLaunchContext());
+    // Assess
+    await expect(launching).rejects.toBeInstanceOf(InvalidConfigError);
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(0);
+  });
+});
+
+describe('launch templates', () => {
+  it('creates one template per AMI and max pods, with the bootstrap user data for that max pods', async () => {
+    // Prepare
+    const mocked = setUp();
+    // Act
+    await mocked.cloud.launch(aClaim(), aLaunchContext());
+    // Assess
+    const created = templateInputs(mocked);
+    const maxPods = created.map(
+      (input) =>
+        generatedNodeConfig(decodeBase64(input.LaunchTemplateData?.UserData)).spec.kubelet.config
+          .maxPods,
+    );
+    expect(maxPods.sort()).toEqual([29, 58]);
+    const names = fleetInput(mocked).LaunchTemplateConfigs?.map(
+      (c) => c.LaunchTemplateSpecification,
+    );
+    expect(names).toEqual(
+      created.map((input) => ({
+        LaunchTemplateName: input.LaunchTemplateName,
+        Version: '$Latest',
+      })),
+    );
+    for (const input of created)
+      expect(input.LaunchTemplateName).toMatch(/^nodesmith\/prod\/[0-9a-f]{16}$/);
+  });
+
+  it('writes the AMI, profile, security groups, IMDS defaults, disks and tags into the template', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+    // Act
+    await mocked.cloud.launch(claim, aLaunchContext());
+    // Assess
+    const [input] = templateInputs(mocked);
+    expect(input?.LaunchTemplateData).toMatchObject({
+      ImageId: X86_STANDARD,
+      IamInstanceProfile: { Name: 'prod-nodes' },
+      SecurityGroupIds: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+      MetadataOptions: {
+        HttpEndpoint: 'enabled',
+        HttpProtocolIpv6: 'disabled',
+        HttpPutResponseHopLimit: 1,
+        HttpTokens: 'required',
+      },
+      BlockDeviceMappings: [
+        { DeviceName: '/dev/xvda', Ebs: { Encrypted: true, VolumeSize: 20, VolumeType: 'gp3' } },
+      ],
+      Monitoring: { Enabled: false },
+    });
+    expect(input?.TagSpecifications?.[0]?.Tags).toContainEqual({
+      Key: 'karpenter.k8s.aws/cluster',
+      Value: 'prod',
+    });
+    expect(input?.LaunchTemplateData?.TagSpecifications?.[0]?.ResourceType).toBe(
+      'network-interface',
+    );
+  });
+
+  it('passes IMDS settings, the public IP choice and monitoring through, under a new template name', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+    const nodeClass = aNodeClass({
+      instanceProfile: 'prod-nodes',
+      role: undefined,
+      metadataOptions: { httpPutResponseHopLimit: 2, httpTokens: 'optional' },
+      associatePublicIPAddress: false,
+      detailedMonitoring: true,
+      blockDeviceMappings: [
+        {
+          deviceName: '/dev/xvda',
+          ebs: {
+            volumeSize: '100Gi',
+            volumeType: 'gp3',
+            iops: 4000,
+            encrypted: true,
+            kmsKeyID: 'alias/nodes',
+          },
+        },
+      ],
+    });
+    // Act
+    await mocked.cloud.launch(claim, aLaunchContext());
+    await mocked.cloud.launch(claim, aLaunchContext({ nodeClass }));
+    // Assess
+    const [plain, tuned] = templateInputs(mocked);
+    expect(tuned?.LaunchTemplateName).not.toBe(plain?.LaunchTemplateName);
+    expect(tuned?.LaunchTemplateData).toMatchObject({
+      MetadataOptions: {
+        HttpEndpoint: 'enabled',
+        HttpProtocolIpv6: 'disabled',
+        HttpPutResponseHopLimit: 2,
+        HttpTokens: 'optional',
+      },
+      NetworkInterfaces: [
+        {
+          DeviceIndex: 0,
+          AssociatePublicIpAddress: false,
+          Groups: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+        },
+      ],
+      Monitoring: { Enabled: true },
+      BlockDeviceMappings: [
+        {
+          DeviceName: '/dev/xvda',
+          Ebs: {
+            VolumeSize: 100,
+            VolumeType: 'gp3',
+            Iops: 4000,
+            Encrypted: true,
+            KmsKeyId: 'alias/nodes',
+          },
+        },
+      ],
+    });
+    expect(tuned?.LaunchTemplateData?.SecurityGroupIds).toBeUndefined();
+  });
+
+  it('bootstraps AL2023 nodes with their labels, taints and the unregistered taint', async () => {
+    // Prepare
+    const mocked = setUp();
+    // Act
+    await mocked.cloud.launch(aClaim({ instanceTypeOptions: ['m5.large'] }), aLaunchContext());
+    // Assess
+    const userData = decodeBase64(templateInputs(mocked)[0]?.LaunchTemplateData?.UserData);
+    const parts = parseMime(userData);
+    expect(parts).toHaveLength(1);
+    const config = parse(parts[0]?.content ?? '');
+    expect(config.kind).toBe('NodeConfig');
+    expect(config.spec.cluster).toMatchObject({
+      name: 'prod',
+      apiServerEndpoint: CLUSTER.endpoint,
+      cidr: '172.20.0.0/16',
+    });
+    expect(config.spec.kubelet.flags).toEqual([
+      '--node-labels="karpenter.k8s.aws/ec2nodeclass=default,karpenter.sh/capacity-type=spot,karpenter.sh/nodepool=default,team=platform"',
+    ]);
+    expect(config.spec.kubelet.config.registerWithTaints).toEqual([
+      { key: 'dedicated', value: 'batch', effect: 'NoSchedule' },
+      { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' },
+      { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+    ]);
+  });
+
+  it('bootstraps Bottlerocket nodes with TOML settings and its two volumes', async () => {
+    // Prepare
+    const mocked = setUp();
+    const nodeClass = aNodeClass({
+      instanceProfile: 'prod-nodes',
+      role: undefined,
+      amiFamily: 'Bottlerocket',
+      amiSelectorTerms: [{ id: 'ami-0a1b2c3d4e5f60001' }],
+      userData: '[settings.host-containers.admin]\nenabled = true\n',
+    });
+    // Act
+    await mocked.cloud.launch(
+      aClaim({ instanceTypeOptions: ['m5.large'] }),
+      aLaunchContext({ nodeClass }),
+    );
+    // Assess
+    const data = templateInputs(mocked)[0]?.LaunchTemplateData;
+    const settings = parseToml(decodeBase64(data?.UserData)).settings as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(settings['host-containers']).toEqual({ admin: { enabled: true } });
+    expect(settings.kubernetes).toMatchObject({
+      'cluster-name': 'prod',
+      'max-pods': 29,
+      'node-taints': { 'karpenter.sh/unregistered': [':NoExecute'] },
+    });
+    expect(data?.BlockDeviceMappings?.map((m) => [m.DeviceName, m.Ebs?.VolumeSize])).toEqual([
+      ['/dev/xvda', 4],
+      ['/dev/xvdb', 20],
+    ]);
+  });
+
+  it('reuses a template: created once, then found in memory, then found by name after a minute', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+    // Act
+    await mocked.cloud.launch(claim, aLaunchContext());
+    await mocked.cloud.launch({ ...claim, name: 'default-9abcd' }, aLaunchContext());
+    const describedWithinAMinute = mocked.ec2Mock.commandCalls(
+      DescribeLaunchTemplatesCommand,
+    ).length;
+    mocked.ec2Mock
+      .on(DescribeLaunchTemplatesCommand)
+      .resolves(fixture('describe-launch-templates'));
+    mocked.clock.advance(MINUTE + SECOND);
+    await mocked.cloud.launch({ ...claim, name: 'default-efghi' }, aLaunchContext());
+    // Assess
+    expect(describedWithinAMinute).toBe(1);
+    expect(mocked.ec2Mock.commandCalls(DescribeLaunchTemplatesCommand)).toHaveLength(2);
+    expect(templateInputs(mocked)).toHaveLength(1);
+    const names = [0, 1, 2].map(
+      (i) => fleetInput(mocked, i).LaunchTemplateConfigs?.[0]?.LaunchTemplateSpecification,
+    );
+    expect(new Set(names.map((n) => n?.LaunchTemplateName)).size).toBe(1);
+  });
+
+  it('recreates a template CreateFleet reports missing and retries the launch once', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock
+      .on(CreateFleetCommand)
+      .resolvesOnce(fixture('create-fleet-template-missing'))
+      .resolves(fixture('create-fleet-launched'));
+    const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+    // Act
+    const instance = await mocked.cloud.launch(claim, aLaunchContext());
+    // Assess
+    expect(instance.instanceId).toBe('i-0123456789abcdef0');
+    expect(templateInputs(mocked)).toHaveLength(2);
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(2);
+    expect(fleetInput(mocked, 1)).toEqual(fleetInput(mocked, 0));
+  });
+
+  it('recreates a template when CreateFleet itself fails for the missing template', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock
+      .on(CreateFleetCommand)
+      .rejectsOnce(ec2Error(TEMPLATE_NOT_FOUND))
+      .resolves(fixture('create-fleet-launched'));
+    // Act
+    await mocked.cloud.launch(aClaim({ instanceTypeOptions: ['m5.large'] }), aLaunchContext());
+    // Assess
+    expect(templateInputs(mocked)).toHaveLength(2);
+  });
+
+  it('gives up when the template is missing again after it was recreated', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock.on(CreateFleetCommand).resolves(fixture('create-fleet-template-missing'));
+    // Act
+    const launching = mocked.cloud.launch(
+      aClaim({ instanceTypeOptions: ['m5.large'] }),
+      aLaunchContext(),
+    );
+    // Assess
+    await expect(launching).rejects.toThrow(/launch templates vanished twice/);
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(2);
+  });
+});
+
+describe('launch failures', () => {
+  it('reports exactly the offerings that had no capacity as InsufficientCapacityError', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock.on(CreateFleetCommand).resolves(fixture('create-fleet-insufficient-capacity'));
+    // Act
+    const error = await mocked.cloud
+      .launch(aClaim(), aLaunchContext())
+      .catch((err: unknown) => err);
+    // Assess
+    expect(error).toBeInstanceOf(InsufficientCapacityError);
+    expect((error as InsufficientCapacityError).offerings).toEqual([
+      { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot' },
+      { instanceType: 'm5.large', zone: 'us-west-2b', capacityType: 'spot' },
+      { instanceType: 'm5.xlarge', zone: 'us-west-2a', capacityType: 'spot' },
+      { instanceType: 'm5.xlarge', zone: 'us-west-2c', capacityType: 'spot' },
+    ]);
+    expect((error as Error).message).toMatch(
+      /^launching node claim default-7xk2p: InsufficientFreeAddressesInSubnet/,
+    );
+  });
+
+  it('reports CreateFleet throttling as ThrottledError with the SDK error as cause', async () => {
+    // Prepare
+    const mocked = setUp();
+    const throttled = ec2Error('RequestLimitExceeded', 'Request limit exceeded.');
+    mocked.ec2Mock.on(CreateFleetCommand).rejects(throttled);
+    // Act
+    const error = await mocked.cloud
+      .launch(aClaim(), aLaunchContext())
+      .catch((err: unknown) => err);
+    // Assess
+    expect(error).toBeInstanceOf(ThrottledError);
+    expect((error as ThrottledError).cause).toBe(throttled);
+  });
+
+  it('rethrows any other CreateFleet failure unchanged', async () => {
+    // Prepare
+    const mocked = setUp();
+    const denied = ec2Error(
+      'UnauthorizedOperation',
+      'You are not authorized to perform this operation.',
+    );
+    mocked.ec2Mock.on(CreateFleetCommand).rejects(denied);
+    // Act
+    const error = await mocked.cloud
+      .launch(aClaim(), aLaunchContext())
+      .catch((err: unknown) => err);
+    // Assess
+    expect(error).toBe(denied);
+  });
+
+  it('reports fleet errors that are not about capacity as a plain error naming them', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock.on(CreateFleetCommand).resolves({
+      FleetId: 'fleet-0f1e2d3c-4b5a-4697-8897-a6b5c4d3e2f1',
+      Instances: [],
+      Errors: [
+        {
+          LaunchTemplateAndOverrides: {
+            Overrides: { InstanceType: 'm5.large', AvailabilityZone: 'us-west-2a' },
+          },
+          Lifecycle: 'spot',
+          ErrorCode: 'InvalidParameterValue',
+          ErrorMessage: 'Value (prod-nodes) for parameter iamInstanceProfile.name is invalid.',
+        },
+      ],
+    });
+    // Act
+    const error = await mocked.cloud
+      .launch(aClaim(), aLaunchContext())
+      .catch((err: unknown) => err);
+    // Assess
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(InsufficientCapacityError);
+    expect((error as Error).message).toBe(
+      'launching node claim default-7xk2p: InvalidParameterValue: Value (prod-nodes) for parameter iamInstanceProfile.name is invalid.',
+    );
+  });
+});

@@ -1,0 +1,341 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type BootstrapInput,
+  bootstrapOptions,
+} from '../../../functions/adapters/ec2/user-data/bootstrap-options.ts';
+import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
+import { parseToml, TomlFloat } from '../../../functions/adapters/ec2/user-data/toml-reader.ts';
+import { userDataFor } from '../../../functions/adapters/ec2/user-data/user-data.ts';
+import type { AmiFamily } from '../../../functions/domain/node-class.ts';
+import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
+import { InvalidConfigError } from '../../../functions/ports/errors.ts';
+import { aNodeClass, CLUSTER, generatedNodeConfig } from './support.ts';
+
+function input(spec: Partial<LaunchableNodeClass['spec']> = {}): BootstrapInput {
+  return {
+    cluster: CLUSTER,
+    nodeClass: aNodeClass({ instanceProfile: 'prod-nodes', role: undefined, ...spec }),
+    labels: {
+      'karpenter.sh/nodepool': 'default',
+      'karpenter.k8s.aws/ec2nodeclass': 'default',
+      team: 'platform',
+      'node.kubernetes.io/instance-type': 'm5.large',
+      'topology.kubernetes.io/zone': 'us-west-2a',
+      'node-restriction.kubernetes.io/pci': 'true',
+    },
+    taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }],
+    startupTaints: [{ key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' }],
+    capacityType: 'spot',
+    maxPods: 29,
+  };
+}
+
+/** A user's own MIME document, with CRLF line endings, a preamble and a transfer encoding. */
+const USER_MIME = [
+  'MIME-Version: 1.0',
+  'Content-Type: multipart/mixed; boundary="BOUNDARY"',
+  '',
+  'A preamble nobody reads.',
+  '--BOUNDARY',
+  'Content-Type: application/node.eks.aws',
+  '',
+  'apiVersion: node.eks.aws/v1alpha1',
+  'kind: NodeConfig',
+  'spec:',
+  '  containerd:',
+  '    config: |',
+  '      [plugins."io.containerd.grpc.v1.cri".containerd]',
+  '      discard_unpacked_layers = false',
+  '--BOUNDARY',
+  'Content-Type: text/x-shellscript; charset="us-ascii"',
+  'Content-Transfer-Encoding: 7bit',
+  '',
+  '#!/bin/bash',
+  'echo "custom"',
+  '--BOUNDARY--',
+  '',
+].join('\r\n');
+
+/** A user's Bottlerocket settings, some of which Nodesmith must overwrite. */
+const USER_TOML = [
+  '[settings.kubernetes]',
+  'cluster-name = "someone-else"',
+  'max-pods = 7',
+  'image-gc-low-threshold-percent = "50"',
+  '',
+  '[settings.kubernetes.node-labels]',
+  'team = "data"',
+  '"example.com/owner" = "alice"',
+  '',
+  '[settings.kubernetes.node-taints]',
+  'user = ["only:NoSchedule"]',
+  '',
+  '[settings.host-containers.admin]',
+  'enabled = true',
+  '',
+  '[settings.ntp]',
+  "time-servers = ['169.254.169.123']",
+  '',
+  '[settings.kernel.sysctl]',
+  '"vm.max_map_count" = "262144"',
+  'ratio = 0.5',
+].join('\n');
+
+function userData(family: AmiFamily, spec: Partial<LaunchableNodeClass['spec']> = {}): string {
+  return userDataFor(family, bootstrapOptions(input(spec)), 'default');
+}
+
+describe('AL2023 user data (nodeadm)', () => {
+  it('generates a NodeConfig with the cluster, the kubelet settings and the registration taints', () => {
+    // Act
+    const config = generatedNodeConfig(userData('AL2023'));
+    // Assess
+    expect(config).toEqual({
+      apiVersion: 'node.eks.aws/v1alpha1',
+      kind: 'NodeConfig',
+      spec: {
+        cluster: {
+          apiServerEndpoint: CLUSTER.endpoint,
+          certificateAuthority: CLUSTER.certificateAuthority,
+          cidr: '172.20.0.0/16',
+          name: 'prod',
+        },
+        kubelet: {
+          config: {
+            clusterDNS: ['172.20.0.10'],
+            maxPods: 29,
+            registerWithTaints: [
+              { key: 'dedicated', value: 'batch', effect: 'NoSchedule' },
+              { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' },
+              { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+            ],
+          },
+          flags: [
+            '--node-labels="karpenter.k8s.aws/ec2nodeclass=default,karpenter.sh/capacity-type=spot,karpenter.sh/nodepool=default,team=platform"',
+          ],
+        },
+      },
+    });
+  });
+
+  it('passes the EC2NodeClass kubelet settings through, its maxPods and clusterDNS winning', () => {
+    // Act
+    const config = generatedNodeConfig(
+      userData('AL2023', {
+        kubelet: {
+          maxPods: 110,
+          clusterDNS: ['10.100.0.10'],
+          systemReserved: { cpu: '100m', memory: '100Mi' },
+          kubeReserved: { cpu: '200m' },
+          evictionHard: { 'memory.available': '5%' },
+          evictionSoft: { 'memory.available': '10%' },
+          evictionSoftGracePeriod: { 'memory.available': '1m30s' },
+          evictionMaxPodGracePeriod: 60,
+          imageGCHighThresholdPercent: 85,
+          imageGCLowThresholdPercent: 80,
+          cpuCFSQuota: false,
+          podsPerCore: 10,
+        },
+        instanceStorePolicy: 'RAID0',
+      }),
+    );
+    // Assess
+    expect(config.spec.kubelet.config).toMatchObject({
+      maxPods: 110,
+      clusterDNS: ['10.100.0.10'],
+      systemReserved: { cpu: '100m', memory: '100Mi' },
+      kubeReserved: { cpu: '200m' },
+      evictionHard: { 'memory.available': '5%' },
+      evictionSoft: { 'memory.available': '10%' },
+      evictionSoftGracePeriod: { 'memory.available': '1m30s' },
+      evictionMaxPodGracePeriod: 60,
+      imageGCHighThresholdPercent: 85,
+      imageGCLowThresholdPercent: 80,
+      cpuCFSQuota: false,
+      podsPerCore: 10,
+    });
+    expect(config.spec.instance).toEqual({ localStorage: { strategy: 'RAID0' } });
+  });
+
+  it("keeps a user's shell script as its own part before the generated NodeConfig", () => {
+    // Act
+    const parts = parseMime(userData('AL2023', { userData: '#!/bin/bash\necho "hello"\n' }));
+    // Assess
+    expect(parts.map((part) => part.headers)).toEqual([
+      [['Content-Type', 'text/x-shellscript; charset="us-ascii"']],
+      [['Content-Type', 'application/node.eks.aws']],
+    ]);
+    expect(parts[0]?.content).toBe('#!/bin/bash\necho "hello"\n');
+  });
+
+  it("keeps a user's own NodeConfig as a NodeConfig part that the generated one follows", () => {
+    // Prepare
+    const own =
+      'apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n';
+    // Act
+    const parts = parseMime(userData('AL2023', { userData: own }));
+    // Assess
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toEqual({
+      headers: [['Content-Type', 'application/node.eks.aws']],
+      content: own,
+    });
+  });
+
+  it("merges a user's MIME document part by part, in order, before the generated NodeConfig", () => {
+    // Prepare
+    const own = USER_MIME;
+    // Act
+    const parts = parseMime(userData('AL2023', { userData: own }));
+    // Assess
+    expect(parts.map((part) => part.headers[0]?.[1])).toEqual([
+      'application/node.eks.aws',
+      'text/x-shellscript; charset="us-ascii"',
+      'application/node.eks.aws',
+    ]);
+    expect(parts[0]?.content).toContain('discard_unpacked_layers = false');
+    expect(parts[1]).toEqual({
+      headers: [
+        ['Content-Type', 'text/x-shellscript; charset="us-ascii"'],
+        ['Content-Transfer-Encoding', '7bit'],
+      ],
+      content: '#!/bin/bash\necho "custom"',
+    });
+    expect(parts[2]?.content).toMatch(/^# Nodesmith generated NodeConfig\n/);
+  });
+
+  it('writes the document in the layout nodeadm and cloud-init read', () => {
+    // Act
+    const text = userData('AL2023', { userData: '#!/bin/bash\ntrue' });
+    // Assess
+    expect(text).toMatch(
+      /^MIME-Version: 1\.0\nContent-Type: multipart\/mixed; boundary="\/\/"\n\n--\/\/\nContent-Type: text\/x-shellscript; charset="us-ascii"\n\n#!\/bin\/bash\ntrue\n--\/\/\nContent-Type: application\/node\.eks\.aws\n\n# Nodesmith generated NodeConfig\n/,
+    );
+    expect(text.endsWith('\n--//--\n')).toBe(true);
+  });
+
+  it('refuses MIME user data that is not multi-part', () => {
+    // Act
+    const generating = () => userData('AL2023', { userData: 'Content-Type: text/plain\n\nhello' });
+    // Assess
+    expect(generating).toThrow(InvalidConfigError);
+    expect(generating).toThrow(/merging the user data of ec2nodeclass default/);
+  });
+});
+
+describe('Bottlerocket user data (TOML)', () => {
+  it('writes the cluster, kubelet settings, labels and taints into settings.kubernetes', () => {
+    // Act
+    const settings = parseToml(
+      userData('Bottlerocket', {
+        kubelet: {
+          systemReserved: { cpu: '100m' },
+          evictionHard: { 'memory.available': '5%' },
+          imageGCHighThresholdPercent: 85,
+        },
+      }),
+    );
+    // Assess
+    expect(settings).toEqual({
+      settings: {
+        kubernetes: {
+          'cluster-name': 'prod',
+          'api-server': CLUSTER.endpoint,
+          'cluster-certificate': CLUSTER.certificateAuthority,
+          'max-pods': 29,
+          'cluster-dns-ip': '172.20.0.10',
+          'system-reserved': { cpu: '100m' },
+          'eviction-hard': { 'memory.available': '5%' },
+          'image-gc-high-threshold-percent': '85',
+          'node-labels': {
+            'karpenter.k8s.aws/ec2nodeclass': 'default',
+            'karpenter.sh/capacity-type': 'spot',
+            'karpenter.sh/nodepool': 'default',
+            team: 'platform',
+          },
+          'node-taints': {
+            dedicated: ['batch:NoSchedule'],
+            'node.cilium.io/agent-not-ready': ['true:NoExecute'],
+            'karpenter.sh/unregistered': [':NoExecute'],
+          },
+        },
+      },
+    });
+  });
+
+  it("keeps the user's settings and labels, Nodesmith's required keys winning", () => {
+    // Prepare
+    const own = USER_TOML;
+    // Act
+    const settings = parseToml(userData('Bottlerocket', { userData: own })).settings as Record<
+      string,
+      Record<string, unknown>
+    >;
+    // Assess
+    expect(settings.kubernetes).toMatchObject({
+      'cluster-name': 'prod',
+      'max-pods': 29,
+      'image-gc-low-threshold-percent': '50',
+      'node-labels': {
+        team: 'platform',
+        'example.com/owner': 'alice',
+        'karpenter.sh/capacity-type': 'spot',
+      },
+      'node-taints': {
+        dedicated: ['batch:NoSchedule'],
+        'node.cilium.io/agent-not-ready': ['true:NoExecute'],
+        'karpenter.sh/unregistered': [':NoExecute'],
+      },
+    });
+    expect(settings['host-containers']).toEqual({ admin: { enabled: true } });
+    expect(settings.ntp).toEqual({ 'time-servers': ['169.254.169.123'] });
+    expect(settings.kernel).toEqual({
+      sysctl: { 'vm.max_map_count': '262144', ratio: new TomlFloat(0.5) },
+    });
+  });
+
+  it('mounts instance storage as ephemeral storage under a RAID0 policy', () => {
+    // Act
+    const settings = parseToml(userData('Bottlerocket', { instanceStorePolicy: 'RAID0' }))
+      .settings as Record<string, unknown>;
+    // Assess
+    expect(settings['bootstrap-commands']).toEqual({
+      '000-mount-instance-storage': {
+        commands: [
+          ['apiclient', 'ephemeral-storage', 'init'],
+          [
+            'apiclient',
+            'ephemeral-storage',
+            'bind',
+            '--dirs',
+            '/var/lib/containerd',
+            '/var/lib/kubelet',
+            '/var/log/pods',
+          ],
+        ],
+        mode: 'always',
+        essential: true,
+      },
+    });
+  });
+
+  it('refuses user data that is not TOML', () => {
+    // Act
+    const generating = () => userData('Bottlerocket', { userData: '[settings\nfoo = ' });
+    // Assess
+    expect(generating).toThrow(InvalidConfigError);
+  });
+});
+
+describe('user data of other AMI families', () => {
+  it("passes a Custom AMI's user data through unchanged", () => {
+    expect(userData('Custom', { userData: '#!/bin/bash\n/etc/eks/bootstrap.sh prod' })).toBe(
+      '#!/bin/bash\n/etc/eks/bootstrap.sh prod',
+    );
+  });
+
+  it('refuses families Nodesmith cannot bootstrap', () => {
+    expect(() => userData('AL2')).toThrow(InvalidConfigError);
+    expect(() => userData('Windows2022')).toThrow(/amiFamily Windows2022 is not supported/);
+  });
+});
