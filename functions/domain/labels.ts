@@ -121,17 +121,16 @@ export function labelDomain(key: string): string {
   return slash < 0 ? '' : key.slice(0, slash);
 }
 
-function hasDomainSuffix(domain: string, suffix: string): boolean {
-  return domain === suffix || domain.endsWith(`.${suffix}`);
-}
-
-/** Whether Karpenter reserves the key: a restricted domain that is not well known or excepted. */
+/**
+ * Whether Karpenter reserves the key: a restricted domain that is not well known or excepted.
+ * Domains are compared by plain suffix, as Karpenter's `strings.HasSuffix` does, so
+ * `example-k8s.io` is restricted and `mynode.kubernetes.io` is excepted.
+ */
 export function isRestrictedNodeLabel(key: string): boolean {
   if (WELL_KNOWN_LABELS.has(key)) return true;
   const domain = labelDomain(key);
-  if (LABEL_DOMAIN_EXCEPTIONS.some((exception) => hasDomainSuffix(domain, exception))) return false;
-  if (RESTRICTED_LABEL_DOMAINS.some((restricted) => hasDomainSuffix(domain, restricted)))
-    return true;
+  if (LABEL_DOMAIN_EXCEPTIONS.some((exception) => domain.endsWith(exception))) return false;
+  if (RESTRICTED_LABEL_DOMAINS.some((restricted) => domain.endsWith(restricted))) return true;
   return RESTRICTED_LABELS.has(key);
 }
 

@@ -38,14 +38,16 @@ export function tolerates(tolerations: readonly Toleration[], taint: Taint): boo
   return tolerations.some((toleration) => toleratesTaint(toleration, taint));
 }
 
-/** The first taint that blocks scheduling (PreferNoSchedule never blocks), or undefined. */
+/**
+ * The first taint the tolerations do not tolerate, or undefined. Every effect counts, as in
+ * Karpenter's `Taints.ToleratesPod`: a PreferNoSchedule taint keeps a pod away until the pod's
+ * preferences are relaxed to tolerate it.
+ */
 export function firstUntolerated(
   tolerations: readonly Toleration[],
   taints: readonly Taint[],
 ): Taint | undefined {
-  return taints.find(
-    (taint) => taint.effect !== 'PreferNoSchedule' && !tolerates(tolerations, taint),
-  );
+  return taints.find((taint) => !tolerates(tolerations, taint));
 }
 
 export function sameTaint(a: Taint, b: Taint): boolean {

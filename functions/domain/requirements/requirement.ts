@@ -122,6 +122,14 @@ function minDefined(a?: number, b?: number): number | undefined {
   return Math.min(a, b);
 }
 
+/**
+ * Whether the exclusive bounds leave no integer: `> 3` and `< 4` allow nothing, as Karpenter's
+ * inclusive form (`>= 4`, `<= 3`) shows.
+ */
+function noIntegerBetween(greaterThan?: number, lessThan?: number): boolean {
+  return greaterThan !== undefined && lessThan !== undefined && lessThan - greaterThan <= 1;
+}
+
 function combineValues(a: Requirement, b: Requirement): Set<string> {
   if (a.complement && b.complement) return new Set([...a.values, ...b.values]);
   if (a.complement) return new Set([...b.values].filter((v) => !a.values.has(v)));
@@ -137,7 +145,7 @@ export function intersect(a: Requirement, b: Requirement): Requirement {
   const greaterThan = maxDefined(a.greaterThan, b.greaterThan);
   const lessThan = minDefined(a.lessThan, b.lessThan);
   const minValues = maxDefined(a.minValues, b.minValues);
-  if (greaterThan !== undefined && lessThan !== undefined && greaterThan >= lessThan) {
+  if (noIntegerBetween(greaterThan, lessThan)) {
     return make(a.key, false, NO_VALUES, minValues === undefined ? {} : { minValues });
   }
   const values = combineValues(a, b);
@@ -173,12 +181,21 @@ export function allowsAbsence(req: Requirement): boolean {
   return operator === 'NotIn' || operator === 'DoesNotExist';
 }
 
-/** A deterministic representative value (the smallest listed one), or undefined when open-ended. */
+/**
+ * A deterministic representative value, or undefined when the requirement allows none: the
+ * smallest listed value, or for an open-ended requirement (NotIn, Exists, bounds) the smallest
+ * non-negative integer it allows — where Karpenter generates a random integer.
+ */
 export function anyValue(req: Requirement): string | undefined {
-  if (req.complement) return undefined;
-  let best: string | undefined;
-  for (const value of req.values) if (best === undefined || value < best) best = value;
-  return best;
+  if (!req.complement) {
+    let best: string | undefined;
+    for (const value of req.values) if (best === undefined || value < best) best = value;
+    return best;
+  }
+  let candidate = Math.max(0, (req.greaterThan ?? -1) + 1);
+  while (req.values.has(String(candidate))) candidate++;
+  const value = String(candidate);
+  return has(req, value) ? value : undefined;
 }
 
 export function formatRequirement(req: Requirement): string {
@@ -203,7 +220,7 @@ export function formatRequirement(req: Requirement): string {
 export function overlaps(a: Requirement, b: Requirement): boolean {
   const greaterThan = maxDefined(a.greaterThan, b.greaterThan);
   const lessThan = minDefined(a.lessThan, b.lessThan);
-  if (greaterThan !== undefined && lessThan !== undefined && greaterThan >= lessThan) return false;
+  if (noIntegerBetween(greaterThan, lessThan)) return false;
   if (a.complement && b.complement) return true;
   if (a.complement)
     return someValue(b.values, (v) => !a.values.has(v) && withinBounds(v, greaterThan, lessThan));

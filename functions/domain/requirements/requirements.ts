@@ -130,30 +130,47 @@ export function labelsSatisfy(
   return true;
 }
 
-/** Labels a node created from these requirements carries: single-valued custom labels. */
+/**
+ * The custom labels a node created from these requirements carries: one value for every
+ * unrestricted key that allows one, so the node satisfies what it was planned against. An
+ * open-ended requirement (`team Exists`) gets a generated value, as Karpenter generates one
+ * (core: nodeclaimtemplate.go, resolveCustomLabelsFromRequirements).
+ */
 export function customLabels(reqs: Requirements): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const [key, req] of reqs) {
-    if (isRestrictedNodeLabel(key) || operatorOf(req) !== 'In') continue;
+    if (isRestrictedNodeLabel(key)) continue;
     const value = anyValue(req);
     if (value !== undefined) labels[key] = value;
   }
   return labels;
 }
 
+/**
+ * One requirement in the Kubernetes shape. Bounds are written inclusively (`Gte`, `Lte`), as
+ * Karpenter writes them, so `Gte 0` stays non-negative; a requirement with values and bounds, or
+ * with both bounds, becomes several entries on the same key, which Kubernetes ANDs.
+ */
+function toSelectorEntries(req: Requirement): NodeSelectorRequirement[] {
+  const operator = operatorOf(req);
+  const entries: NodeSelectorRequirement[] = [];
+  if (operator !== 'Gt' && operator !== 'Lt') {
+    entries.push({ key: req.key, operator, values: [...req.values].sort() });
+  }
+  if (req.greaterThan !== undefined) {
+    entries.push({ key: req.key, operator: 'Gte', values: [String(req.greaterThan + 1)] });
+  }
+  if (req.lessThan !== undefined) {
+    entries.push({ key: req.key, operator: 'Lte', values: [String(req.lessThan - 1)] });
+  }
+  return req.minValues === undefined
+    ? entries
+    : entries.map((entry) => ({ ...entry, minValues: req.minValues }));
+}
+
 /** Back to the Kubernetes shape, sorted by key: what a NodeClaim's spec carries. */
 export function toNodeSelector(reqs: Requirements): NodeSelectorRequirement[] {
   return [...reqs.values()]
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((req) => {
-      const operator = operatorOf(req);
-      const values =
-        operator === 'Gt'
-          ? [String(req.greaterThan)]
-          : operator === 'Lt'
-            ? [String(req.lessThan)]
-            : [...req.values].sort();
-      const out: NodeSelectorRequirement = { key: req.key, operator, values };
-      return req.minValues === undefined ? out : { ...out, minValues: req.minValues };
-    });
+    .flatMap(toSelectorEntries);
 }

@@ -12,9 +12,10 @@ export interface HostPort {
 
 const ANY_ADDRESS = new Set(['', '0.0.0.0', '::']);
 
+/** Host ports of the app containers: init containers have exited by the time they would clash. */
 export function hostPortsOf(pod: Pod): readonly HostPort[] {
   const ports: HostPort[] = [];
-  for (const container of [...pod.spec.initContainers, ...pod.spec.containers]) {
+  for (const container of pod.spec.containers) {
     for (const p of container.ports ?? []) {
       if (p.hostPort === undefined || p.hostPort === 0) continue;
       ports.push({ ip: p.hostIP ?? '', port: p.hostPort, protocol: p.protocol ?? 'TCP' });

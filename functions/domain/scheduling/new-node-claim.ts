@@ -8,6 +8,7 @@ import type { Requirement } from '../requirements/requirement.ts';
 import { add, compatibilityReason, type Requirements } from '../requirements/requirements.ts';
 import { add as addResources, fits, type Resources } from '../resources.ts';
 import { firstUntolerated, formatTaint } from '../taints.ts';
+import { efficientEnvelope } from './efficiency.ts';
 import { HostPortUsage } from './host-ports.ts';
 import { changedKeys, explainNoOptions } from './instance-type-filter.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
@@ -18,6 +19,16 @@ import { OptionSet, type Proposal } from './option-set.ts';
 import type { CoreRequests, SchedulingPod } from './scheduling-pod.ts';
 import { hostnamePlaceholder, type Topology } from './topology/topology.ts';
 import { type Unfit, unfit } from './unfit.ts';
+
+const INEFFICIENT = unfit('Resources', 'would grow into a less cost-efficient instance type');
+
+interface Room {
+  readonly cpu: number;
+  readonly memory: number;
+  readonly pods: number;
+  readonly efficientCpu: number;
+  readonly efficientMemory: number;
+}
 
 const NO_PODS: CoreRequests = { cpu: 0, memory: 0, pods: 0, extended: false };
 
@@ -31,6 +42,7 @@ export class NewNodeClaim {
   private core: CoreRequests = NO_PODS;
   private readonly hostPorts = new HostPortUsage();
   private readonly flexible: readonly Requirement[];
+  private room: Room = { cpu: 0, memory: 0, pods: 0, efficientCpu: 0, efficientMemory: 0 };
 
   constructor(options: {
     readonly template: NodeClaimTemplate;
@@ -46,6 +58,7 @@ export class NewNodeClaim {
     this.flexible = withMinValues(options.template.requirements);
     this.hostPorts.add(options.template.daemons.hostPorts);
     options.topology.register(Label.hostname, this.hostname);
+    this.refreshRoom();
   }
 
   get requirements(): Requirements {
@@ -92,6 +105,7 @@ export class NewNodeClaim {
         ? explainNoOptions(this.set.toArray(), this.reqs, addResources(this.total, pod.requests))
         : unfit('Resources', 'exceeds the largest remaining instance type');
     }
+    if (!this.hasRoomFor(pod)) return INEFFICIENT;
     const incompatible = compatibilityReason(this.reqs, pod.requirements.all);
     if (incompatible !== undefined) return unfit('Requirements', incompatible);
     const placed = topology.addRequirements(
@@ -112,6 +126,34 @@ export class NewNodeClaim {
     }
     this.commit(pod, { requirements: placed.requirements, proposal, total, core }, topology);
     return undefined;
+  }
+
+  /**
+   * What the claim can still take: the largest open option, and — for pods that can go
+   * elsewhere — the envelope of the largest cost-efficient type for the claim's current
+   * CPU:memory mix (see efficiency.ts). The scheduler compares pods against it before anything
+   * else, so a full claim costs a pod three comparisons.
+   */
+  private refreshRoom(): void {
+    const envelope = efficientEnvelope(this.template.efficiency, this.core.cpu, this.core.memory);
+    const ceiling = this.set.ceilings;
+    this.room = {
+      cpu: ceiling.cpu - this.core.cpu,
+      memory: ceiling.memory - this.core.memory,
+      pods: ceiling.pods - this.core.pods,
+      efficientCpu: Math.min(ceiling.cpu, envelope.cpu) - this.core.cpu,
+      efficientMemory: Math.min(ceiling.memory, envelope.memory) - this.core.memory,
+    };
+  }
+
+  /** Whether the pod fits the claim's room (see refreshRoom); the claim's first pod always does. */
+  hasRoomFor(pod: SchedulingPod): boolean {
+    const { core } = pod;
+    const room = this.room;
+    if (core.pods > room.pods) return false;
+    if (this.pods.length === 0 || pod.coLocated)
+      return core.cpu <= room.cpu && core.memory <= room.memory;
+    return core.cpu <= room.efficientCpu && core.memory <= room.efficientMemory;
   }
 
   /** The extra test options must pass when requirements or extended resources changed. */
@@ -138,6 +180,7 @@ export class NewNodeClaim {
     this.reqs = next.requirements;
     this.total = next.total;
     this.core = next.core;
+    this.refreshRoom();
     this.hostPorts.add(pod.hostPorts);
     topology.record(pod.pod, this.reqs, this.template.taints);
   }

@@ -20,6 +20,7 @@ import {
 import { subtract } from '../resources.ts';
 import type { Taint } from '../taints.ts';
 import { type DaemonOverhead, daemonOverhead } from './daemon-overhead.ts';
+import { type EfficiencyTable, efficiencyTable } from './efficiency.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { hasAvailableOffering, offeringFilter } from './offering-compatibility.ts';
 import { OFFERING_KEYS } from './offering-keys.ts';
@@ -39,6 +40,7 @@ export interface NodeClaimTemplate {
   /** Label keys some option's instance type carries: only these can narrow the options. */
   readonly typeKeys: ReadonlySet<string>;
   readonly masks: OptionMasks;
+  readonly efficiency: EfficiencyTable;
   readonly daemons: DaemonOverhead;
 }
 
@@ -103,7 +105,8 @@ export function nodeClaimTemplate(options: {
     requirements,
     instanceTypes: compatible,
   });
-  const priced = byPrice(compatible, offeringFilter(requirements)).map((instanceType) => ({
+  const ranked = byPrice(compatible, offeringFilter(requirements));
+  const priced = ranked.map(({ instanceType }) => ({
     instanceType,
     net: subtract(instanceType.allocatable, daemons.byInstanceType.get(instanceType.name) ?? {}),
   }));
@@ -117,21 +120,32 @@ export function nodeClaimTemplate(options: {
     options: priced,
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
+    efficiency: efficiencyTable(
+      priced,
+      ranked.map((r) => r.price),
+    ),
     typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),
     daemons,
   };
 }
 
-function byPrice(types: readonly InstanceType[], accept: (o: Offering) => boolean): InstanceType[] {
-  const cheapest = new Map(
-    types.map((it) => [
-      it.name,
-      Math.min(...it.offerings.filter(accept).map((o) => o.pricePerHour)),
-    ]),
-  );
-  return [...types].sort(
-    (a, b) =>
-      (cheapest.get(a.name) ?? 0) - (cheapest.get(b.name) ?? 0) ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+/** Cheapest first by the cheapest offering the pool allows, then by name. */
+function byPrice(
+  types: readonly InstanceType[],
+  accept: (o: Offering) => boolean,
+): { instanceType: InstanceType; price: number }[] {
+  return types
+    .map((instanceType) => ({
+      instanceType,
+      price: Math.min(...instanceType.offerings.filter(accept).map((o) => o.pricePerHour)),
+    }))
+    .sort(
+      (a, b) =>
+        a.price - b.price ||
+        (a.instanceType.name < b.instanceType.name
+          ? -1
+          : a.instanceType.name > b.instanceType.name
+            ? 1
+            : 0),
+    );
 }

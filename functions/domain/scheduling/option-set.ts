@@ -61,7 +61,7 @@ export class OptionSet {
   private count: number;
   private cursors: [number, number, number] = [0, 0, 0];
   private tops: [number, number, number];
-  private readonly ceilings: [number, number, number] = [0, 0, 0];
+  private readonly ceilingValues: [number, number, number] = [0, 0, 0];
 
   constructor(index: OptionIndex, allowed?: (option: InstanceTypeOption) => boolean) {
     this.index = index;
@@ -88,8 +88,20 @@ export class OptionSet {
    * Whether the largest open option in each dimension could hold the total: a necessary test,
    * cheap enough to run for every claim a pod considers.
    */
+  get ceilings(): { readonly cpu: number; readonly memory: number; readonly pods: number } {
+    return {
+      cpu: this.ceilingValues[0],
+      memory: this.ceilingValues[1],
+      pods: this.ceilingValues[2],
+    };
+  }
+
   fitsCeiling(cpu: number, memory: number, pods: number): boolean {
-    return cpu <= this.ceilings[0] && memory <= this.ceilings[1] && pods <= this.ceilings[2];
+    return (
+      cpu <= this.ceilingValues[0] &&
+      memory <= this.ceilingValues[1] &&
+      pods <= this.ceilingValues[2]
+    );
   }
 
   private refreshCeilings(): void {
@@ -98,7 +110,7 @@ export class OptionSet {
       let top = this.tops[d] ?? -1;
       while (top >= 0 && this.alive[sorted[top] ?? 0] === 0) top--;
       this.tops[d] = top;
-      this.ceilings[d] = top < 0 ? -1 : (this.index[dimension][sorted[top] ?? 0] ?? 0);
+      this.ceilingValues[d] = top < 0 ? -1 : (this.index[dimension][sorted[top] ?? 0] ?? 0);
     });
   }
 

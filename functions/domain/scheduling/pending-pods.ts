@@ -4,6 +4,7 @@
  * pods are left to others — DaemonSet and mirror pods, preempting pods, pods with dynamic
  * resource claims — and are reported with the reason.
  */
+import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
 import { isTerminal, type Pod } from '../pod.ts';
 
@@ -21,7 +22,21 @@ function ignoreReason(pod: Pod, requireUnschedulableMark: boolean): string | und
     return 'pods with dynamic resource claims are not provisioned for';
   if (requireUnschedulableMark && !pod.markedUnschedulable)
     return 'not yet marked Unschedulable by kube-scheduler';
+  if (refusesManagedNodes(pod))
+    return `selects nodes without ${Label.nodePool}: left to other node groups`;
   return undefined;
+}
+
+/** A pod that requires `karpenter.sh/nodepool DoesNotExist` asks not to be provisioned for. */
+function refusesManagedNodes(pod: Pod): boolean {
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+      ?.nodeSelectorTerms ?? [];
+  return terms.some((term) =>
+    (term.matchExpressions ?? []).some(
+      (e) => e.key === Label.nodePool && e.operator === 'DoesNotExist',
+    ),
+  );
 }
 
 /** Pods that will need to run elsewhere because their node is going away. */

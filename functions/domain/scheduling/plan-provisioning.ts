@@ -12,7 +12,7 @@ import type { NodeClaim } from '../node-claim.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
 import { NO_REQUIREMENTS } from '../requirements/requirements.ts';
-import { parseResources, type Resources, subtract } from '../resources.ts';
+import { parseResources, type Resources } from '../resources.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
@@ -52,6 +52,7 @@ export interface ProvisioningInput {
   readonly preferencePolicy?: 'Respect' | 'Ignore';
 }
 
+/** What each limited pool may still launch: its limits less its nodes' capacity, limited keys only. */
 function remainingLimits(
   pools: readonly NodePool[],
   nodes: readonly StateNode[],
@@ -59,9 +60,12 @@ function remainingLimits(
   const out = new Map<string, Resources>();
   for (const pool of pools) {
     if (pool.spec.limits === undefined) continue;
-    const used = nodes.filter((n) => n.nodePool === pool.metadata.name);
-    let remaining = parseResources(pool.spec.limits);
-    for (const node of used) remaining = subtract(remaining, { ...node.capacity, nodes: 1 });
+    const remaining: Record<string, number> = { ...parseResources(pool.spec.limits) };
+    for (const node of nodes.filter((n) => n.nodePool === pool.metadata.name)) {
+      for (const name in remaining)
+        remaining[name] =
+          (remaining[name] ?? 0) - (name === 'nodes' ? 1 : (node.capacity[name] ?? 0));
+    }
     out.set(pool.metadata.name, remaining);
   }
   return out;

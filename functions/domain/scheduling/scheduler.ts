@@ -5,7 +5,7 @@
  * (core: scheduling/scheduler.go, Solve and add).
  */
 import { Label } from '../labels.ts';
-import { type Resources, subtract } from '../resources.ts';
+import type { Resources } from '../resources.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { NewNodeClaim } from './new-node-claim.ts';
@@ -35,8 +35,6 @@ export interface SchedulerResult {
   readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
 }
 
-const ONE_NODE: Resources = { nodes: 1 };
-
 function withinLimit(option: InstanceTypeOption, remaining: Resources): boolean {
   for (const name in remaining) {
     const capacity = name === 'nodes' ? 1 : (option.instanceType.capacity[name] ?? 0);
@@ -45,16 +43,17 @@ function withinLimit(option: InstanceTypeOption, remaining: Resources): boolean 
   return true;
 }
 
-/** Karpenter is pessimistic about limits: a claim may become its largest option. */
+/** Karpenter is pessimistic about limits: a claim may become its largest option. Only limited keys count. */
 function subtractMax(remaining: Resources, options: readonly InstanceTypeOption[]): Resources {
-  const largest: Record<string, number> = { ...ONE_NODE };
-  for (const { instanceType } of options) {
-    for (const name in remaining) {
-      if (name === 'nodes') continue;
-      largest[name] = Math.max(largest[name] ?? 0, instanceType.capacity[name] ?? 0);
+  const out: Record<string, number> = { ...remaining };
+  for (const name in remaining) {
+    let largest = 0;
+    for (const { instanceType } of options) {
+      largest = Math.max(largest, name === 'nodes' ? 1 : (instanceType.capacity[name] ?? 0));
     }
+    out[name] = (out[name] ?? 0) - largest;
   }
-  return subtract(remaining, largest);
+  return out;
 }
 
 /** New claims grouped by how many pods they hold, so "fewest pods first" costs nothing to keep. */
@@ -78,6 +77,7 @@ class ClaimsByLoad {
     for (const bucket of this.buckets) {
       if (bucket === undefined) continue;
       for (const claim of bucket) {
+        if (!claim.hasRoomFor(pod)) continue;
         if (topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) !== undefined)
           continue;
         if (claim.tryAdd(pod, topology) === undefined) {

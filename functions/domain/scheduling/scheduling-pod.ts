@@ -2,6 +2,7 @@
  * A pending pod inside one scheduling pass: its fixed facts (requests, host ports, volume
  * topology) computed once, and its relaxable preferences with the requirements they imply.
  */
+import { Label } from '../labels.ts';
 import type { Pod } from '../pod.ts';
 import type { Requirements } from '../requirements/requirements.ts';
 import { ResourceName, type Resources } from '../resources.ts';
@@ -41,6 +42,8 @@ export class SchedulingPod {
   readonly requests: Resources;
   readonly core: CoreRequests;
   readonly hostPorts: readonly HostPort[];
+  /** Must share a node with other pods (hostname pod affinity): it cannot go elsewhere. */
+  readonly coLocated: boolean;
   private readonly volumes: Requirements;
   private prefs: Preferences;
   private reqs: PodRequirements;
@@ -56,6 +59,7 @@ export class SchedulingPod {
     this.requests = options.requests;
     this.core = coreRequests(options.requests);
     this.hostPorts = hostPortsOf(options.pod);
+    this.coLocated = hasHostnameAffinity(options.pod);
     this.volumes = options.volumes;
     this.prefs = preferencesOf(options.pod);
     if (options.ignorePreferences) this.prefs = withoutPreferences(this.prefs);
@@ -90,4 +94,16 @@ export class SchedulingPod {
       : this.pod.spec.tolerations;
     return relaxation.dropped;
   }
+}
+
+function hasHostnameAffinity(pod: Pod): boolean {
+  const affinity = pod.spec.affinity?.podAffinity;
+  return (
+    (affinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).some(
+      (t) => t.topologyKey === Label.hostname,
+    ) ||
+    (affinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).some(
+      (t) => t.podAffinityTerm.topologyKey === Label.hostname,
+    )
+  );
 }

@@ -49,7 +49,12 @@ function claimRequirements(catalog: VolumeCatalog, claim: PersistentVolumeClaim)
     const expressions = (term?.matchExpressions ?? []).filter((e) => e.key !== Label.hostname);
     return { ok: true, requirements: fromNodeSelector(expressions) };
   }
-  if (!claim.storageClassName) return { ok: true, requirements: NO_REQUIREMENTS };
+  if (!claim.storageClassName) {
+    return {
+      ok: false,
+      reason: `unbound persistentvolumeclaim "${claim.name}" has no storage class`,
+    };
+  }
   const storageClass = catalog.storageClasses.get(claim.storageClassName);
   if (storageClass === undefined) {
     return { ok: false, reason: `storageclass "${claim.storageClassName}" not found` };
@@ -75,10 +80,9 @@ function claimOf(catalog: VolumeCatalog, pod: Pod, volume: Pod['spec']['volumes'
     const name = `${pod.name}-${volume.name}`;
     const existing = catalog.claims.get(`${pod.namespace}/${name}`);
     if (existing !== undefined) return existing;
-    const synthetic: PersistentVolumeClaim = { namespace: pod.namespace, name };
-    return volume.ephemeral.storageClassName === undefined
-      ? synthetic
-      : { ...synthetic, storageClassName: volume.ephemeral.storageClassName };
+    // Without a class in the template the claim gets the cluster's default: nothing to constrain.
+    if (volume.ephemeral.storageClassName === undefined) return undefined;
+    return { namespace: pod.namespace, name, storageClassName: volume.ephemeral.storageClassName };
   }
   return undefined;
 }

@@ -1,0 +1,78 @@
+/**
+ * How big a node claim may grow and stay cost-efficient.
+ *
+ * Karpenter grows a node claim for as long as any instance type can still hold its pods, so a
+ * big batch ends up on the largest types, which are often the most expensive per core (a 12 TiB
+ * memory-optimised machine hosting web pods). Nodesmith lets a claim grow only while some
+ * instance type that is cost-efficient for the claim's CPU:memory mix could still hold all its
+ * pods: efficient meaning, once full, within `CLAIM_EFFICIENCY_LIMIT` of the cheapest
+ * fractional cost of that mix. Past that, pods open another claim.
+ *
+ * For a mix with r bytes of memory per millicore, the cheapest fractional cost per millicore is
+ * g(r) = minᵤ priceᵤ · max(1/cpuᵤ, r/memoryᵤ), and type u holds min(cpuᵤ, memoryᵤ/r) millicores of
+ * that mix. Both depend only on r, so the largest efficient capacity is tabulated once per
+ * NodePool on a log grid of r.
+ */
+import type { InstanceTypeOption } from './instance-type-option.ts';
+
+/** A claim may grow into types within this factor of the cheapest way to run the same mix. */
+export const CLAIM_EFFICIENCY_LIMIT = 1.1;
+
+const LOG2_MIN = 8; // 256 bytes of memory per millicore
+const LOG2_MAX = 36;
+const STEP = 1 / 16;
+const POINTS = Math.round((LOG2_MAX - LOG2_MIN) / STEP) + 1;
+
+/** At each grid ratio, the most millicores of that mix one efficient instance type can hold. */
+export type EfficiencyTable = Float64Array;
+
+function unitCost(price: number, cpu: number, memory: number, ratio: number): number {
+  if (cpu <= 0 || memory <= 0) return Number.POSITIVE_INFINITY;
+  return price * Math.max(1 / cpu, ratio / memory);
+}
+
+function largestEfficient(
+  options: readonly InstanceTypeOption[],
+  prices: readonly number[],
+  ratio: number,
+): number {
+  const costs = options.map((o, i) =>
+    unitCost(prices[i] ?? 0, o.net.cpu ?? 0, o.net.memory ?? 0, ratio),
+  );
+  const best = Math.min(...costs);
+  let largest = 0;
+  options.forEach((o, i) => {
+    if ((costs[i] ?? Number.POSITIVE_INFINITY) > best * CLAIM_EFFICIENCY_LIMIT) return;
+    largest = Math.max(largest, Math.min(o.net.cpu ?? 0, (o.net.memory ?? 0) / ratio));
+  });
+  return largest;
+}
+
+export function efficiencyTable(
+  options: readonly InstanceTypeOption[],
+  prices: readonly number[],
+): EfficiencyTable {
+  const table = new Float64Array(POINTS);
+  for (let p = 0; p < POINTS; p++)
+    table[p] = largestEfficient(options, prices, 2 ** (LOG2_MIN + p * STEP));
+  return table;
+}
+
+/**
+ * The CPU and memory the largest efficient type holds for a mix with this many bytes per
+ * millicore: the most a claim with that mix may grow to. Between grid points the smaller
+ * neighbour decides.
+ */
+export function efficientEnvelope(
+  table: EfficiencyTable,
+  cpuMillis: number,
+  memoryBytes: number,
+): { cpu: number; memory: number } {
+  if (cpuMillis <= 0) return { cpu: Number.POSITIVE_INFINITY, memory: Number.POSITIVE_INFINITY };
+  const ratio = memoryBytes / cpuMillis;
+  const position = (Math.log2(Math.max(ratio, 2 ** LOG2_MIN)) - LOG2_MIN) / STEP;
+  const low = Math.min(Math.floor(position), POINTS - 1);
+  const high = Math.min(low + 1, POINTS - 1);
+  const cpu = Math.min(table[low] ?? 0, table[high] ?? 0);
+  return { cpu, memory: cpu * ratio };
+}
