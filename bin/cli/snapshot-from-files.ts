@@ -1,0 +1,29 @@
+/** Reads `kubectl get -o yaml` files into the snapshot a what-if plan takes. */
+import { readFileSync } from 'node:fs';
+import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
+import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
+import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
+import { ManifestError } from '../../functions/manifests/manifest-error.ts';
+import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+
+function readManifest(file: string): ManifestFile {
+  try {
+    return { file, text: readFileSync(file === '-' ? 0 : file, 'utf8') };
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no such file'
+        : (error as Error).message;
+    throw new ManifestError(reason, { file });
+  }
+}
+
+export function snapshotFromFiles(files: readonly string[]): ClusterSnapshot {
+  const cluster = loadCluster(files.map(readManifest), {
+    nodePool: parseNodePool,
+    nodeClaim: parseNodeClaim,
+    nodeClass: parseEC2NodeClass,
+  });
+  return { ...cluster, namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])) };
+}

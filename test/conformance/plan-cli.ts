@@ -1,0 +1,142 @@
+/**
+ * Runs the real `nodesmith plan` command line on a fixture and reads its output, so the
+ * conformance cases exercise exactly what users and outside suites run (DESIGN §5).
+ * The bundle in dist/ is built by `npm test`'s pretest step.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/nodesmith.mjs', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
+
+export interface PlannedClaim {
+  readonly name: string;
+  readonly nodePool: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  readonly pricePerHour: number;
+  readonly instanceTypeOptions: readonly string[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly { key: string; value?: string; effect: string }[];
+  readonly pods: readonly string[];
+}
+
+export interface Plan {
+  readonly nodeClaims: readonly PlannedClaim[];
+  readonly existingNodes: readonly { readonly name: string; readonly pods: readonly string[] }[];
+  readonly unschedulable: readonly { readonly pod: string; readonly reason: string }[];
+  readonly summary: {
+    readonly pendingPods: number;
+    readonly newNodeClaims: number;
+    readonly pricePerHour: number;
+    readonly priceSource: string;
+  };
+}
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The path of a fixture file, relative to the repository root as a user would type it. */
+export function fixture(name: string): string {
+  return `${FIXTURES}${name}.yaml`.slice(ROOT.length);
+}
+
+/** Spawns `node bin/nodesmith.mjs <args>` from the repository root and collects its output. */
+export function runCli(args: readonly string[], stdin?: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+const onceRuns = new Map<string, Promise<CliRun>>();
+
+/** `runCli`, spawned once per argument list and test file for cases that only read the output. */
+export function runCliOnce(args: readonly string[]): Promise<CliRun> {
+  const key = JSON.stringify(args);
+  let run = onceRuns.get(key);
+  if (run === undefined) {
+    run = runCli(args);
+    onceRuns.set(key, run);
+  }
+  return run;
+}
+
+/** `nodesmith plan -f <fixture> -o json`; fails unless the plan was computed (exit 0). */
+export async function planOf(name: string, extraArgs: readonly string[] = []): Promise<Plan> {
+  const run = await runCli(['plan', '-f', fixture(name), '-o', 'json', ...extraArgs]);
+  if (run.status !== 0) {
+    throw new Error(`plan of ${name} exited ${run.status}: ${run.stderr}`);
+  }
+  return JSON.parse(run.stdout) as Plan;
+}
+
+/** The claim a pod was placed on, if any. */
+export function claimOf(plan: Plan, pod: string): PlannedClaim | undefined {
+  return plan.nodeClaims.find((c) => c.pods.includes(pod));
+}
+
+/** Where a pod went: a claim's name, an existing node's name, or undefined when unschedulable. */
+export function placementOf(plan: Plan, pod: string): string | undefined {
+  return claimOf(plan, pod)?.name ?? plan.existingNodes.find((n) => n.pods.includes(pod))?.name;
+}
+
+export function unschedulablePods(plan: Plan): string[] {
+  return plan.unschedulable.map((u) => u.pod).sort();
+}
+
+export function scheduledPods(plan: Plan): string[] {
+  return [
+    ...plan.nodeClaims.flatMap((c) => c.pods),
+    ...plan.existingNodes.flatMap((n) => n.pods),
+  ].sort();
+}
+
+/**
+ * How many of the pods whose name starts with `prefix` landed in each value of a claim label
+ * (zone, capacity type, arch …), e.g. `{ 'us-east-1a': 2, 'us-east-1b': 1 }`.
+ */
+export function podsPerLabel(plan: Plan, label: string, prefix = ''): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const claim of plan.nodeClaims) {
+    const value = claim.labels[label] ?? '<none>';
+    const pods = claim.pods.filter((p) => p.startsWith(prefix)).length;
+    if (pods > 0) counts[value] = (counts[value] ?? 0) + pods;
+  }
+  return counts;
+}
+
+/** The per-domain counts sorted ascending, for Karpenter's `ConsistOf(1, 1, 2)` style checks. */
+export function sortedCounts(counts: Record<string, number>): number[] {
+  return Object.values(counts).sort((a, b) => a - b);
+}
+
+/** `default/web-1 … default/web-n`, the names fixtures give to a set of alike pods. */
+export function podNames(prefix: string, count: number, namespace = 'default'): string[] {
+  return Array.from({ length: count }, (_, i) => `${namespace}/${prefix}-${i + 1}`);
+}
+
+export const ZONE = 'topology.kubernetes.io/zone';
+export const CAPACITY_TYPE = 'karpenter.sh/capacity-type';
+export const ARCH = 'kubernetes.io/arch';
+export const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+
+/** The contract's core promise: every pending pod is reported exactly once. */
+export function reportedPods(plan: Plan): string[] {
+  return [...scheduledPods(plan), ...plan.unschedulable.map((u) => u.pod)].sort();
+}
