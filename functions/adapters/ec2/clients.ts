@@ -3,11 +3,14 @@
  * aws-sdk-client-mock and the composition root builds the real ones (STYLE §7.5).
  */
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { IAMClient } from '@aws-sdk/client-iam';
 import type { PricingClient } from '@aws-sdk/client-pricing';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 
 export type Ec2Api = Pick<EC2Client, 'send'>;
 export type SsmApi = Pick<SSMClient, 'send'>;
+/** IAM is global: any region of the partition answers. */
+export type IamApi = Pick<IAMClient, 'send'>;
 /**
  * The Pricing API answers only in a few regions: build the client in us-east-1, or ap-south-1
  * for `ap-*`, eu-central-1 for `eu-*` and cn-northwest-1 for `cn-*` regions, as Karpenter does.

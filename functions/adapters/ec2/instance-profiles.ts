@@ -9,12 +9,14 @@ import { InvalidConfigError } from '../../ports/errors.ts';
 import type { Now } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
+import { instanceProfileTags } from './tags.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface InstanceProfileRequest {
   readonly name: string;
   /** The IAM role name (a path prefix is ignored) the profile must hold, and only it. */
   readonly role: string;
+  /** Written when the profile is created: the class's tags under Nodesmith's ownership tags. */
   readonly tags: Readonly<Record<string, string>>;
 }
 
@@ -63,7 +65,7 @@ export class InstanceProfiles {
   }
 
   async resolve(nodeClass: LaunchableNodeClass): Promise<string> {
-    const { instanceProfile, role, tags } = nodeClass.spec;
+    const { instanceProfile, role } = nodeClass.spec;
     if (instanceProfile !== undefined) return instanceProfile;
     const name = nodeClass.metadata.name;
     if (role === undefined) {
@@ -77,7 +79,8 @@ export class InstanceProfiles {
         `resolving ec2nodeclass ${name}: role ${role} needs an instance profile provisioner; set instanceProfile instead`,
       );
     }
-    await this.#provisioner.ensure({ name: profile, role, tags: tags ?? {} });
+    const tags = instanceProfileTags(this.#cluster, nodeClass);
+    await this.#provisioner.ensure({ name: profile, role, tags });
     return this.#ensured.set(key, profile);
   }
 }

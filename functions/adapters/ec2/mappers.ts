@@ -26,8 +26,11 @@ export function toArchitecture(ec2Architecture: string | undefined): Architectur
   return ec2Architecture === undefined ? undefined : ARCHITECTURES[ec2Architecture];
 }
 
-/** Tags sorted by key, so identical requests are identical byte for byte. */
-export function toTags(tags: Readonly<Record<string, string>>): Tag[] {
+/**
+ * Tags sorted by key, so identical requests are identical byte for byte. Key and value are both
+ * set, which EC2's `Tag` and IAM's `Tag` each accept.
+ */
+export function toTags(tags: Readonly<Record<string, string>>): { Key: string; Value: string }[] {
   return Object.keys(tags)
     .sort()
     .map((Key) => ({ Key, Value: tags[Key] ?? '' }));

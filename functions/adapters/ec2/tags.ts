@@ -6,6 +6,7 @@
 import { Label } from '../../domain/labels.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
+import type { ClusterSettings } from './cluster-settings.ts';
 
 export const TagKey = {
   nodeClaim: 'karpenter.sh/nodeclaim',
@@ -54,4 +55,19 @@ export function launchTemplateTags(
   nodeClass: LaunchableNodeClass,
 ): Record<string, string> {
   return { ...nodeClass.spec.tags, ...ownershipTags(clusterName, nodeClass) };
+}
+
+/**
+ * Tags of an instance profile Nodesmith creates for a class's `role`: Karpenter's
+ * `InstanceProfileTags` plus the region, so a profile is traced to its cluster, class and region.
+ */
+export function instanceProfileTags(
+  cluster: Pick<ClusterSettings, 'name' | 'region'>,
+  nodeClass: LaunchableNodeClass,
+): Record<string, string> {
+  return {
+    ...nodeClass.spec.tags,
+    ...ownershipTags(cluster.name, nodeClass),
+    [Label.region]: cluster.region,
+  };
 }

@@ -5,12 +5,12 @@ import {
   type CreateLaunchTemplateCommandInput,
   DescribeLaunchTemplatesCommand,
 } from '@aws-sdk/client-ec2';
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import { clientTokenOf } from '../../../functions/adapters/ec2/fleet-request.ts';
 import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
-import { parseToml } from '../../../functions/adapters/ec2/user-data/toml-reader.ts';
 import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundled-catalog.ts';
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
 import {

@@ -350,7 +350,13 @@ describe('EC2NodeClass instance profiles', () => {
     expect(ensure).toHaveBeenCalledWith({
       name: first.instanceProfile,
       role: 'KarpenterNodeRole-prod',
-      tags: { team: 'platform' },
+      tags: {
+        team: 'platform',
+        'kubernetes.io/cluster/prod': 'owned',
+        'eks:eks-cluster-name': 'prod',
+        'karpenter.k8s.aws/ec2nodeclass': 'default',
+        'topology.kubernetes.io/region': 'us-west-2',
+      },
     });
   });
 

@@ -1,10 +1,10 @@
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import {
   type BootstrapInput,
   bootstrapOptions,
 } from '../../../functions/adapters/ec2/user-data/bootstrap-options.ts';
 import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
-import { parseToml, TomlFloat } from '../../../functions/adapters/ec2/user-data/toml-reader.ts';
 import { userDataFor } from '../../../functions/adapters/ec2/user-data/user-data.ts';
 import type { AmiFamily } from '../../../functions/domain/node-class.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
@@ -80,6 +80,46 @@ const USER_TOML = [
   '"vm.max_map_count" = "262144"',
   'ratio = 0.5',
 ].join('\n');
+
+/** Every TOML form a user may write, in settings Nodesmith does not own, and some it does. */
+const EVERY_FORM_TOML = String.raw`
+# Bottlerocket settings as users write them
+[settings]
+motd = "Hello \"node\"\tand \u00e9"
+
+[settings.kubernetes]
+"cluster-name" = 'someone-else'
+shutdown-grace-period = """
+30\
+  s"""
+provider-id = '''
+raw \ text'''
+registry-qps = 1_0
+mask = 0o755
+flags = 0xFF
+bits = 0b101
+ratio = 1.0
+scale = -2.5e3
+unset = -inf
+node-labels.team = "data"
+node-labels."example.com/owner" = "alice"
+allowed-unsafe-sysctls = [
+  "net.core.somaxconn", # first
+  "net.ipv4.ip_local_port_range",
+]
+matrix = [[1, 2], ["x"]]
+point = { x = 1, y = { z = true } }
+
+[settings.updates]
+maintenance-window = 1979-05-27T07:32:00Z
+
+[[settings.container-registry.mirrors]]
+registry = "docker.io"
+endpoint = ["https://mirror.example.com"]
+
+[[settings.container-registry.mirrors]]
+registry = "quay.io"
+`;
 
 function userData(family: AmiFamily, spec: Partial<LaunchableNodeClass['spec']> = {}): string {
   return userDataFor(family, bootstrapOptions(input(spec)), 'default');
@@ -290,7 +330,7 @@ describe('Bottlerocket user data (TOML)', () => {
     expect(settings['host-containers']).toEqual({ admin: { enabled: true } });
     expect(settings.ntp).toEqual({ 'time-servers': ['169.254.169.123'] });
     expect(settings.kernel).toEqual({
-      sysctl: { 'vm.max_map_count': '262144', ratio: new TomlFloat(0.5) },
+      sysctl: { 'vm.max_map_count': '262144', ratio: 0.5 },
     });
   });
 
@@ -319,11 +359,105 @@ describe('Bottlerocket user data (TOML)', () => {
     });
   });
 
-  it('refuses user data that is not TOML', () => {
+  it('keeps every TOML form the user wrote: strings, numbers, arrays, inline tables, dates', () => {
     // Act
-    const generating = () => userData('Bottlerocket', { userData: '[settings\nfoo = ' });
+    const text = userData('Bottlerocket', { userData: EVERY_FORM_TOML });
     // Assess
-    expect(generating).toThrow(InvalidConfigError);
+    const settings = parseToml(text).settings as Record<string, Record<string, unknown>>;
+    expect(settings.motd).toBe('Hello "node"\tand é');
+    expect(settings.kubernetes).toMatchObject({
+      'cluster-name': 'prod',
+      'shutdown-grace-period': '30s',
+      'provider-id': 'raw \\ text',
+      'registry-qps': 10,
+      mask: 0o755,
+      flags: 255,
+      bits: 5,
+      ratio: 1,
+      scale: -2500,
+      unset: Number.NEGATIVE_INFINITY,
+      'node-labels': { team: 'platform', 'example.com/owner': 'alice' },
+      'allowed-unsafe-sysctls': ['net.core.somaxconn', 'net.ipv4.ip_local_port_range'],
+      matrix: [[1, 2], ['x']],
+      point: { x: 1, y: { z: true } },
+    });
+    expect(settings.updates?.['maintenance-window']).toEqual(new Date('1979-05-27T07:32:00Z'));
+    expect(settings['container-registry']).toEqual({
+      mirrors: [
+        { registry: 'docker.io', endpoint: ['https://mirror.example.com'] },
+        { registry: 'quay.io' },
+      ],
+    });
+  });
+
+  it("writes the user's floats as floats and integers as integers", () => {
+    // Act
+    const lines = userData('Bottlerocket', { userData: EVERY_FORM_TOML }).split('\n');
+    // Assess
+    expect(lines).toEqual(
+      expect.arrayContaining(['ratio = 1.0', 'scale = -2500.0', 'unset = -inf', 'mask = 493']),
+    );
+    expect(lines).toEqual(expect.arrayContaining(['max-pods = 29', 'registry-qps = 10']));
+  });
+
+  it('writes the same settings as the same bytes, the user tables first', () => {
+    // Act
+    const text = userDataFor(
+      'Bottlerocket',
+      {
+        cluster: { ...CLUSTER, certificateAuthority: 'Q0E=' },
+        kubelet: { maxPods: 29, clusterDNS: ['172.20.0.10', '172.20.0.11'] },
+        taints: [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }],
+        labels: { 'karpenter.sh/capacity-type': 'spot' },
+        customUserData: '[settings.kernel.sysctl]\n"vm.max_map_count" = "262144"\n',
+      },
+      'default',
+    );
+    // Assess
+    expect(text).toBe(
+      [
+        '[settings.kernel.sysctl]',
+        '"vm.max_map_count" = "262144"',
+        '',
+        '[settings.kubernetes]',
+        'cluster-name = "prod"',
+        `api-server = "${CLUSTER.endpoint}"`,
+        'cluster-certificate = "Q0E="',
+        'max-pods = 29',
+        'cluster-dns-ip = [ "172.20.0.10", "172.20.0.11" ]',
+        '',
+        '[settings.kubernetes.node-labels]',
+        '"karpenter.sh/capacity-type" = "spot"',
+        '',
+        '[settings.kubernetes.node-taints]',
+        '"karpenter.sh/unregistered" = [ ":NoExecute" ]',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    ['a table header left open', '[settings\nfoo = '],
+    ['a key defined twice', 'a = 1\na = 2'],
+    ['a table defined twice', '[a]\nx = 1\n[a]\ny = 2'],
+    ['an unterminated string', 'a = "open'],
+    ['two values on one line', 'a = 1 b = 2'],
+    ['a missing value', 'a = '],
+    ['an inline table extended later', 'a = { x = 1 }\na.y = 2'],
+  ])("refuses user data with %s, naming the class's spec.userData and the line", (_, own) => {
+    // Act
+    let error: unknown;
+    try {
+      userData('Bottlerocket', { userData: own });
+    } catch (err) {
+      error = err;
+    }
+    // Assess
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as InvalidConfigError).message).toMatch(
+      /^merging the user data of ec2nodeclass default: spec\.userData is not valid TOML: [^\n]+ \(line \d+, column \d+\)$/,
+    );
+    expect((error as InvalidConfigError).cause).toBeInstanceOf(Error);
   });
 });
 

@@ -4,10 +4,32 @@
  * are kept; the cluster, max pods, kubelet reservations and the taints are Nodesmith's, and its
  * labels win over the user's labels of the same key.
  */
+import { parse, stringify, type TomlTable, type TomlValue } from 'smol-toml';
 import type { KubeletConfiguration } from '../../../domain/node-class.ts';
 import type { BootstrapOptions } from './bootstrap-options.ts';
-import { isTable, parseToml, type TomlTable, type TomlValue } from './toml-reader.ts';
-import { stringifyToml } from './toml-writer.ts';
+
+/**
+ * A table, as opposed to an array or a date. smol-toml builds its tables without a prototype;
+ * the ones Nodesmith adds are plain objects.
+ */
+function isTable(value: TomlValue | undefined): value is TomlTable {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === null || prototype === Object.prototype;
+}
+
+/**
+ * The user's TOML with integers read as BigInt, so that the numbers left are floats and are
+ * written back as floats (`1.0` stays `1.0`, not `1`).
+ */
+function readSettings(text: string | undefined): TomlTable {
+  return text === undefined ? {} : parse(text, { integersAsBigInt: true });
+}
+
+/** Nodesmith's integers as BigInt too, or they would be written as floats. */
+function integer(value: number | undefined): bigint | undefined {
+  return value === undefined ? undefined : BigInt(value);
+}
 
 function tableAt(parent: TomlTable, key: string): TomlTable {
   const existing = parent[key];
@@ -23,7 +45,7 @@ function setIfDefined(table: TomlTable, key: string, value: TomlValue | undefine
 
 /** Bottlerocket names kubelet settings in kebab case and takes the GC thresholds as strings. */
 function kubeletSettings(kubernetes: TomlTable, kubelet: KubeletConfiguration): void {
-  setIfDefined(kubernetes, 'max-pods', kubelet.maxPods);
+  setIfDefined(kubernetes, 'max-pods', integer(kubelet.maxPods));
   const dns = kubelet.clusterDNS ?? [];
   if (dns.length > 0) kubernetes['cluster-dns-ip'] = dns.length === 1 ? (dns[0] ?? '') : [...dns];
   setIfDefined(
@@ -33,7 +55,11 @@ function kubeletSettings(kubernetes: TomlTable, kubelet: KubeletConfiguration): 
   );
   setIfDefined(kubernetes, 'kube-reserved', kubelet.kubeReserved && { ...kubelet.kubeReserved });
   setIfDefined(kubernetes, 'eviction-hard', kubelet.evictionHard && { ...kubelet.evictionHard });
-  setIfDefined(kubernetes, 'eviction-max-pod-grace-period', kubelet.evictionMaxPodGracePeriod);
+  setIfDefined(
+    kubernetes,
+    'eviction-max-pod-grace-period',
+    integer(kubelet.evictionMaxPodGracePeriod),
+  );
   const high = kubelet.imageGCHighThresholdPercent;
   const low = kubelet.imageGCLowThresholdPercent;
   setIfDefined(
@@ -79,7 +105,7 @@ function mountInstanceStorage(settings: TomlTable): void {
 }
 
 export function bottlerocketUserData(options: BootstrapOptions): string {
-  const root = options.customUserData === undefined ? {} : parseToml(options.customUserData);
+  const root = readSettings(options.customUserData);
   const settings = tableAt(root, 'settings');
   const kubernetes = tableAt(settings, 'kubernetes');
   kubernetes['cluster-name'] = options.cluster.name;
@@ -90,5 +116,5 @@ export function bottlerocketUserData(options: BootstrapOptions): string {
   kubernetes['node-labels'] = { ...(isTable(userLabels) ? userLabels : {}), ...options.labels };
   kubernetes['node-taints'] = nodeTaints(options);
   if (options.instanceStorePolicy === 'RAID0') mountInstanceStorage(settings);
-  return stringifyToml(root);
+  return stringify(root, { numbersAsFloat: true });
 }

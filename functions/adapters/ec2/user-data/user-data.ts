@@ -3,13 +3,13 @@
  * EC2NodeClass's own user data unchanged for Custom AMIs. User data Nodesmith cannot read is a
  * configuration error, reported before anything is launched.
  */
+import { TomlError } from 'smol-toml';
 import type { AmiFamily } from '../../../domain/node-class.ts';
 import { InvalidConfigError } from '../../../ports/errors.ts';
 import type { BootstrapOptions } from './bootstrap-options.ts';
 import { bottlerocketUserData } from './bottlerocket.ts';
 import { MimeError } from './mime.ts';
 import { nodeadmUserData } from './nodeadm.ts';
-import { TomlError } from './toml-cursor.ts';
 
 function generate(family: AmiFamily, options: BootstrapOptions): string {
   switch (family) {
@@ -26,6 +26,16 @@ function generate(family: AmiFamily, options: BootstrapOptions): string {
   }
 }
 
+/**
+ * What is wrong with the class's `spec.userData`. smol-toml's message ends with the offending
+ * lines quoted, which may hold secrets, so only its first line and the position are kept.
+ */
+function userDataProblem(err: MimeError | TomlError): string {
+  if (err instanceof MimeError) return `spec.userData: ${err.message}`;
+  const detail = (err.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+  return `spec.userData is not valid TOML: ${detail} (line ${err.line}, column ${err.column})`;
+}
+
 export function userDataFor(
   family: AmiFamily,
   options: BootstrapOptions,
@@ -36,10 +46,8 @@ export function userDataFor(
   } catch (err) {
     if (err instanceof MimeError || err instanceof TomlError) {
       throw new InvalidConfigError(
-        `merging the user data of ec2nodeclass ${nodeClass}: ${err.message}`,
-        {
-          cause: err,
-        },
+        `merging the user data of ec2nodeclass ${nodeClass}: ${userDataProblem(err)}`,
+        { cause: err },
       );
     }
     throw err;
