@@ -1,4 +1,5 @@
 /** Writes benchmark pods as `kubectl get -o yaml` would: one block-style List document. */
+import type { NodePool } from '../functions/domain/node-pool.ts';
 import type { Pod, PodAffinityTerm } from '../functions/domain/pod.ts';
 import { formatResource } from '../functions/domain/resources.ts';
 
@@ -81,29 +82,37 @@ function podBlock(pod: Pod): string {
   ].join('\n');
 }
 
-export const BENCH_NODE_POOL = `- apiVersion: karpenter.sh/v1
-  kind: NodePool
-  metadata:
-    name: default
-  spec:
-    template:
-      spec:
-        nodeClassRef:
-          group: karpenter.k8s.aws
-          kind: EC2NodeClass
-          name: default
-        requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values:
-          - on-demand`;
+/** The NodePool as block YAML, the way kubectl prints it. */
+function nodePoolBlock(nodePool: NodePool): string {
+  const requirements = nodePool.spec.template.spec.requirements.flatMap((r) => [
+    `        - key: ${r.key}`,
+    `          operator: ${r.operator}`,
+    '          values:',
+    ...(r.values ?? []).map((v) => `          - "${v}"`),
+  ]);
+  return [
+    '- apiVersion: karpenter.sh/v1',
+    '  kind: NodePool',
+    '  metadata:',
+    `    name: ${nodePool.metadata.name}`,
+    '  spec:',
+    '    template:',
+    '      spec:',
+    '        nodeClassRef:',
+    '          group: karpenter.k8s.aws',
+    '          kind: EC2NodeClass',
+    '          name: default',
+    '        requirements:',
+    ...requirements,
+  ].join('\n');
+}
 
-export function podListYaml(pods: readonly Pod[]): string {
+export function podListYaml(nodePool: NodePool, pods: readonly Pod[]): string {
   return [
     'apiVersion: v1',
     'kind: List',
     'items:',
-    BENCH_NODE_POOL,
+    nodePoolBlock(nodePool),
     ...pods.map(podBlock),
     '',
   ].join('\n');

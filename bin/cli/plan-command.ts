@@ -33,7 +33,9 @@ function runPlan(options: PlanOptions): void {
   });
   for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
   const report = toPlanReport(result);
-  if (options.output === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  // Indented for people at a terminal; compact when piped, where size and speed matter more.
+  const indent = process.stdout.isTTY ? 2 : undefined;
+  if (options.output === 'json') process.stdout.write(`${JSON.stringify(report, null, indent)}\n`);
   else process.stdout.write(renderPlanTable(report, result.currency === 'CNY' ? '¥' : '$'));
 }
 

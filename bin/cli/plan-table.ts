@@ -46,12 +46,12 @@ export function renderPlanTable(report: PlanReport, currency = '$'): string {
     sections.push(table(['EXISTING NODE', 'PODS', ''], rows));
   }
   if (report.unschedulable.length > 0) {
-    sections.push(
-      table(
-        ['UNSCHEDULABLE POD', 'REASON'],
-        report.unschedulable.map((u) => [u.pod, u.reason]),
-      ),
-    );
+    // Pods of one workload usually fail for the same reason: one row per reason reads better.
+    const byReason = new Map<string, string[]>();
+    for (const u of report.unschedulable)
+      byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u.pod]);
+    const rows = [...byReason].map(([reason, pods]) => [listPods(pods), reason]);
+    sections.push(table(['UNSCHEDULABLE', 'REASON'], rows));
   }
   const { summary } = report;
   sections.push(

@@ -1,16 +1,9 @@
 /** The parts of a `karpenter.sh/v1` NodeClaim that planning reads (in-flight and launched capacity). */
+import type { Condition } from './condition.ts';
 import type { Labels } from './label-selector.ts';
 import type { NodeClassRef } from './node-pool.ts';
 import type { NodeSelectorRequirement } from './requirements/requirement.ts';
 import type { Taint } from './taints.ts';
-
-export interface Condition {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly reason?: string;
-  readonly message?: string;
-  readonly lastTransitionTime?: string;
-}
 
 export interface NodeClaim {
   readonly metadata: {

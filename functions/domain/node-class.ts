@@ -3,6 +3,7 @@
  * kubelet settings (allocatable), block devices (ephemeral storage), AMI family (OS, user data)
  * and the resolved subnets (zones). The full document is described by the manifest schema.
  */
+import type { Condition } from './condition.ts';
 
 export type AmiFamily =
   | 'AL2'
@@ -78,6 +79,7 @@ export interface EC2NodeClass {
   };
   readonly status?: {
     readonly subnets?: readonly ResolvedSubnet[];
+    readonly conditions?: readonly Condition[];
   };
 }
 

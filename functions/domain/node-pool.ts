@@ -2,6 +2,7 @@
  * The parts of a `karpenter.sh/v1` NodePool that decisions read. The full document (status,
  * every validated field) is described by the manifest schema; it is assignable to this type.
  */
+import type { Condition } from './condition.ts';
 import type { Labels } from './label-selector.ts';
 import type { NodeSelectorRequirement } from './requirements/requirement.ts';
 import type { Taint } from './taints.ts';
@@ -49,6 +50,11 @@ export interface NodePool {
     readonly limits?: Readonly<Record<string, string | number>>;
     readonly weight?: number;
     readonly replicas?: number;
+  };
+  readonly status?: {
+    readonly resources?: Readonly<Record<string, string | number>>;
+    readonly nodes?: number;
+    readonly conditions?: readonly Condition[];
   };
 }
 

@@ -76,6 +76,18 @@ describe.concurrent('bin-packing', () => {
     // Assess
     expect(plan.nodeClaims).toHaveLength(2);
   });
+
+  it('keeps adding pods to one claim while an efficient instance type can hold them', async () => {
+    // Prepare: ten 500m / 1Gi pods and every c/m/r type of generation > 5
+    const fixture = 'binpack-pods-onto-one-node-many-instance-types';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toHaveLength(1);
+    expect(plan.nodeClaims[0]?.pods).toHaveLength(10);
+  });
 });
 
 describe.concurrent('DaemonSet overhead on new nodes', () => {

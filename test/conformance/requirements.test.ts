@@ -352,4 +352,28 @@ describe.concurrent('instance selection', () => {
     expect(claim?.nodePool).toBe('preferred');
     expect(claim?.labels[INSTANCE_TYPE]).toBe('m5.large');
   });
+
+  it('launches nothing from a NodePool that reports Ready=False', async () => {
+    // Prepare: the only NodePool's status says Ready=False
+    const fixture = 'nodepool-not-ready-skipped';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable[0]?.reason).toContain('not ready');
+  });
+
+  it('launches nothing from a NodePool whose EC2NodeClass reports Ready=False', async () => {
+    // Prepare: the NodePool's class status says Ready=False
+    const fixture = 'node-class-not-ready-skipped';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable[0]?.reason).toContain('EC2NodeClass "default" is not ready');
+  });
 });

@@ -400,6 +400,30 @@ describe.concurrent('spread over a custom label', () => {
     expect(podsPerLabel(plan, 'example.com/spread')).toEqual({ baz: 1 });
     expect(unschedulablePods(plan)).toHaveLength(4);
   });
+
+  it('counts only the domains of NodePools whose taints the pods tolerate (nodeTaintsPolicy Honor)', async () => {
+    // Prepare: domain "bar" comes only from a NodePool whose taint the pods do not tolerate
+    const fixture = 'label-spread-node-taints-policy-honor';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(unschedulablePods(plan)).toEqual([]);
+    expect(podsPerLabel(plan, 'example.com/spread')).toEqual({ foo: 2 });
+  });
+
+  it("counts only the domains of nodes matching the pods' node selector (nodeAffinityPolicy Honor)", async () => {
+    // Prepare: existing nodes carry "foo" and "bar" but do not match the pods' nodeSelector
+    const fixture = 'label-spread-node-affinity-policy-honor';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(unschedulablePods(plan)).toEqual([]);
+    expect(podsPerLabel(plan, 'example.com/spread')).toEqual({ baz: 5 });
+  });
 });
 
 describe.concurrent('spread selectors', () => {

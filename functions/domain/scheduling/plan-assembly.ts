@@ -3,13 +3,7 @@ import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import { type Pod, podKey } from '../pod.ts';
-import { requirement } from '../requirements/requirement.ts';
-import {
-  add,
-  customLabels,
-  type Requirements,
-  requirementsOf,
-} from '../requirements/requirements.ts';
+import { customLabels, type Requirements } from '../requirements/requirements.ts';
 import type { ExistingNode } from './existing-node.ts';
 import { type InstanceSelection, selectInstances } from './instance-selection.ts';
 import type { NewNodeClaim } from './new-node-claim.ts';
@@ -67,11 +61,9 @@ function nodeLabels(
   );
 }
 
+/** The claim's requirements without the placeholder hostname (the options are listed apart). */
 function claimRequirements(selection: InstanceSelection): Requirements {
-  const names = selection.options.map((o) => o.instanceType.name);
-  const out = new Map(
-    add(selection.requirements, requirementsOf([requirement(Label.instanceType, 'In', names)])),
-  );
+  const out = new Map(selection.requirements);
   out.delete(Label.hostname);
   return out;
 }

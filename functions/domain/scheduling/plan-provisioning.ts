@@ -4,11 +4,14 @@
  * same snapshot gives the same plan (DESIGN §4.5). Provisioning, consolidation and the API's
  * dry run all call this.
  */
+
+import { reportedNotReady } from '../condition.ts';
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
+import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
 import { NO_REQUIREMENTS } from '../requirements/requirements.ts';
@@ -25,7 +28,7 @@ import { selectPending } from './pending-pods.ts';
 import { assemblePlan } from './plan-assembly.ts';
 import { podRequests } from './pod-requests.ts';
 import type { ProvisioningPlan } from './provisioning-plan.ts';
-import { Scheduler } from './scheduler.ts';
+import { type PoolUnfit, Scheduler } from './scheduler.ts';
 import { SchedulingPod } from './scheduling-pod.ts';
 import { type StateNode, stateNodes } from './state-nodes.ts';
 import { Topology } from './topology/topology.ts';
@@ -37,6 +40,8 @@ export interface ProvisioningInput {
   readonly nodes: readonly Node[];
   readonly nodeClaims: readonly NodeClaim[];
   readonly nodePools: readonly NodePool[];
+  /** Read for their Ready condition: a pool whose class is not ready launches nothing. */
+  readonly nodeClasses?: readonly EC2NodeClass[];
   /** The instance types each NodePool may use, by pool name (already priced and marked available). */
   readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
   readonly daemonSets: readonly DaemonSet[];
@@ -71,17 +76,38 @@ function remainingLimits(
   return out;
 }
 
-function templatesFor(input: ProvisioningInput): NodeClaimTemplate[] {
-  return [...input.nodePools]
-    .sort(byWeight)
-    .map((nodePool) =>
-      nodeClaimTemplate({
-        nodePool,
-        instanceTypes: input.instanceTypes.get(nodePool.metadata.name) ?? [],
-        daemonSets: input.daemonSets,
-      }),
-    )
-    .filter((t) => t.options.length > 0);
+/** Why a NodePool cannot launch now: its own Ready condition, or its EC2NodeClass's. */
+function notReadyReason(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): string | undefined {
+  const own = reportedNotReady(pool.status);
+  if (own !== undefined) return `NodePool is not ready${own.reason ? ` (${own.reason})` : ''}`;
+  const className = pool.spec.template.spec.nodeClassRef.name;
+  const nodeClass = nodeClasses.find((c) => c.metadata.name === className);
+  const classState = reportedNotReady(nodeClass?.status);
+  if (classState !== undefined)
+    return `EC2NodeClass "${className}" is not ready${classState.reason ? ` (${classState.reason})` : ''}`;
+  return undefined;
+}
+
+function templatesFor(input: ProvisioningInput): {
+  templates: NodeClaimTemplate[];
+  skipped: PoolUnfit[];
+} {
+  const templates: NodeClaimTemplate[] = [];
+  const skipped: PoolUnfit[] = [];
+  for (const nodePool of [...input.nodePools].sort(byWeight)) {
+    const reason = notReadyReason(nodePool, input.nodeClasses ?? []);
+    if (reason !== undefined) {
+      skipped.push({ nodePool: nodePool.metadata.name, code: 'NotReady', reason });
+      continue;
+    }
+    const template = nodeClaimTemplate({
+      nodePool,
+      instanceTypes: input.instanceTypes.get(nodePool.metadata.name) ?? [],
+      daemonSets: input.daemonSets,
+    });
+    if (template.options.length > 0) templates.push(template);
+  }
+  return { templates, skipped };
 }
 
 export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
@@ -115,7 +141,7 @@ export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
     }
   }
   const nodes = stateNodes({ ...input, pods: input.pods });
-  const templates = templatesFor(input);
+  const { templates, skipped } = templatesFor(input);
   const pendingKeys = new Set(selection.pending.map((p) => p.uid));
   const nodesByName = new Map(input.nodes.filter((n) => !n.deleting).map((n) => [n.name, n]));
   const boundPods = input.pods.flatMap((pod) => {
@@ -126,10 +152,11 @@ export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
     return node === undefined ? [] : [{ pod, node }];
   });
   const topology = new Topology({
-    universe: topologyUniverse(templates, nodes, [
-      ...pods.map((p) => p.pod),
-      ...boundPods.map((b) => b.pod),
-    ]),
+    universe: topologyUniverse(
+      templates,
+      nodes.map((n) => n.input),
+      [...pods.map((p) => p.pod), ...boundPods.map((b) => b.pod)],
+    ),
     boundPods,
     namespaces: input.namespaces ?? new Map(),
   });
@@ -140,6 +167,7 @@ export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
     templates,
     topology,
     remaining: remainingLimits(input.nodePools, nodes),
+    skipped,
     canToleratePreferNoSchedule: templates.some((t) =>
       t.taints.some((taint) => taint.effect === 'PreferNoSchedule'),
     ),

@@ -16,6 +16,10 @@ export interface PlannedNodeClaim {
   readonly offering: Offering;
   /** Every compatible type, cheapest first (at most 600, never breaking minValues). */
   readonly instanceTypeOptions: readonly InstanceType[];
+  /**
+   * What the claim's node must satisfy, narrowed to the chosen capacity type; a NodeClaim adds
+   * `node.kubernetes.io/instance-type In instanceTypeOptions` when it is written.
+   */
   readonly requirements: Requirements;
   readonly labels: Labels;
   readonly taints: readonly Taint[];

@@ -24,6 +24,8 @@ export interface SchedulerInput {
   /** What each limited pool may still launch (a `nodes` entry counts nodes). */
   readonly remaining: ReadonlyMap<string, Resources>;
   readonly canToleratePreferNoSchedule: boolean;
+  /** NodePools left out of this pass (not ready), reported with every pod that found no place. */
+  readonly skipped?: readonly PoolUnfit[];
 }
 
 export interface PoolUnfit extends Unfit {
@@ -134,7 +136,8 @@ export class Scheduler {
   }
 
   private open(pod: SchedulingPod): PoolUnfit[] | undefined {
-    if (this.input.templates.length === 0) {
+    const skipped = this.input.skipped ?? [];
+    if (this.input.templates.length === 0 && skipped.length === 0) {
       return [
         unfit(
           'NoNodePools',
@@ -142,7 +145,7 @@ export class Scheduler {
         ),
       ];
     }
-    const failures: PoolUnfit[] = [];
+    const failures: PoolUnfit[] = [...skipped];
     for (const template of this.input.templates) {
       const remaining = this.remaining.get(template.name);
       const allowed =

@@ -9,7 +9,8 @@ export type UnfitCode =
   | 'Offerings'
   | 'MinValues'
   | 'Limits'
-  | 'NoNodePools';
+  | 'NoNodePools'
+  | 'NotReady';
 
 export interface Unfit {
   readonly code: UnfitCode;

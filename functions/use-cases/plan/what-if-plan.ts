@@ -109,6 +109,7 @@ export function whatIfPlan(snapshot: ClusterSnapshot, options: WhatIfOptions): W
   }
   const plan = planProvisioning({
     ...snapshot,
+    nodeClasses: snapshot.nodeClasses,
     instanceTypes: instanceTypesByPool(snapshot, options, prices, warnings),
     region: options.region,
   });

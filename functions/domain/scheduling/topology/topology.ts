@@ -25,6 +25,7 @@ import {
   type NamespaceLabels,
   ownedGroupSpecs,
 } from './topology-groups-of.ts';
+import type { TopologyUniverse } from './universe.ts';
 
 /** A node that already runs pods: where they count. */
 export interface PlacedNode {
@@ -40,7 +41,7 @@ export interface BoundPod {
 
 export interface TopologyInput {
   /** Known values per label key: NodePool and instance-type domains plus existing nodes. */
-  readonly universe: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly universe: TopologyUniverse;
   /** Pods already running, excluding those about to move. */
   readonly boundPods: readonly BoundPod[];
   readonly namespaces: NamespaceLabels;
@@ -230,7 +231,10 @@ export class Topology {
 
   private newGroup(spec: TopologyGroupSpec): TopologyGroup {
     const group = new TopologyGroup(spec);
-    for (const domain of this.input.universe.get(spec.key) ?? []) group.register(domain);
+    for (const source of this.input.universe.get(spec.key) ?? []) {
+      if (filterMatchesRequirements(spec.nodeFilter, source.requirements, source.taints))
+        group.register(source.domain);
+    }
     for (const domain of this.opened.get(spec.key) ?? []) group.register(domain);
     return group;
   }

@@ -1,13 +1,31 @@
 /**
- * Every domain a topology key can take: what the NodePools' instance types can offer for it
- * (intersected with each pool's requirements, so a pool limited to two zones adds only those)
- * and what existing nodes carry (core: scheduling/scheduler.go, buildDomainGroups).
+ * Every domain a topology key can take, with where it comes from: what each NodePool's
+ * instance types can offer for it (intersected with the pool's requirements, so a pool limited
+ * to two zones adds only those) and what existing nodes carry. A spread that honours node
+ * affinity or taints only counts the domains of sources its pod could use
+ * (core: scheduling/scheduler.go buildDomainGroups, topologydomaingroup.go ForEachDomain).
  */
 import { Label } from '../../labels.ts';
 import type { Pod } from '../../pod.ts';
 import { intersect, type Requirement } from '../../requirements/requirement.ts';
+import type { Requirements } from '../../requirements/requirements.ts';
+import type { Taint } from '../../taints.ts';
 import type { NodeClaimTemplate } from '../node-claim-template.ts';
-import type { StateNode } from '../state-nodes.ts';
+
+/** A domain and the requirements and taints of the NodePool or node that offers it. */
+export interface DomainSource {
+  readonly domain: string;
+  readonly requirements: Requirements;
+  readonly taints: readonly Taint[];
+}
+
+export type TopologyUniverse = ReadonlyMap<string, readonly DomainSource[]>;
+
+/** An existing node's labels (as requirements) and taints. */
+export interface ExistingDomains {
+  readonly requirements: Requirements;
+  readonly taints: readonly Taint[];
+}
 
 function termKeys(pod: Pod): string[] {
   const affinity = pod.spec.affinity;
@@ -28,41 +46,50 @@ function topologyKeys(pods: readonly Pod[]): Set<string> {
   return keys;
 }
 
-function addValues(req: Requirement | undefined, into: Set<string>): void {
-  if (req !== undefined && !req.complement) for (const value of req.values) into.add(value);
+function valuesOf(req: Requirement | undefined): readonly string[] {
+  return req === undefined || req.complement ? [] : [...req.values];
 }
 
-function templateDomains(template: NodeClaimTemplate, key: string, into: Set<string>): void {
+function templateDomains(template: NodeClaimTemplate, key: string): Set<string> {
   const declared = template.requirements.get(key);
+  const domains = new Set(valuesOf(declared));
   for (const { instanceType } of template.options) {
     const offered = instanceType.requirements.get(key);
-    addValues(
+    const both =
       offered !== undefined && declared !== undefined
         ? intersect(declared, offered)
-        : (offered ?? declared),
-      into,
-    );
+        : (offered ?? declared);
+    for (const value of valuesOf(both)) domains.add(value);
   }
-  addValues(declared, into);
+  return domains;
 }
 
-function nodeDomains(nodes: readonly StateNode[], key: string, into: Set<string>): void {
-  for (const node of nodes) addValues(node.input.requirements.get(key), into);
+function sourcesOf(
+  key: string,
+  templates: readonly NodeClaimTemplate[],
+  nodes: readonly ExistingDomains[],
+): DomainSource[] {
+  const sources: DomainSource[] = [];
+  // New nodes' hostnames are opened one by one as claims are created.
+  if (key !== Label.hostname) {
+    for (const template of templates) {
+      for (const domain of templateDomains(template, key)) {
+        sources.push({ domain, requirements: template.requirements, taints: template.taints });
+      }
+    }
+  }
+  for (const node of nodes) {
+    for (const domain of valuesOf(node.requirements.get(key))) {
+      sources.push({ domain, requirements: node.requirements, taints: node.taints });
+    }
+  }
+  return sources;
 }
 
 export function topologyUniverse(
   templates: readonly NodeClaimTemplate[],
-  nodes: readonly StateNode[],
+  nodes: readonly ExistingDomains[],
   pods: readonly Pod[],
-): Map<string, Set<string>> {
-  const universe = new Map<string, Set<string>>();
-  for (const key of topologyKeys(pods)) {
-    const domains = new Set<string>();
-    // New nodes' hostnames are opened one by one as claims are created.
-    if (key !== Label.hostname)
-      for (const template of templates) templateDomains(template, key, domains);
-    nodeDomains(nodes, key, domains);
-    universe.set(key, domains);
-  }
-  return universe;
+): TopologyUniverse {
+  return new Map([...topologyKeys(pods)].map((key) => [key, sourcesOf(key, templates, nodes)]));
 }
