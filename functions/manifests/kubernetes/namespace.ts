@@ -1,15 +1,9 @@
-/**
- * A core/v1 Namespace, read for its labels: pod affinity terms select namespaces by label
- * (`namespaceSelector`). The domain has no Namespace type, so the shape is defined here.
- */
-import type { Labels } from '../../domain/label-selector.ts';
+/** Reads a core/v1 Namespace for its labels (pod affinity terms select namespaces by label). */
+import type { Namespace } from '../../domain/namespace.ts';
 import { asFields } from './fields.ts';
 import { readMetadata } from './metadata.ts';
 
-export interface Namespace {
-  readonly name: string;
-  readonly labels: Labels;
-}
+export type { Namespace };
 
 /** Throws ManifestError naming the field path (no file or line: the caller knows those). */
 export function toNamespace(object: unknown): Namespace {

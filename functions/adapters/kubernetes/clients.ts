@@ -1,0 +1,58 @@
+/**
+ * The client-node API methods the adapter calls, and nothing more (STYLE §7.5): what the
+ * ClusterRole in deploy/rbac.yaml must allow is visible here, and tests could pass any object
+ * with these methods.
+ */
+import {
+  AppsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  PatchStrategy,
+  PolicyV1Api,
+  StorageV1Api,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
+
+/**
+ * client-node sends a JSON patch unless told otherwise; node writes use a JSON merge patch,
+ * whose maps merge key by key (labels, annotations) and whose lists are replaced whole.
+ */
+export const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export type CoreApi = Pick<
+  CoreV1Api,
+  | 'listNode'
+  | 'readNode'
+  | 'patchNode'
+  | 'deleteNode'
+  | 'listPodForAllNamespaces'
+  | 'deleteNamespacedPod'
+  | 'createNamespacedPodEviction'
+  | 'listPersistentVolume'
+  | 'listPersistentVolumeClaimForAllNamespaces'
+  | 'listNamespace'
+  | 'createNamespacedEvent'
+>;
+export type AppsApi = Pick<AppsV1Api, 'listDaemonSetForAllNamespaces'>;
+export type PolicyApi = Pick<PolicyV1Api, 'listPodDisruptionBudgetForAllNamespaces'>;
+export type StorageApi = Pick<StorageV1Api, 'listStorageClass'>;
+
+export interface KubernetesApis {
+  readonly core: CoreApi;
+  readonly apps: AppsApi;
+  readonly policy: PolicyApi;
+  readonly storage: StorageApi;
+}
+
+/**
+ * One client per API group from a configuration (endpoint, CA, bearer token). The token inside
+ * is fixed: build new clients when it is renewed.
+ */
+export function apisFrom(kubeConfig: KubeConfig): KubernetesApis {
+  return {
+    core: kubeConfig.makeApiClient(CoreV1Api),
+    apps: kubeConfig.makeApiClient(AppsV1Api),
+    policy: kubeConfig.makeApiClient(PolicyV1Api),
+    storage: kubeConfig.makeApiClient(StorageV1Api),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The Cluster port on the Kubernetes API through `@kubernetes/client-node`. The composition root
+ * builds the KubeConfig (endpoint, CA and token from EKS) and hands it to
+ * `kubernetesClusterFrom`; the token inside is fixed, so build a new cluster object when the
+ * token is renewed.
+ *
+ * @example
+ * const cluster = kubernetesClusterFrom(kubeConfig);
+ * const { nodes, pods } = await cluster.snapshot();
+ * await cluster.addTaints(node.name, [DISRUPTED_TAINT]);
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { DaemonSet } from '../../domain/daemon-set.ts';
+import type { Node } from '../../domain/node.ts';
+import type { Pod } from '../../domain/pod.ts';
+import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
+import type { Taint } from '../../domain/taints.ts';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+} from '../../domain/volumes.ts';
+import type {
+  Cluster,
+  ClusterEvent,
+  ClusterSnapshot,
+  EvictionOutcome,
+  Namespace,
+  NodeMetadataPatch,
+  PodReference,
+} from '../../ports/cluster.ts';
+import { apisFrom, type KubernetesApis } from './clients.ts';
+import { KubernetesClusterReader } from './cluster-reader.ts';
+import { KubernetesEventRecorder } from './event-recorder.ts';
+import { DEFAULT_TAINT_ATTEMPTS, KubernetesNodeWriter } from './node-writer.ts';
+import { DEFAULT_PAGE_SIZE } from './pages.ts';
+import { KubernetesPodEvictor } from './pod-evictor.ts';
+
+export interface KubernetesClusterOptions {
+  /** Objects per list request. @default 500 */
+  readonly pageSize?: number;
+  /** Tries of a taint change that keeps meeting concurrent writes. @default 5 */
+  readonly taintAttempts?: number;
+  /** The clock behind event timestamps. @default the wall clock */
+  readonly now?: () => Date;
+}
+
+export class KubernetesCluster implements Cluster {
+  readonly #reader: KubernetesClusterReader;
+  readonly #nodes: KubernetesNodeWriter;
+  readonly #pods: KubernetesPodEvictor;
+  readonly #events: KubernetesEventRecorder;
+
+  constructor(apis: KubernetesApis, options: KubernetesClusterOptions = {}) {
+    this.#reader = new KubernetesClusterReader(apis, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.#nodes = new KubernetesNodeWriter(
+      apis.core,
+      options.taintAttempts ?? DEFAULT_TAINT_ATTEMPTS,
+    );
+    this.#pods = new KubernetesPodEvictor(apis.core);
+    this.#events = new KubernetesEventRecorder(apis.core, options.now ?? (() => new Date()));
+  }
+
+  snapshot(): Promise<ClusterSnapshot> {
+    return this.#reader.snapshot();
+  }
+
+  nodes(): Promise<readonly Node[]> {
+    return this.#reader.nodes();
+  }
+
+  pendingPods(): Promise<readonly Pod[]> {
+    return this.#reader.pendingPods();
+  }
+
+  pods(): Promise<readonly Pod[]> {
+    return this.#reader.pods();
+  }
+
+  podsOnNode(nodeName: string): Promise<readonly Pod[]> {
+    return this.#reader.podsOnNode(nodeName);
+  }
+
+  daemonSets(): Promise<readonly DaemonSet[]> {
+    return this.#reader.daemonSets();
+  }
+
+  podDisruptionBudgets(): Promise<readonly PodDisruptionBudget[]> {
+    return this.#reader.podDisruptionBudgets();
+  }
+
+  persistentVolumes(): Promise<readonly PersistentVolume[]> {
+    return this.#reader.persistentVolumes();
+  }
+
+  persistentVolumeClaims(): Promise<readonly PersistentVolumeClaim[]> {
+    return this.#reader.persistentVolumeClaims();
+  }
+
+  storageClasses(): Promise<readonly StorageClass[]> {
+    return this.#reader.storageClasses();
+  }
+
+  namespaces(): Promise<readonly Namespace[]> {
+    return this.#reader.namespaces();
+  }
+
+  patchNodeMetadata(nodeName: string, patch: NodeMetadataPatch): Promise<Node> {
+    return this.#nodes.patchNodeMetadata(nodeName, patch);
+  }
+
+  addTaints(nodeName: string, taints: readonly Taint[]): Promise<Node> {
+    return this.#nodes.addTaints(nodeName, taints);
+  }
+
+  removeTaints(nodeName: string, taints: readonly Taint[]): Promise<Node> {
+    return this.#nodes.removeTaints(nodeName, taints);
+  }
+
+  cordon(nodeName: string): Promise<Node> {
+    return this.#nodes.cordon(nodeName);
+  }
+
+  uncordon(nodeName: string): Promise<Node> {
+    return this.#nodes.uncordon(nodeName);
+  }
+
+  deleteNode(nodeName: string): Promise<void> {
+    return this.#nodes.deleteNode(nodeName);
+  }
+
+  evict(pod: PodReference): Promise<EvictionOutcome> {
+    return this.#pods.evict(pod);
+  }
+
+  deletePod(pod: PodReference, gracePeriodSeconds?: number): Promise<void> {
+    return this.#pods.deletePod(pod, gracePeriodSeconds);
+  }
+
+  createEvent(event: ClusterEvent): Promise<void> {
+    return this.#events.createEvent(event);
+  }
+}
+
+/** The Cluster port for the cluster this configuration points at. */
+export function kubernetesClusterFrom(
+  kubeConfig: KubeConfig,
+  options: KubernetesClusterOptions = {},
+): Cluster {
+  return new KubernetesCluster(apisFrom(kubeConfig), options);
+}

@@ -1,0 +1,197 @@
+/**
+ * What Nodesmith reads from and writes to the Kubernetes cluster it scales (DESIGN §1): the
+ * snapshot a controller pass plans from, the node writes of registration, disruption and
+ * termination, evictions through the Eviction API, and events that explain decisions. Split by
+ * consumer: the interruption function needs only `NodeWriter` (cordon), the controller all of it.
+ *
+ * Every method may reject with ThrottledError when the API server refuses for rate (429), and
+ * with InvalidConfigError when the function's identity may not do what the method does (401,
+ * 403: the message names the resource and verb missing from the ClusterRole in
+ * deploy/rbac.yaml) or when the server rejects a write as invalid (422, with the server's
+ * message). An object the cluster holds that cannot be read as its domain type also rejects
+ * with InvalidConfigError, naming the object and the field. Other port errors are listed per
+ * method; anything else (network failures, 5xx) rejects with the original error.
+ *
+ * Lists come in the API server's order (by namespace, then name) and are read to the end, page
+ * by page, however large the cluster.
+ */
+import type { DaemonSet } from '../domain/daemon-set.ts';
+import type { Namespace } from '../domain/namespace.ts';
+
+export type { Namespace };
+
+import type { Node } from '../domain/node.ts';
+import type { Pod } from '../domain/pod.ts';
+import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
+import type { Taint } from '../domain/taints.ts';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../domain/volumes.ts';
+
+/** Everything one controller pass plans from, read nodes first (DESIGN §1 step 2). */
+export interface ClusterSnapshot {
+  readonly nodes: readonly Node[];
+  /** Every pod that is not Succeeded or Failed, bound or pending. */
+  readonly pods: readonly Pod[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+  readonly persistentVolumes: readonly PersistentVolume[];
+  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  readonly storageClasses: readonly StorageClass[];
+  readonly namespaces: readonly Namespace[];
+}
+
+/** Reads; none of them changes the cluster, so all are safe to repeat. */
+export interface ClusterReader {
+  /**
+   * Nodes, then every other object of the snapshot. All node pages are read before the first
+   * pod page, as Karpenter orders its reads: the pod list is the newer of the two, so a pod
+   * that bound in between is already charged to its node, and capacity is over- rather than
+   * under-counted (DESIGN §1 step 2).
+   *
+   * @example
+   * const { nodes, pods } = await cluster.snapshot();
+   * const pending = pods.filter((pod) => pod.nodeName === undefined);
+   */
+  snapshot(): Promise<ClusterSnapshot>;
+  nodes(): Promise<readonly Node[]>;
+  /**
+   * Pods not bound to a node and in phase Pending, with `markedUnschedulable` set where
+   * kube-scheduler reported `PodScheduled=False` with reason `Unschedulable`.
+   */
+  pendingPods(): Promise<readonly Pod[]>;
+  /** Every pod that is not Succeeded or Failed, bound or pending. */
+  pods(): Promise<readonly Pod[]>;
+  /** The pods bound to the node that are not Succeeded or Failed; none when there is no such node. */
+  podsOnNode(nodeName: string): Promise<readonly Pod[]>;
+  daemonSets(): Promise<readonly DaemonSet[]>;
+  podDisruptionBudgets(): Promise<readonly PodDisruptionBudget[]>;
+  persistentVolumes(): Promise<readonly PersistentVolume[]>;
+  persistentVolumeClaims(): Promise<readonly PersistentVolumeClaim[]>;
+  storageClasses(): Promise<readonly StorageClass[]>;
+  namespaces(): Promise<readonly Namespace[]>;
+}
+
+/** Labels or annotations to set; `null` removes the key, keys not named are left alone. */
+export interface NodeMetadataPatch {
+  readonly labels?: Readonly<Record<string, string | null>>;
+  readonly annotations?: Readonly<Record<string, string | null>>;
+}
+
+/**
+ * Node writes. Each resolves with the node as the server holds it afterwards. Each rejects with
+ * NotFoundError when the node does not exist, except `deleteNode`.
+ */
+export interface NodeWriter {
+  /**
+   * Sets and removes labels and annotations, leaving the others. Idempotent.
+   *
+   * @example
+   * await cluster.patchNodeMetadata(node.name, { labels: { 'karpenter.sh/registered': 'true' } });
+   */
+  patchNodeMetadata(nodeName: string, patch: NodeMetadataPatch): Promise<Node>;
+  /**
+   * Adds the taints, keeping every other taint on the node; a taint with the same key and
+   * effect is replaced (the server allows one per key and effect). Idempotent: writes nothing
+   * when the node already has them. The node is read and written back against its
+   * resourceVersion, again after a concurrent change; rejects with ConflictError when changes
+   * keep winning after a few tries.
+   *
+   * @example
+   * await cluster.addTaints(node.name, [DISRUPTED_TAINT]);
+   */
+  addTaints(nodeName: string, taints: readonly Taint[]): Promise<Node>;
+  /**
+   * Removes the taints matching these by key and effect (the value is not compared), keeping
+   * every other taint. Idempotent, and concurrency-safe as `addTaints` is.
+   */
+  removeTaints(nodeName: string, taints: readonly Taint[]): Promise<Node>;
+  /** Marks the node unschedulable (`spec.unschedulable`). Idempotent. */
+  cordon(nodeName: string): Promise<Node>;
+  /** Makes the node schedulable again. Idempotent. */
+  uncordon(nodeName: string): Promise<Node>;
+  /**
+   * Deletes the Node object. Idempotent: resolves when it is already gone. Finalizers on the
+   * node may keep it for a while after this resolves.
+   */
+  deleteNode(nodeName: string): Promise<void>;
+}
+
+/**
+ * The pod meant. With `uid`, a newer pod that took the same name is never touched (a
+ * StatefulSet replica, say): the request carries the uid as a precondition.
+ */
+export interface PodReference {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid?: string;
+}
+
+/**
+ * Why an eviction was refused: `DisruptionBudget`, a budget guarding the pod has no disruption
+ * left or is still being processed; `MultipleDisruptionBudgets`, more than one budget guards
+ * the pod, which the Eviction API refuses until someone fixes the budgets.
+ */
+export type EvictionRefusal = 'DisruptionBudget' | 'MultipleDisruptionBudgets';
+
+export type EvictionOutcome =
+  | { readonly evicted: true }
+  | {
+      readonly evicted: false;
+      readonly reason: EvictionRefusal;
+      /** The API server's explanation, naming the budget. */
+      readonly message: string;
+    };
+
+/** Removing pods from nodes being drained (DESIGN §1 step 6). */
+export interface PodEvictor {
+  /**
+   * Asks the Eviction API to evict the pod, honouring its PodDisruptionBudget and its own
+   * termination grace period. A refusal by a budget is an expected outcome, not an error: try
+   * again in a later pass. Resolves `{ evicted: true }` also when the pod is already gone or
+   * another pod now has its name, as Karpenter counts both as done; so it is idempotent.
+   *
+   * @example
+   * const outcome = await cluster.evict(pod);
+   * if (!outcome.evicted) logger.info('eviction refused', { pod: podKey(pod), reason: outcome.reason });
+   */
+  evict(pod: PodReference): Promise<EvictionOutcome>;
+  /**
+   * Deletes the pod without consulting budgets: for pods still there at the termination grace
+   * deadline. `gracePeriodSeconds` overrides the pod's own (0 deletes at once). Idempotent:
+   * resolves when the pod, or the pod with this uid, is already gone.
+   */
+  deletePod(pod: PodReference, gracePeriodSeconds?: number): Promise<void>;
+}
+
+/** What an event is about. Cluster-scoped objects (Nodes) have no namespace. */
+export interface InvolvedObject {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  /** `v1` when absent, right for Nodes and Pods. */
+  readonly apiVersion?: string;
+}
+
+/** A decision worth showing in `kubectl describe` and `kubectl get events`. */
+export interface ClusterEvent {
+  readonly involvedObject: InvolvedObject;
+  readonly type: 'Normal' | 'Warning';
+  /** UpperCamelCase, machine-readable: `DisruptionBlocked`, `Evicted`, `Launched`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface EventRecorder {
+  /**
+   * Records a core/v1 Event reported by `nodesmith`, in the object's namespace (`default` for
+   * cluster-scoped objects, as Kubernetes' own components do). Not idempotent: each call adds
+   * an event. Rejects with NotFoundError when the object's namespace does not exist.
+   *
+   * @example
+   * await cluster.createEvent({ involvedObject: { kind: 'Node', name: node.name }, type: 'Normal', reason: 'DisruptionTerminating', message: 'empty node' });
+   */
+  createEvent(event: ClusterEvent): Promise<void>;
+}
+
+/** The whole cluster; consumers take the parts they use (`Pick<Cluster, 'cordon'>`). */
+export interface Cluster extends ClusterReader, NodeWriter, PodEvictor, EventRecorder {}

@@ -1,0 +1,112 @@
+/**
+ * deploy/rbac.yaml read with the `yaml` package, and a request's RBAC attributes worked out from
+ * its method and path as kube-apiserver's RequestInfoFactory does, so tests can tell whether the
+ * ClusterRole allows what the adapter sent.
+ */
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import type { RecordedRequest } from '../../support/fake-api-server/index.ts';
+
+export const RBAC_FILE = new URL('../../../deploy/rbac.yaml', import.meta.url);
+
+export interface PolicyRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+  readonly resourceNames?: readonly string[];
+}
+
+export interface RbacDocument {
+  readonly kind: string;
+  readonly metadata: { readonly name: string };
+  readonly rules?: readonly PolicyRule[];
+  readonly roleRef?: { readonly apiGroup: string; readonly kind: string; readonly name: string };
+  readonly subjects?: readonly {
+    readonly kind: string;
+    readonly name: string;
+    readonly apiGroup?: string;
+  }[];
+}
+
+export function readRbacDocuments(): RbacDocument[] {
+  const documents = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8'));
+  return documents.map((document) => {
+    if (document.errors.length > 0) throw document.errors[0];
+    return document.toJS() as RbacDocument;
+  });
+}
+
+export function clusterRoleRules(documents: readonly RbacDocument[]): readonly PolicyRule[] {
+  const role = documents.find((document) => document.kind === 'ClusterRole');
+  if (role === undefined) throw new Error('deploy/rbac.yaml has no ClusterRole');
+  return role.rules ?? [];
+}
+
+/** What RBAC checks a resource request against. */
+export interface RequestAttributes {
+  readonly apiGroup: string;
+  /** With the subresource: `pods/eviction`. */
+  readonly resource: string;
+  readonly verb: string;
+}
+
+function resourceParts(path: string): { apiGroup: string; parts: string[] } {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  if (segments[0] === 'api') return { apiGroup: '', parts: segments.slice(2) };
+  if (segments[0] === 'apis') return { apiGroup: segments[1] ?? '', parts: segments.slice(3) };
+  throw new Error(`not a resource path: ${path}`);
+}
+
+/** `namespaces/{ns}/{resource}/…` is namespaced; `namespaces` and `namespaces/{name}` are not. */
+function withoutNamespace(parts: string[]): string[] {
+  return parts[0] === 'namespaces' && parts.length >= 3 ? parts.slice(2) : parts;
+}
+
+const VERB_BY_METHOD: Readonly<Record<string, [withName: string, withoutName: string]>> = {
+  GET: ['get', 'list'],
+  POST: ['create', 'create'],
+  PUT: ['update', 'update'],
+  PATCH: ['patch', 'patch'],
+  DELETE: ['delete', 'deletecollection'],
+};
+
+export function attributesOf(
+  request: Pick<RecordedRequest, 'method' | 'path' | 'query'>,
+): RequestAttributes {
+  const { apiGroup, parts } = resourceParts(request.path);
+  const [resource = '', name, subresource] = withoutNamespace(parts);
+  const verbs = VERB_BY_METHOD[request.method];
+  if (verbs === undefined) throw new Error(`no RBAC verb for ${request.method}`);
+  const verb = request.query.watch === 'true' ? 'watch' : verbs[name === undefined ? 1 : 0];
+  return {
+    apiGroup,
+    resource: subresource === undefined ? resource : `${resource}/${subresource}`,
+    verb,
+  };
+}
+
+function allows(values: readonly string[], value: string): boolean {
+  return values.includes('*') || values.includes(value);
+}
+
+export function ruleAllows(rule: PolicyRule, attributes: RequestAttributes): boolean {
+  return (
+    allows(rule.apiGroups, attributes.apiGroup) &&
+    allows(rule.resources, attributes.resource) &&
+    allows(rule.verbs, attributes.verb)
+  );
+}
+
+/** Requests no rule allows, as `verb group/resource` lines. */
+export function uncovered(
+  rules: readonly PolicyRule[],
+  requests: readonly Pick<RecordedRequest, 'method' | 'path' | 'query'>[],
+): string[] {
+  return requests
+    .map(attributesOf)
+    .filter((attributes) => !rules.some((rule) => ruleAllows(rule, attributes)))
+    .map(
+      ({ verb, apiGroup, resource }) =>
+        `${verb} ${apiGroup === '' ? 'core' : apiGroup}/${resource}`,
+    );
+}

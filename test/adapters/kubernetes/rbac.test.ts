@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
+import type { Cluster } from '../../../functions/ports/cluster.ts';
+import {
+  attributesOf,
+  clusterRoleRules,
+  type RequestAttributes,
+  readRbacDocuments,
+  uncovered,
+} from './rbac-rules.ts';
+import { seedNode, seedPod, uidOf, useFakeCluster } from './support.ts';
+
+const fake = useFakeCluster();
+const documents = readRbacDocuments();
+const rules = clusterRoleRules(documents);
+
+/** Every method of the port once, so the request log holds every kind of request it sends. */
+async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<void> {
+  await cluster.snapshot();
+  await cluster.pendingPods();
+  await cluster.podsOnNode('n1');
+  await cluster.patchNodeMetadata('n1', { labels: { 'karpenter.sh/registered': 'true' } });
+  await cluster.addTaints('n1', [DISRUPTED_TAINT]);
+  await cluster.removeTaints('n1', [DISRUPTED_TAINT]);
+  await cluster.cordon('n1');
+  await cluster.uncordon('n1');
+  await cluster.createEvent({
+    involvedObject: { kind: 'Node', name: 'n1' },
+    type: 'Normal',
+    reason: 'DisruptionTerminating',
+    message: 'Disrupting Node: Empty',
+  });
+  await cluster.evict({ namespace: 'default', name: 'web-1', uid: podUid });
+  await cluster.deletePod({ namespace: 'default', name: 'web-2' }, 0);
+  await cluster.deleteNode('n1');
+}
+
+function key({ apiGroup, resource, verb }: RequestAttributes): string {
+  return `${verb} ${apiGroup === '' ? 'core' : apiGroup}/${resource}`;
+}
+
+function granted(): string[] {
+  return rules.flatMap((rule) =>
+    rule.apiGroups.flatMap((apiGroup) =>
+      rule.resources.flatMap((resource) =>
+        rule.verbs.map((verb) => key({ apiGroup, resource, verb })),
+      ),
+    ),
+  );
+}
+
+describe('deploy/rbac.yaml', () => {
+  it('allows every request the adapter sends, and grants nothing it does not send', async () => {
+    // Prepare
+    const { server, cluster } = fake();
+    seedNode(server, 'n1');
+    const pod = seedPod(server, 'web-1', { nodeName: 'n1' });
+    seedPod(server, 'web-2', { nodeName: 'n1' });
+    // Act
+    await exerciseEveryMethod(cluster, uidOf(pod));
+    // Assess
+    const sent = server.requests.entries;
+    expect(uncovered(rules, sent)).toEqual([]);
+    expect(new Set(sent.map((request) => key(attributesOf(request))))).toEqual(new Set(granted()));
+  });
+
+  it('uses no wildcard and names no resource instances', () => {
+    // Assess
+    for (const rule of rules) {
+      expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
+      expect(rule.resourceNames).toBeUndefined();
+    }
+  });
+
+  it('binds the ClusterRole to the group an EKS access entry maps the functions to', () => {
+    // Assess
+    const role = documents.find((document) => document.kind === 'ClusterRole');
+    const binding = documents.find((document) => document.kind === 'ClusterRoleBinding');
+    expect(binding?.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: role?.metadata.name,
+    });
+    expect(binding?.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:controller' },
+    ]);
+  });
+
+  it('reports requests no rule allows', () => {
+    // Prepare
+    const reads: { method: string; path: string; query: Record<string, string> }[] = [
+      { method: 'GET', path: '/api/v1/namespaces/default/pods/web-1', query: {} },
+      { method: 'GET', path: '/api/v1/nodes', query: { watch: 'true' } },
+      { method: 'PUT', path: '/apis/apps/v1/namespaces/kube-system/daemonsets/agent', query: {} },
+      { method: 'GET', path: '/api/v1/namespaces/default', query: {} },
+    ];
+    // Act
+    const missing = uncovered(rules, reads);
+    // Assess
+    expect(missing).toEqual([
+      'get core/pods',
+      'watch core/nodes',
+      'update apps/daemonsets',
+      'get core/namespaces',
+    ]);
+  });
+});
