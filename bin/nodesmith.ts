@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ManifestError } from '../functions/manifests/manifest-error.ts';
+import { isPortError } from '../functions/ports/errors.ts';
 import { addPlanCommand } from './cli/plan-command.ts';
 import { UsageError } from './cli/usage-error.ts';
 
@@ -19,10 +20,14 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof ManifestError || error instanceof UsageError) {
+  } else if (error instanceof ManifestError || error instanceof UsageError || isPortError(error)) {
     process.stderr.write(`nodesmith: ${error.message.split('\n')[0]}\n`);
     process.exitCode = 2;
   } else {
-    throw error;
+    // Anything else is unexpected: one line for people, the stack when asked for.
+    const detail = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`nodesmith: ${detail}\n`);
+    if (process.env.NODESMITH_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    process.exitCode = 1;
   }
 }

@@ -3,22 +3,21 @@
 // `--bench` also bundles the benchmark, so it measures the same code users run.
 import { build } from 'esbuild';
 
-const targets = [{ entry: 'bin/nodesmith.ts', out: 'dist/nodesmith.mjs' }];
-if (process.argv.includes('--bench'))
-  targets.push({ entry: 'bench/run.ts', out: 'dist/bench.mjs' });
+const entryPoints = { nodesmith: 'bin/nodesmith.ts' };
+if (process.argv.includes('--bench')) entryPoints.bench = 'bench/run.ts';
 
-await Promise.all(
-  targets.map(({ entry, out }) =>
-    build({
-      entryPoints: [entry],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      sourcemap: 'linked',
-      packages: 'external',
-      logLevel: 'warning',
-    }),
-  ),
-);
+// Splitting keeps dynamically imported parts (the Kubernetes client behind --kubeconfig) out of
+// the start-up path.
+await build({
+  entryPoints,
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: 'linked',
+  packages: 'external',
+  logLevel: 'warning',
+});

@@ -1,0 +1,31 @@
+/**
+ * A snapshot from a live cluster, read-only, for `plan --kubeconfig`: nodes, pods, DaemonSets,
+ * volumes and namespaces through the Kubernetes adapter; NodePools and EC2NodeClasses (which
+ * Nodesmith keeps in its own state, not in the cluster) from the files given with -f.
+ * Loaded lazily so that `plan -f` never pays for the Kubernetes client.
+ */
+import { kubeConfigFromFile } from '../../functions/adapters/eks/kube-config-file.ts';
+import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+
+export async function snapshotFromCluster(
+  kubeconfig: string,
+  context: string | undefined,
+  fromFiles: ClusterSnapshot,
+): Promise<ClusterSnapshot> {
+  const cluster = kubernetesClusterFrom(kubeConfigFromFile(kubeconfig, context));
+  const live = await cluster.snapshot();
+  return {
+    ...fromFiles,
+    nodes: [...live.nodes, ...fromFiles.nodes],
+    pods: [...live.pods, ...fromFiles.pods],
+    daemonSets: [...live.daemonSets, ...fromFiles.daemonSets],
+    persistentVolumes: [...live.persistentVolumes, ...fromFiles.persistentVolumes],
+    persistentVolumeClaims: [...live.persistentVolumeClaims, ...fromFiles.persistentVolumeClaims],
+    storageClasses: [...live.storageClasses, ...fromFiles.storageClasses],
+    namespaces: new Map([
+      ...live.namespaces.map((n) => [n.name, n.labels] as const),
+      ...fromFiles.namespaces,
+    ]),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * `nodesmith plan --kubeconfig`: a what-if plan for the pending pods of a live cluster, read
+ * through the Kubernetes adapter over HTTP (here the fake API server), never writing to it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server/index.ts';
+
+const CLI = fileURLToPath(new URL('../../bin/nodesmith.mjs', import.meta.url));
+
+const NODE_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+      - key: node.kubernetes.io/instance-type
+        operator: In
+        values:
+        - m5.large
+      - key: karpenter.sh/capacity-type
+        operator: In
+        values:
+        - on-demand
+`;
+
+function kubeconfig(url: string, dir: string): string {
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: fake\n  cluster:\n    server: ${url}\n    insecure-skip-tls-verify: true`,
+      'users:',
+      '- name: reader\n  user:\n    token: test-token',
+      'contexts:',
+      '- name: fake\n  context:\n    cluster: fake\n    user: reader',
+      'current-context: fake',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+function run(
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function pendingPod(name: string, cpu: string) {
+  return {
+    metadata: { name, namespace: 'shop', labels: { app: 'web' } },
+    spec: {
+      containers: [
+        { name: 'app', image: 'nginx', resources: { requests: { cpu, memory: '512Mi' } } },
+      ],
+    },
+    status: {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+    },
+  };
+}
+
+describe('plan --kubeconfig', () => {
+  let server: FakeApiServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('plans the pending pods of a live cluster with NodePools from a file, and only reads', async () => {
+    // Prepare: a cluster with a namespace and two pending pods, a NodePool in a file
+    server = await startFakeApiServer();
+    server.store.create('namespaces', { metadata: { name: 'shop' } });
+    server.store.create('pods', pendingPod('web-1', '500m'));
+    server.store.create('pods', pendingPod('web-2', '500m'));
+    const dir = mkdtempSync(join(tmpdir(), 'nodesmith-kubeconfig-'));
+    const pools = join(dir, 'pools.yaml');
+    writeFileSync(pools, NODE_POOL);
+
+    // Act
+    const result = await run([
+      'plan',
+      '-f',
+      pools,
+      '--kubeconfig',
+      kubeconfig(server.url, dir),
+      '-o',
+      'json',
+    ]);
+
+    // Assess
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const plan = JSON.parse(result.stdout) as {
+      nodeClaims: { instanceType: string; pods: string[] }[];
+    };
+    expect(plan.nodeClaims).toHaveLength(1);
+    expect(plan.nodeClaims[0]?.instanceType).toBe('m5.large');
+    expect([...(plan.nodeClaims[0]?.pods ?? [])].sort()).toEqual(['shop/web-1', 'shop/web-2']);
+    expect(server.requests.entries.map((r) => r.method).filter((m) => m !== 'GET')).toEqual([]);
+    const nodes = server.requests.entries.findIndex((r) => r.path === '/api/v1/nodes');
+    const pods = server.requests.entries.findIndex((r) => r.path === '/api/v1/pods');
+    expect(nodes).toBeGreaterThanOrEqual(0);
+    expect(nodes).toBeLessThan(pods);
+  });
+
+  it('names the missing context and exits 2', async () => {
+    // Prepare
+    server = await startFakeApiServer();
+    const dir = mkdtempSync(join(tmpdir(), 'nodesmith-kubeconfig-'));
+    const pools = join(dir, 'pools.yaml');
+    writeFileSync(pools, NODE_POOL);
+
+    // Act
+    const result = await run([
+      'plan',
+      '-f',
+      pools,
+      '--kubeconfig',
+      kubeconfig(server.url, dir),
+      '--context',
+      'prod',
+    ]);
+
+    // Assess
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('prod');
+    expect(result.stderr).toContain('fake');
+  });
+});
