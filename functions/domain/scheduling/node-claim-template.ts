@@ -77,53 +77,67 @@ function withOfferedDomains(reqs: Requirements, types: readonly InstanceType[]):
   );
 }
 
-export function nodeClaimTemplate(options: {
-  readonly nodePool: NodePool;
-  readonly instanceTypes: readonly InstanceType[];
-  readonly daemonSets: readonly DaemonSet[];
-}): NodeClaimTemplate {
-  const { nodePool } = options;
+/** The pool's own requirements: spec requirements, template labels, pool and class labels. */
+function declaredRequirements(nodePool: NodePool): { labels: Labels; requirements: Requirements } {
   const template = nodePool.spec.template;
   const labels: Labels = {
     ...template.metadata?.labels,
     [Label.nodePool]: nodePool.metadata.name,
     [Label.nodeClass]: template.spec.nodeClassRef.name,
   };
-  const declared = withCapacityTypeDefault(
+  const requirements = withCapacityTypeDefault(
     add(fromNodeSelector(template.spec.requirements), fromLabels(labels)),
   );
-  const accept = offeringFilter(declared);
+  return { labels, requirements };
+}
+
+/** Options cheapest first, each with what its daemons leave for pods, and the price it ranked by. */
+function pricedOptions(
+  types: readonly InstanceType[],
+  requirements: Requirements,
+  daemons: DaemonOverhead,
+) {
+  const ranked = byPrice(types, offeringFilter(requirements));
+  const options: InstanceTypeOption[] = ranked.map(({ instanceType }) => ({
+    instanceType,
+    net: subtract(instanceType.allocatable, daemons.byInstanceType.get(instanceType.name) ?? {}),
+  }));
+  return { options, prices: ranked.map((r) => r.price) };
+}
+
+export function nodeClaimTemplate(options: {
+  readonly nodePool: NodePool;
+  readonly instanceTypes: readonly InstanceType[];
+  readonly daemonSets: readonly DaemonSet[];
+}): NodeClaimTemplate {
+  const { nodePool } = options;
+  const declared = declaredRequirements(nodePool);
+  const accept = offeringFilter(declared.requirements);
   const compatible = options.instanceTypes.filter(
     (it) =>
-      intersectsReason(it.requirements, declared) === undefined && hasAvailableOffering(it, accept),
+      intersectsReason(it.requirements, declared.requirements) === undefined &&
+      hasAvailableOffering(it, accept),
   );
-  const requirements = withOfferedDomains(declared, compatible);
-  const taints = template.spec.taints ?? [];
+  const requirements = withOfferedDomains(declared.requirements, compatible);
+  const taints = nodePool.spec.template.spec.taints ?? [];
   const daemons = daemonOverhead({
     daemonSets: options.daemonSets,
     taints,
     requirements,
     instanceTypes: compatible,
   });
-  const ranked = byPrice(compatible, offeringFilter(requirements));
-  const priced = ranked.map(({ instanceType }) => ({
-    instanceType,
-    net: subtract(instanceType.allocatable, daemons.byInstanceType.get(instanceType.name) ?? {}),
-  }));
+  const { options: priced, prices } = pricedOptions(compatible, requirements, daemons);
   return {
     nodePool,
     name: nodePool.metadata.name,
-    labels,
+    labels: declared.labels,
     requirements,
     taints,
-    startupTaints: template.spec.startupTaints ?? [],
+    startupTaints: nodePool.spec.template.spec.startupTaints ?? [],
     options: priced,
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
-    efficiency: efficiencyTable(
-      priced,
-      ranked.map((r) => r.price),
-    ),
+    efficiency: efficiencyTable(priced, prices),
     typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),
     daemons,
   };

@@ -14,7 +14,6 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
-import { NO_REQUIREMENTS } from '../requirements/requirements.ts';
 import { parseResources, type Resources } from '../resources.ts';
 import type {
   PersistentVolume,
@@ -31,7 +30,7 @@ import type { ProvisioningPlan } from './provisioning-plan.ts';
 import { type PoolUnfit, Scheduler } from './scheduler.ts';
 import { SchedulingPod } from './scheduling-pod.ts';
 import { type StateNode, stateNodes } from './state-nodes.ts';
-import { Topology } from './topology/topology.ts';
+import { type BoundPod, Topology } from './topology/topology.ts';
 import { topologyUniverse } from './topology/universe.ts';
 import { volumeCatalog, volumeTopology } from './volume-topology.ts';
 
@@ -110,8 +109,13 @@ function templatesFor(input: ProvisioningInput): {
   return { templates, skipped };
 }
 
-export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
-  const selection = selectPending(input.pods, input.nodes, input.requireUnschedulableMark ?? false);
+interface PreparedPods {
+  readonly pods: SchedulingPod[];
+  readonly volumeFailures: { readonly pod: Pod; readonly reason: string }[];
+}
+
+/** Requests, volume topology and preferences of each pending pod, computed once. */
+function preparePods(input: ProvisioningInput, pending: readonly Pod[]): PreparedPods {
   const volumes = volumeCatalog(
     input.persistentVolumeClaims ?? [],
     input.persistentVolumes ?? [],
@@ -120,42 +124,47 @@ export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
   const overheads = new Map(
     (input.runtimeClasses ?? []).map((rc) => [rc.name, parseResources(rc.overhead?.podFixed)]),
   );
-  const volumeFailures: { pod: Pod; reason: string }[] = [];
-  const pods: SchedulingPod[] = [];
-  for (const pod of selection.pending) {
+  const prepared: PreparedPods = { pods: [], volumeFailures: [] };
+  for (const pod of pending) {
     const topology = volumeTopology(volumes, pod);
-    if (!topology.ok) volumeFailures.push({ pod, reason: topology.reason });
-    else {
-      const runtime =
-        pod.spec.runtimeClassName === undefined
-          ? undefined
-          : overheads.get(pod.spec.runtimeClassName);
-      pods.push(
-        new SchedulingPod({
-          pod,
-          requests: podRequests(pod, runtime),
-          volumes: topology.requirements ?? NO_REQUIREMENTS,
-          ignorePreferences: input.preferencePolicy === 'Ignore',
-        }),
-      );
+    if (!topology.ok) {
+      prepared.volumeFailures.push({ pod, reason: topology.reason });
+      continue;
     }
+    const runtimeClass = pod.spec.runtimeClassName;
+    const runtime = runtimeClass === undefined ? undefined : overheads.get(runtimeClass);
+    const requests = podRequests(pod, runtime);
+    const ignorePreferences = input.preferencePolicy === 'Ignore';
+    prepared.pods.push(
+      new SchedulingPod({ pod, requests, volumes: topology.requirements, ignorePreferences }),
+    );
   }
-  const nodes = stateNodes({ ...input, pods: input.pods });
-  const { templates, skipped } = templatesFor(input);
-  const pendingKeys = new Set(selection.pending.map((p) => p.uid));
+  return prepared;
+}
+
+/** Pods running on live nodes: where they are counts for topology. */
+function boundPodsOf(input: ProvisioningInput, pending: readonly Pod[]): BoundPod[] {
+  const pendingKeys = new Set(pending.map((p) => p.uid));
   const nodesByName = new Map(input.nodes.filter((n) => !n.deleting).map((n) => [n.name, n]));
-  const boundPods = input.pods.flatMap((pod) => {
-    const node =
-      pod.nodeName === undefined || pendingKeys.has(pod.uid)
-        ? undefined
-        : nodesByName.get(pod.nodeName);
+  return input.pods.flatMap((pod) => {
+    if (pod.nodeName === undefined || pendingKeys.has(pod.uid)) return [];
+    const node = nodesByName.get(pod.nodeName);
     return node === undefined ? [] : [{ pod, node }];
   });
+}
+
+export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
+  const selection = selectPending(input.pods, input.nodes, input.requireUnschedulableMark ?? false);
+  const { pods, volumeFailures } = preparePods(input, selection.pending);
+  const nodes = stateNodes(input);
+  const { templates, skipped } = templatesFor(input);
+  const boundPods = boundPodsOf(input, selection.pending);
+  const constrained = [...pods.map((p) => p.pod), ...boundPods.map((b) => b.pod)];
   const topology = new Topology({
     universe: topologyUniverse(
       templates,
       nodes.map((n) => n.input),
-      [...pods.map((p) => p.pod), ...boundPods.map((b) => b.pod)],
+      constrained,
     ),
     boundPods,
     namespaces: input.namespaces ?? new Map(),

@@ -46,17 +46,18 @@ export function nodeFilterFor(pod: Pod, spread: TopologySpreadConstraint): NodeF
   return honorTaints ? { terms, tolerations: pod.spec.tolerations, key } : { terms, key };
 }
 
+function toleratesFilter(filter: NodeFilter, taints: readonly Taint[]): boolean {
+  return (
+    filter.tolerations === undefined || firstUntolerated(filter.tolerations, taints) === undefined
+  );
+}
+
 export function filterMatchesNode(
   filter: NodeFilter,
   labels: Labels,
   taints: readonly Taint[],
 ): boolean {
-  if (
-    filter.tolerations !== undefined &&
-    firstUntolerated(filter.tolerations, taints) !== undefined
-  ) {
-    return false;
-  }
+  if (!toleratesFilter(filter, taints)) return false;
   return filter.terms.length === 0 || filter.terms.some((term) => labelsSatisfy(labels, term));
 }
 
@@ -65,11 +66,6 @@ export function filterMatchesRequirements(
   requirements: Requirements,
   taints: readonly Taint[],
 ): boolean {
-  if (
-    filter.tolerations !== undefined &&
-    firstUntolerated(filter.tolerations, taints) !== undefined
-  ) {
-    return false;
-  }
+  if (!toleratesFilter(filter, taints)) return false;
   return filter.terms.length === 0 || filter.terms.some((term) => isCompatible(requirements, term));
 }
