@@ -5,7 +5,7 @@
  */
 import type { Pod } from '../pod.ts';
 import { compatibilityReason, type Requirements } from '../requirements/requirements.ts';
-import { add, fits, type Resources, subtract } from '../resources.ts';
+import { fits, type Resources, subtract } from '../resources.ts';
 import { firstUntolerated, formatTaint, type Taint } from '../taints.ts';
 import { HostPortUsage, hostPortsOf } from './host-ports.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
@@ -60,8 +60,4 @@ export class ExistingNode {
     topology.record(pod.pod, this.reqs, this.taints);
     return undefined;
   }
-}
-
-export function sumRequests(requests: readonly Resources[]): Resources {
-  return add(...requests);
 }

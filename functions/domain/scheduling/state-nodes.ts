@@ -4,7 +4,13 @@
  * yet. A managed node (a `karpenter.sh/nodepool` label and a matching NodeClaim) that is not
  * initialized yet does not block pods with its startup or known ephemeral taints.
  */
-import type { DaemonSet } from '../daemon-set.ts';
+import {
+  type DaemonSet,
+  daemonPod,
+  daemonTerms,
+  daemonTolerates,
+  isDaemonPodOf,
+} from '../daemon-set.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
@@ -18,18 +24,12 @@ import {
   labelsSatisfy,
 } from '../requirements/requirements.ts';
 import { add, parseResources, type Resources } from '../resources.ts';
-import {
-  firstUntolerated,
-  KNOWN_EPHEMERAL_TAINTS,
-  sameTaint,
-  type Taint,
-  type Toleration,
-} from '../taints.ts';
+import { KNOWN_EPHEMERAL_TAINTS, sameTaint, type Taint, type Toleration } from '../taints.ts';
 import type { ExistingNodeInput } from './existing-node.ts';
 import { podRequests } from './pod-requests.ts';
 
 const CORDONED: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
-const PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+const _PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 
 export interface StateNode {
   readonly input: ExistingNodeInput;
@@ -45,14 +45,6 @@ export interface StateNodeSources {
   readonly nodePools: readonly NodePool[];
   readonly pods: readonly Pod[];
   readonly daemonSets: readonly DaemonSet[];
-}
-
-function claimFor(node: Node, claims: readonly NodeClaim[]): NodeClaim | undefined {
-  return claims.find(
-    (c) =>
-      c.status?.nodeName === node.name ||
-      (node.providerID !== undefined && c.status?.providerID === node.providerID),
-  );
 }
 
 function effectiveTaints(
@@ -78,41 +70,26 @@ function pendingDaemons(
   bound: readonly Pod[],
   daemonSets: readonly DaemonSet[],
 ): Resources {
-  const missing = daemonSets.filter((ds) => {
-    const spec = ds.template.spec;
-    if (firstUntolerated([...spec.tolerations, PREFER_NO_SCHEDULE], taints) !== undefined)
-      return false;
-    const selector = fromLabels(spec.nodeSelector);
-    const terms =
-      spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-        ?.nodeSelectorTerms ?? [];
-    const matches =
-      terms.length === 0
-        ? labelsSatisfy(labels, selector)
-        : terms.some((t) =>
-            labelsSatisfy(labels, addRequirements(selector, fromNodeSelector(t.matchExpressions))),
-          );
-    if (!matches) return false;
-    return !bound.some(
-      (p) =>
-        p.ownerKind === 'DaemonSet' &&
-        p.namespace === ds.namespace &&
-        Object.entries(ds.template.labels).every(([k, v]) => p.labels[k] === v),
-    );
-  });
-  return add(
-    ...missing.map((ds) =>
-      podRequests({
-        uid: '',
-        namespace: ds.namespace,
-        name: ds.name,
-        labels: ds.template.labels,
-        annotations: {},
-        deleting: false,
-        spec: ds.template.spec,
-      }),
-    ),
+  const missing = daemonSets.filter(
+    (ds) =>
+      daemonTolerates(ds, taints) &&
+      daemonTerms(ds).some((term) => labelsSatisfy(labels, term)) &&
+      !bound.some((pod) => isDaemonPodOf(ds, pod)),
   );
+  return add(...missing.map((ds) => podRequests(daemonPod(ds))));
+}
+
+/** Claims by the node they became, matched on name or provider id. */
+function claimIndex(claims: readonly NodeClaim[]): (node: Node) => NodeClaim | undefined {
+  const byName = new Map<string, NodeClaim>();
+  const byProvider = new Map<string, NodeClaim>();
+  for (const claim of claims) {
+    if (claim.status?.nodeName) byName.set(claim.status.nodeName, claim);
+    if (claim.status?.providerID) byProvider.set(claim.status.providerID, claim);
+  }
+  return (node) =>
+    byName.get(node.name) ??
+    (node.providerID === undefined ? undefined : byProvider.get(node.providerID));
 }
 
 function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
@@ -126,9 +103,13 @@ function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
   return out;
 }
 
-function fromNode(node: Node, sources: StateNodeSources, bound: readonly Pod[]): StateNode {
-  const claim =
-    node.labels[Label.nodePool] !== undefined ? claimFor(node, sources.nodeClaims) : undefined;
+function fromNode(
+  node: Node,
+  sources: StateNodeSources,
+  bound: readonly Pod[],
+  joinedClaim: NodeClaim | undefined,
+): StateNode {
+  const claim = node.labels[Label.nodePool] !== undefined ? joinedClaim : undefined;
   const poolName = node.labels[Label.nodePool];
   const pool = sources.nodePools.find((p) => p.metadata.name === poolName);
   const initialized =
@@ -176,10 +157,9 @@ function fromInFlightClaim(claim: NodeClaim, sources: StateNodeSources): StateNo
 
 export function stateNodes(sources: StateNodeSources): StateNode[] {
   const byNode = podsByNode(sources.pods);
+  const claimOf = claimIndex(sources.nodeClaims);
   const live = sources.nodes.filter((n) => !n.deleting);
-  const joined = new Set(
-    sources.nodes.map((n) => claimFor(n, sources.nodeClaims)).filter((c) => c !== undefined),
-  );
+  const joined = new Set(sources.nodes.map(claimOf).filter((c) => c !== undefined));
   const inFlight = sources.nodeClaims.filter(
     (c) =>
       !joined.has(c) &&
@@ -187,7 +167,7 @@ export function stateNodes(sources: StateNodeSources): StateNode[] {
       c.status?.allocatable !== undefined,
   );
   const out = [
-    ...live.map((n) => fromNode(n, sources, byNode.get(n.name) ?? [])),
+    ...live.map((n) => fromNode(n, sources, byNode.get(n.name) ?? [], claimOf(n))),
     ...inFlight.map((c) => fromInFlightClaim(c, sources)),
   ];
   // Initialized nodes first (pods land there soonest), then by name for a stable order.
