@@ -10,6 +10,7 @@ import { requirement } from '../requirements/requirement.ts';
 import { add, type Requirements, requirementsOf } from '../requirements/requirements.ts';
 import { unmetMinValues, withMinValues } from './min-values.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
+import type { PricedIndex } from './option-masks.ts';
 
 /** Karpenter writes at most this many instance types on a NodeClaim. */
 export const MAX_INSTANCE_TYPES = 600;
@@ -26,12 +27,29 @@ export interface InstanceSelection {
   readonly requirements: Requirements;
 }
 
-function truncate(options: readonly PricedOption[], reqs: Requirements): readonly PricedOption[] {
-  if (options.length <= MAX_INSTANCE_TYPES) return options;
-  const head = options.slice(0, MAX_INSTANCE_TYPES);
+/**
+ * The open options in price order, at most 600 — unless cutting there would break a minValues
+ * requirement, in which case every open option is kept.
+ */
+function openOptions(
+  template: NodeClaimTemplate,
+  priced: readonly PricedIndex[],
+  isOpen: (index: number) => boolean,
+  reqs: Requirements,
+): PricedOption[] {
+  const flexible = withMinValues(reqs);
+  const ordered: PricedOption[] = [];
+  for (const { index, offering } of priced) {
+    const instanceType = template.options[index]?.instanceType;
+    if (instanceType === undefined || !isOpen(index)) continue;
+    ordered.push({ instanceType, offering });
+    // Without minValues nothing past the cap is ever needed, so stop collecting there.
+    if (flexible.length === 0 && ordered.length === MAX_INSTANCE_TYPES) break;
+  }
+  if (ordered.length <= MAX_INSTANCE_TYPES) return ordered;
+  const head = ordered.slice(0, MAX_INSTANCE_TYPES);
   const asOptions = head.map((o) => ({ instanceType: o.instanceType, net: {} }));
-  // Truncating must not break minValues; when it would, the full list is kept.
-  return unmetMinValues(asOptions, withMinValues(reqs)) === undefined ? head : options;
+  return unmetMinValues(asOptions, flexible) === undefined ? head : ordered;
 }
 
 export function selectInstances(options: {
@@ -47,13 +65,9 @@ export function selectInstances(options: {
     );
     const allowed = narrowed.get(Label.capacityType);
     if (allowed === undefined || allowed.values.size === 0) continue;
-    const ordered: PricedOption[] = [];
-    for (const { index, offering } of template.masks.priced(narrowed)) {
-      const instanceType = template.options[index]?.instanceType;
-      if (instanceType !== undefined && isOpen(index)) ordered.push({ instanceType, offering });
-    }
-    if (ordered.length === 0) continue;
-    return { capacityType, options: truncate(ordered, narrowed), requirements: narrowed };
+    const options = openOptions(template, template.masks.priced(narrowed), isOpen, narrowed);
+    if (options.length === 0) continue;
+    return { capacityType, options, requirements: narrowed };
   }
   return undefined;
 }
