@@ -1,4 +1,8 @@
-/** `nodesmith plan`: a what-if plan from manifest files (DESIGN §5). */
+/**
+ * `nodesmith plan`: a what-if plan (DESIGN §5). Pods and nodes come from manifest files and/or a
+ * live cluster (--kubeconfig); NodePools and EC2NodeClasses from the files or from Nodesmith's
+ * state table (--state-table).
+ */
 import type { Command } from 'commander';
 import { toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { type ClusterSnapshot, whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
@@ -10,37 +14,74 @@ interface PlanOptions {
   readonly file: string[];
   readonly kubeconfig?: string;
   readonly context?: string;
+  readonly stateTable?: string;
   readonly region: string;
   readonly zones?: string;
   readonly output: string;
 }
 
+/** DynamoDB's rule for table names; an ARN names a table in another account. */
+const TABLE_NAME = /^(?:[A-Za-z0-9_.-]{3,255}|arn:\S+)$/;
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-async function snapshotFor(options: PlanOptions): Promise<ClusterSnapshot> {
-  const fromFiles = snapshotFromFiles(options.file);
-  if (options.kubeconfig === undefined) return fromFiles;
-  if (fromFiles.nodePools.length === 0) {
-    throw new UsageError(
-      'with --kubeconfig, give the NodePools (and EC2NodeClasses) to plan with in -f files',
-    );
-  }
-  const { snapshotFromCluster } = await import('./snapshot-from-cluster.ts');
-  return snapshotFromCluster(options.kubeconfig, options.context, fromFiles);
-}
-
-async function runPlan(options: PlanOptions): Promise<void> {
+function checkOptions(options: PlanOptions): void {
   if (options.output !== 'json' && options.output !== 'table') {
     throw new UsageError(`--output must be json or table, got "${options.output}"`);
   }
-  if (options.file.length === 0) {
-    throw new UsageError('give at least one file with -f FILE (- reads standard input)');
+  if (options.file.length === 0 && options.kubeconfig === undefined) {
+    throw new UsageError(
+      'give at least one file with -f FILE (- reads standard input), or a cluster with --kubeconfig',
+    );
   }
   if (options.context !== undefined && options.kubeconfig === undefined) {
     throw new UsageError('--context needs --kubeconfig');
   }
+  if (options.stateTable !== undefined && !TABLE_NAME.test(options.stateTable)) {
+    throw new UsageError(
+      `--state-table must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -) or ARN, got "${options.stateTable}"`,
+    );
+  }
+}
+
+/** Pools come from files or from the store, never a silent mix of both. */
+async function withStoredPools(
+  fromFiles: ClusterSnapshot,
+  options: PlanOptions,
+): Promise<ClusterSnapshot> {
+  const { stateTable } = options;
+  if (stateTable === undefined) return fromFiles;
+  const inFiles = [
+    ...fromFiles.nodePools.map((pool) => `NodePool ${pool.metadata.name}`),
+    ...fromFiles.nodeClasses.map((nodeClass) => `EC2NodeClass ${nodeClass.metadata.name}`),
+  ];
+  if (inFiles.length > 0) {
+    const more = inFiles.length > 1 ? ` and ${inFiles.length - 1} more` : '';
+    throw new UsageError(
+      `NodePools and EC2NodeClasses come from --state-table ${stateTable}, but the -f files hold ${inFiles[0]}${more}; remove them from the files or drop --state-table`,
+    );
+  }
+  const { poolsFromState } = await import('./pools-from-state.ts');
+  const stored = await poolsFromState({ name: stateTable, region: options.region });
+  return { ...fromFiles, ...stored };
+}
+
+async function snapshotFor(options: PlanOptions): Promise<ClusterSnapshot> {
+  const snapshot = await withStoredPools(snapshotFromFiles(options.file), options);
+  if (options.kubeconfig === undefined) return snapshot;
+  if (snapshot.nodePools.length === 0) {
+    throw new UsageError(
+      'with --kubeconfig, give the NodePools (and EC2NodeClasses) to plan with in -f files or with --state-table',
+    );
+  }
+  const { snapshotFromCluster } = await import('./snapshot-from-cluster.ts');
+  return snapshotFromCluster(options.kubeconfig, options.context, snapshot);
+}
+
+async function runPlan(options: PlanOptions): Promise<void> {
+  checkOptions(options);
   const zones = options.zones
     ?.split(',')
     .map((z) => z.trim())
@@ -62,7 +103,7 @@ export function addPlanCommand(program: Command): void {
   program
     .command('plan')
     .description(
-      'show which nodes Nodesmith would launch for the pending pods in kubectl -o yaml dumps',
+      'show which nodes Nodesmith would launch for the pending pods in kubectl -o yaml dumps or a live cluster',
     )
     .option(
       '-f, --file <file>',
@@ -70,7 +111,11 @@ export function addPlanCommand(program: Command): void {
       collect,
       [],
     )
-    .option('--region <region>', 'AWS region to price and place in', 'us-east-1')
+    .option(
+      '--region <region>',
+      'AWS region to price and place in, and of the --state-table',
+      'us-east-1',
+    )
     .option(
       '--zones <zones>',
       'comma-separated zones (default: the EC2NodeClass subnets, else <region>a,b,c)',
@@ -78,8 +123,12 @@ export function addPlanCommand(program: Command): void {
     .option('-o, --output <format>', 'json or table', 'table')
     .option(
       '--kubeconfig <file>',
-      'plan for the pending pods of a live cluster (read-only); NodePools still come from -f',
+      'plan for the pending pods of a live cluster (read-only); NodePools come from -f or --state-table',
     )
     .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
+    .option(
+      '--state-table <name>',
+      "take NodePools and EC2NodeClasses from Nodesmith's DynamoDB state table (read-only) instead of -f",
+    )
     .action((options: PlanOptions) => runPlan(options));
 }

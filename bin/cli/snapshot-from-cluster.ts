@@ -1,7 +1,8 @@
 /**
  * A snapshot from a live cluster, read-only, for `plan --kubeconfig`: nodes, pods, DaemonSets,
  * volumes and namespaces through the Kubernetes adapter; NodePools and EC2NodeClasses (which
- * Nodesmith keeps in its own state, not in the cluster) from the files given with -f.
+ * Nodesmith keeps in its own state, not in the cluster) from the snapshot given: the -f files or
+ * the state table.
  * Loaded lazily so that `plan -f` never pays for the Kubernetes client.
  */
 import { kubeConfigFromFile } from '../../functions/adapters/eks/kube-config-file.ts';
@@ -11,21 +12,21 @@ import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-pla
 export async function snapshotFromCluster(
   kubeconfig: string,
   context: string | undefined,
-  fromFiles: ClusterSnapshot,
+  given: ClusterSnapshot,
 ): Promise<ClusterSnapshot> {
   const cluster = kubernetesClusterFrom(kubeConfigFromFile(kubeconfig, context));
   const live = await cluster.snapshot();
   return {
-    ...fromFiles,
-    nodes: [...live.nodes, ...fromFiles.nodes],
-    pods: [...live.pods, ...fromFiles.pods],
-    daemonSets: [...live.daemonSets, ...fromFiles.daemonSets],
-    persistentVolumes: [...live.persistentVolumes, ...fromFiles.persistentVolumes],
-    persistentVolumeClaims: [...live.persistentVolumeClaims, ...fromFiles.persistentVolumeClaims],
-    storageClasses: [...live.storageClasses, ...fromFiles.storageClasses],
+    ...given,
+    nodes: [...live.nodes, ...given.nodes],
+    pods: [...live.pods, ...given.pods],
+    daemonSets: [...live.daemonSets, ...given.daemonSets],
+    persistentVolumes: [...live.persistentVolumes, ...given.persistentVolumes],
+    persistentVolumeClaims: [...live.persistentVolumeClaims, ...given.persistentVolumeClaims],
+    storageClasses: [...live.storageClasses, ...given.storageClasses],
     namespaces: new Map([
       ...live.namespaces.map((n) => [n.name, n.labels] as const),
-      ...fromFiles.namespaces,
+      ...given.namespaces,
     ]),
   };
 }

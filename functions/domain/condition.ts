@@ -15,10 +15,14 @@ export function conditionOf(
   return conditions?.find((c) => c.type === type);
 }
 
-/** A NodePool or EC2NodeClass its controller has reported not Ready; no status means not judged yet. */
+/**
+ * The Ready condition of a NodePool or EC2NodeClass that is not True, as Karpenter launches only
+ * from ready ones. An object without a Ready condition (hand-written, never reconciled) counts as
+ * ready: there is nothing to wait for.
+ */
 export function reportedNotReady(
   status: { readonly conditions?: readonly Condition[] } | undefined,
 ): Condition | undefined {
   const ready = conditionOf(status?.conditions, 'Ready');
-  return ready?.status === 'False' ? ready : undefined;
+  return ready !== undefined && ready.status !== 'True' ? ready : undefined;
 }

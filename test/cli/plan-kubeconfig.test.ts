@@ -2,15 +2,12 @@
  * `nodesmith plan --kubeconfig`: a what-if plan for the pending pods of a live cluster, read
  * through the Kubernetes adapter over HTTP (here the fake API server), never writing to it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, writeKubeconfig } from '../support/cli.ts';
 import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server/index.ts';
-
-const CLI = fileURLToPath(new URL('../../bin/nodesmith.mjs', import.meta.url));
 
 const NODE_POOL = `apiVersion: karpenter.sh/v1
 kind: NodePool
@@ -33,44 +30,6 @@ spec:
         values:
         - on-demand
 `;
-
-function kubeconfig(url: string, dir: string): string {
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: fake\n  cluster:\n    server: ${url}\n    insecure-skip-tls-verify: true`,
-      'users:',
-      '- name: reader\n  user:\n    token: test-token',
-      'contexts:',
-      '- name: fake\n  context:\n    cluster: fake\n    user: reader',
-      'current-context: fake',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-function run(
-  args: readonly string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 function pendingPod(name: string, cpu: string) {
   return {
@@ -106,12 +65,12 @@ describe('plan --kubeconfig', () => {
     writeFileSync(pools, NODE_POOL);
 
     // Act
-    const result = await run([
+    const result = await runCli([
       'plan',
       '-f',
       pools,
       '--kubeconfig',
-      kubeconfig(server.url, dir),
+      writeKubeconfig(server.url, dir),
       '-o',
       'json',
     ]);
@@ -140,12 +99,12 @@ describe('plan --kubeconfig', () => {
     writeFileSync(pools, NODE_POOL);
 
     // Act
-    const result = await run([
+    const result = await runCli([
       'plan',
       '-f',
       pools,
       '--kubeconfig',
-      kubeconfig(server.url, dir),
+      writeKubeconfig(server.url, dir),
       '--context',
       'prod',
     ]);

@@ -25,21 +25,34 @@ export interface DynamoDbStateStoreOptions {
 
 export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOptions): StateStore {
   return {
+    ...makeDynamoDbDocumentStores(client, tables.state),
+    nodeClaims: new DynamoDbNodeClaimStore(client, tables),
+    unavailableOfferings: new DynamoDbUnavailableOfferingStore(client, tables.state),
+    lease: new DynamoDbLeaseStore(client, tables.state),
+    eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
+  };
+}
+
+/**
+ * Only the NodePool and EC2NodeClass stores, which live in the state table alone: for readers
+ * such as `plan --state-table` that have no claims table to name.
+ */
+export function makeDynamoDbDocumentStores(
+  client: DocumentClient,
+  stateTable: string,
+): Pick<StateStore, 'nodePools' | 'nodeClasses'> {
+  return {
     nodePools: new DynamoDbDocumentStore<NodePool>({
       client,
-      tableName: tables.state,
+      tableName: stateTable,
       partition: Partition.nodePool,
       kind: 'node pool',
     }),
     nodeClasses: new DynamoDbDocumentStore<EC2NodeClass>({
       client,
-      tableName: tables.state,
+      tableName: stateTable,
       partition: Partition.nodeClass,
       kind: 'node class',
     }),
-    nodeClaims: new DynamoDbNodeClaimStore(client, tables),
-    unavailableOfferings: new DynamoDbUnavailableOfferingStore(client, tables.state),
-    lease: new DynamoDbLeaseStore(client, tables.state),
-    eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
   };
 }

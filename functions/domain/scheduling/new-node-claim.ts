@@ -137,12 +137,19 @@ export class NewNodeClaim {
   private refreshRoom(): void {
     const envelope = efficientEnvelope(this.template.efficiency, this.core.cpu, this.core.memory);
     const ceiling = this.set.ceilings;
+    // What the cheapest open type already holds is paid for whatever its efficiency.
+    const launched = this.set.cheapest()?.net ?? {};
+    const efficientCpu = Math.max(Math.min(ceiling.cpu, envelope.cpu), launched.cpu ?? 0);
+    const efficientMemory = Math.max(
+      Math.min(ceiling.memory, envelope.memory),
+      launched.memory ?? 0,
+    );
     this.room = {
       cpu: ceiling.cpu - this.core.cpu,
       memory: ceiling.memory - this.core.memory,
       pods: ceiling.pods - this.core.pods,
-      efficientCpu: Math.min(ceiling.cpu, envelope.cpu) - this.core.cpu,
-      efficientMemory: Math.min(ceiling.memory, envelope.memory) - this.core.memory,
+      efficientCpu: efficientCpu - this.core.cpu,
+      efficientMemory: efficientMemory - this.core.memory,
     };
   }
 

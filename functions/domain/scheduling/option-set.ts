@@ -62,6 +62,7 @@ export class OptionSet {
   private cursors: [number, number, number] = [0, 0, 0];
   private tops: [number, number, number];
   private readonly ceilingValues: [number, number, number] = [0, 0, 0];
+  private first = 0;
 
   constructor(index: OptionIndex, allowed?: (option: InstanceTypeOption) => boolean) {
     this.index = index;
@@ -82,6 +83,12 @@ export class OptionSet {
 
   isOpen(index: number): boolean {
     return this.alive[index] === 1;
+  }
+
+  /** The first open option in template order: the cheapest, what the claim launches today. */
+  cheapest(): InstanceTypeOption | undefined {
+    while (this.first < this.alive.length && this.alive[this.first] === 0) this.first++;
+    return this.index.options[this.first];
   }
 
   /**

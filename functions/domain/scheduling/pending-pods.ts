@@ -7,6 +7,10 @@
 import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
 import { isTerminal, type Pod } from '../pod.ts';
+import { operatorOf } from '../requirements/requirement.ts';
+import { NO_REQUIREMENTS } from '../requirements/requirements.ts';
+import { podRequirements } from './pod-requirements.ts';
+import { preferencesOf } from './preferences.ts';
 
 export interface PendingSelection {
   readonly pending: readonly Pod[];
@@ -27,16 +31,16 @@ function ignoreReason(pod: Pod, requireUnschedulableMark: boolean): string | und
   return undefined;
 }
 
-/** A pod that requires `karpenter.sh/nodepool DoesNotExist` asks not to be provisioned for. */
+/**
+ * A pod whose requirements — as Karpenter reads them: nodeSelector, the first required term and
+ * the heaviest preferred one — say `karpenter.sh/nodepool DoesNotExist` asks not to be
+ * provisioned for (core: provisioner.go, validateKarpenterManagedLabelCanExist).
+ */
 function refusesManagedNodes(pod: Pod): boolean {
-  const terms =
-    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-      ?.nodeSelectorTerms ?? [];
-  return terms.some((term) =>
-    (term.matchExpressions ?? []).some(
-      (e) => e.key === Label.nodePool && e.operator === 'DoesNotExist',
-    ),
+  const requirement = podRequirements(pod, preferencesOf(pod), NO_REQUIREMENTS).all.get(
+    Label.nodePool,
   );
+  return requirement !== undefined && operatorOf(requirement) === 'DoesNotExist';
 }
 
 /** Pods that will need to run elsewhere because their node is going away. */

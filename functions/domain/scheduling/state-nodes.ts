@@ -124,7 +124,8 @@ function fromNode(
     taints,
     allocatable: node.allocatable,
     boundPods: bound,
-    boundRequests: add(...bound.filter((p) => !p.deleting).map((p) => podRequests(p))),
+    // Terminating pods hold their resources until they are gone, as Karpenter counts them.
+    boundRequests: add(...bound.map((p) => podRequests(p))),
     pendingDaemons: pendingDaemons(labels, taints, bound, sources.daemonSets),
   };
   return poolName === undefined
