@@ -1,4 +1,4 @@
-/** Reads `kubectl get -o yaml` files into the snapshot a what-if plan takes. */
+/** Reads `kubectl get -o yaml` (or `-o json`) files into the snapshot a what-if plan takes. */
 import { readFileSync } from 'node:fs';
 import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';

@@ -1,9 +1,11 @@
 /**
  * Kubernetes objects out of YAML text, as `kubectl get -o yaml` writes it: single documents,
  * `---` separated documents, and lists (`kind: List`, `PodList` …) whose items each become an
- * object with its own line. Empty documents are skipped.
+ * object with its own line. Empty documents are skipped. JSON (`kubectl get -o json`) gives the
+ * same objects: one object, a list, or an array of objects, each element a document.
  */
 import { readBlockYaml } from './block-yaml.ts';
+import { readJsonDocuments } from './json-documents.ts';
 import { ManifestError } from './manifest-error.ts';
 import type { RawDocument, TextSpan } from './raw-document.ts';
 import { readYamlStream } from './yaml-stream.ts';
@@ -32,10 +34,11 @@ interface Origin {
   readonly file: string;
 }
 
-/** The objects in one file, in order. Throws ManifestError (file and line) for unreadable YAML. */
+/** The objects in one file, in order. Throws ManifestError (file and line) for unreadable YAML or JSON. */
 export function readDocuments(text: string, file: string): ManifestDocument[] {
-  // The fast reader covers what kubectl writes; anything else gets the full parser.
-  const documents = readBlockYaml(text) ?? readYamlStream(text, file);
+  // The fast readers cover what kubectl writes; anything else gets the full parser.
+  const documents =
+    readJsonDocuments(text, file) ?? readBlockYaml(text) ?? readYamlStream(text, file);
   const objects: ManifestDocument[] = [];
   const origin = { text, file };
   for (const document of documents) {
@@ -73,18 +76,23 @@ function toManifestDocument(
   origin: Origin,
   defaults?: { readonly kind: string; readonly apiVersion: string },
 ): ManifestDocument {
-  const where = { file: origin.file, line: span.line };
   if (!isObjectFields(value)) {
     const found = Array.isArray(value) ? 'a list' : `the scalar ${JSON.stringify(value)}`;
+    const where = { file: origin.file, line: span.line };
     throw new ManifestError(`expected a Kubernetes object (a mapping), got ${found}`, where);
   }
   return {
     object: value,
     file: origin.file,
-    line: span.line,
-    apiVersion: typeField(value, 'apiVersion', defaults?.apiVersion, where),
-    kind: typeField(value, 'kind', defaults?.kind, where),
-    source: { text: origin.text, start: span.start, end: span.end },
+    apiVersion: typeField(value, 'apiVersion', defaults?.apiVersion, span, origin),
+    kind: typeField(value, 'kind', defaults?.kind, span, origin),
+    // Read through the span when asked: a JSON file's spans are worked out only then.
+    get line() {
+      return span.line;
+    },
+    get source() {
+      return { text: origin.text, start: span.start, end: span.end };
+    },
   };
 }
 
@@ -92,11 +100,12 @@ function typeField(
   object: ObjectFields,
   key: 'apiVersion' | 'kind',
   fallback: string | undefined,
-  where: { readonly file: string; readonly line: number },
+  span: TextSpan,
+  origin: Origin,
 ): string {
   const value = object[key] ?? fallback;
   if (typeof value === 'string' && value !== '') return value;
   const detail =
     value === undefined ? 'is required' : `expected a string, got ${JSON.stringify(value)}`;
-  throw new ManifestError(detail, { ...where, path: key });
+  throw new ManifestError(detail, { file: origin.file, line: span.line, path: key });
 }

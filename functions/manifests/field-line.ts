@@ -10,6 +10,7 @@ import type { FieldPath } from './field-path.ts';
 const INDEX = /^\d+$/;
 const QUOTES = /^["']|["']$/g;
 const KEY_END = /[.[]/;
+const LEFT_BRACE = 123;
 
 interface Step {
   readonly node: unknown;
@@ -23,14 +24,22 @@ interface Step {
  */
 export function lineOf(document: ManifestDocument, path: FieldPath | string): number {
   const { text, start, end } = document.source;
-  const column = start - (text.lastIndexOf('\n', start - 1) + 1);
-  // Indenting the first line as in the file keeps the object's own indentation consistent.
+  const column = indentation(text, start);
   const lineCounter = new LineCounter();
   const parsed = parseDocument(' '.repeat(column) + text.slice(start, end), { lineCounter });
   const root = parsed.contents;
   if (root === null) return document.line;
   const offset = typeof path === 'string' ? walkText(root, path) : walkSegments(root, path);
   return document.line + lineCounter.linePos(offset).line - 1;
+}
+
+/**
+ * Indenting the first line as in the file keeps a block object's own indentation consistent. A
+ * JSON object needs none, and on a minified line its column may run into the millions.
+ */
+function indentation(text: string, start: number): number {
+  if (text.charCodeAt(start) === LEFT_BRACE) return 0;
+  return start - (text.lastIndexOf('\n', start - 1) + 1);
 }
 
 function walkSegments(root: unknown, path: FieldPath): number {

@@ -1,4 +1,4 @@
-/** The YAML readers' common output: a document's value and where its text lies, before it is read as a Kubernetes object. */
+/** The YAML and JSON readers' common output: a document's value and where its text lies, before it is read as a Kubernetes object. */
 
 /** A node's place in its file: offsets of its first character and just past its end, and its 1-based line. */
 export interface TextSpan {

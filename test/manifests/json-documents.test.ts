@@ -1,0 +1,331 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { readDocuments } from '../../functions/manifests/documents.ts';
+import { lineOf } from '../../functions/manifests/field-line.ts';
+import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
+import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
+import { loadCluster } from '../../functions/manifests/load-cluster.ts';
+import { manifestErrorOf } from './manifest-fixtures.ts';
+
+const PARSERS = {
+  nodePool: parseNodePool,
+  nodeClaim: parseNodeClaim,
+  nodeClass: parseEC2NodeClass,
+};
+
+function pod(name: string, memory: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'shop',
+      labels: { app: 'web', 'app.kubernetes.io/name': name },
+      annotations: { note: 'brackets } ] { [ and "quotes" \\ in a string' },
+    },
+    spec: {
+      containers: [
+        { name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '250m', memory } } },
+      ],
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
+      nodeSelector: { 'kubernetes.io/arch': 'arm64' },
+    },
+    status: { phase: 'Pending' },
+  };
+}
+
+/** What `kubectl get pods,nodes,nodepools -o json` prints, more or less. */
+const CLUSTER = {
+  apiVersion: 'v1',
+  items: [
+    pod('web-1', '128Mi'),
+    {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'ip-10-0-1-1', labels: { 'topology.kubernetes.io/zone': 'us-east-1a' } },
+      spec: { taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }] },
+      status: {
+        capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+        allocatable: { cpu: '3920m', memory: '15Gi', pods: '110' },
+      },
+    },
+    {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'default' },
+      spec: {
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+            requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }],
+          },
+        },
+      },
+    },
+    pod('web-2', '64Mi'),
+  ],
+  kind: 'List',
+  metadata: { resourceVersion: '' },
+};
+
+/** A pod list as kubectl pretty-prints it (four spaces), with the lines tests refer to. */
+const POD_LIST = `{
+    "apiVersion": "v1",
+    "items": [
+        {
+            "metadata": {
+                "name": "a",
+                "labels": {
+                    "app.kubernetes.io/name": "web"
+                }
+            },
+            "spec": {
+                "containers": [
+                    {
+                        "name": "app",
+                        "resources": {
+                            "requests": {
+                                "memory": "128 MB"
+                            }
+                        }
+                    }
+                ]
+            }
+        },
+        {
+            "metadata": {
+                "name": "b"
+            }
+        }
+    ],
+    "kind": "PodList",
+    "metadata": {
+        "resourceVersion": ""
+    }
+}
+`;
+
+describe('reading JSON manifests', () => {
+  it('reads a JSON list into the same objects as the same content in YAML', () => {
+    // Prepare
+    const json = JSON.stringify(CLUSTER, null, 4);
+    const yaml = stringify(CLUSTER);
+
+    // Act
+    const fromJson = loadCluster([{ file: 'cluster.json', text: json }], PARSERS);
+    const fromYaml = loadCluster([{ file: 'cluster.yaml', text: yaml }], PARSERS);
+
+    // Assess
+    expect(fromJson).toEqual(fromYaml);
+    expect(fromJson.pods.map((item) => item.uid)).toEqual(['shop/web-1', 'shop/web-2']);
+    expect(fromJson.nodes.map((item) => item.name)).toEqual(['ip-10-0-1-1']);
+    expect(fromJson.nodePools).toHaveLength(1);
+  });
+
+  it('gives each item of a typed list its own line and the kind of the list', () => {
+    // Act
+    const documents = readDocuments(POD_LIST, 'pods.json');
+
+    // Assess
+    expect(
+      documents.map(({ kind, apiVersion, file, line }) => ({ kind, apiVersion, file, line })),
+    ).toEqual([
+      { kind: 'Pod', apiVersion: 'v1', file: 'pods.json', line: 4 },
+      { kind: 'Pod', apiVersion: 'v1', file: 'pods.json', line: 24 },
+    ]);
+  });
+
+  it('finds the line of a nested field of a list item', () => {
+    // Prepare
+    const [first] = readDocuments(POD_LIST, 'pods.json');
+    if (first === undefined) throw new Error('no pod read');
+
+    // Act
+    const lines = {
+      resources: lineOf(first, ['spec', 'containers', 0, 'resources']),
+      memory: lineOf(first, 'spec.containers[0].resources.requests.memory'),
+      bracketedLabel: lineOf(first, 'metadata.labels[app.kubernetes.io/name]'),
+      dottedLabel: lineOf(first, 'metadata.labels.app.kubernetes.io/name'),
+      absentField: lineOf(first, 'spec.containers[0].ports[0].containerPort'),
+      wholeObject: lineOf(first, []),
+    };
+
+    // Assess
+    expect(lines).toEqual({
+      resources: 15,
+      memory: 17,
+      bracketedLabel: 8,
+      dottedLabel: 8,
+      absentField: 13,
+      wholeObject: 4,
+    });
+  });
+
+  it('names file, line and field of a malformed quantity', () => {
+    // Act
+    const error = manifestErrorOf(() => loadCluster([{ file: 'pods.json', text: POD_LIST }]));
+
+    // Assess
+    expect(error.message).toBe(
+      'pods.json:17: spec.containers[0].resources.requests.memory: quantity "128 MB" is not a valid Kubernetes quantity',
+    );
+  });
+
+  it('finds lines after strings holding brackets, quotes and an `items` key of their own', () => {
+    // Prepare
+    const text = JSON.stringify(CLUSTER, null, 4).replace('"64Mi"', '"64 MB"');
+    const expected = text.slice(0, text.indexOf('"64 MB"')).split('\n').length;
+
+    // Act
+    const error = manifestErrorOf(() => loadCluster([{ file: 'cluster.json', text }]));
+
+    // Assess
+    expect(error.location).toEqual({
+      file: 'cluster.json',
+      line: expected,
+      path: 'spec.containers[0].resources.requests.memory',
+    });
+  });
+
+  it('reads a top-level array of objects, each element a document and a list unpacked', () => {
+    // Prepare
+    const text = [
+      '[',
+      '  {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}},',
+      '  null,',
+      '  {',
+      '    "apiVersion": "v1",',
+      '    "kind": "PodList",',
+      '    "items": [',
+      '      {"metadata": {"name": "a"}},',
+      '      {"metadata": {"name": "b"}}',
+      '    ]',
+      '  }',
+      ']',
+    ].join('\n');
+
+    // Act
+    const documents = readDocuments(text, 'mixed.json');
+
+    // Assess
+    expect(documents.map(({ kind, line }) => ({ kind, line }))).toEqual([
+      { kind: 'Node', line: 2 },
+      { kind: 'Pod', line: 8 },
+      { kind: 'Pod', line: 9 },
+    ]);
+    expect(documents[2]?.object).toEqual({ metadata: { name: 'b' } });
+  });
+
+  it('reads a single object, starting at the line of its brace', () => {
+    // Prepare
+    const text =
+      '\n\n{\n  "apiVersion": "v1",\n  "kind": "Namespace",\n  "metadata": {"name": "db"}\n}\n';
+
+    // Act
+    const documents = readDocuments(text, 'namespace.json');
+
+    // Assess
+    expect(documents.map(({ kind, line }) => ({ kind, line }))).toEqual([
+      { kind: 'Namespace', line: 3 },
+    ]);
+    expect(documents[0]?.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'db' },
+    });
+  });
+
+  it('places errors in minified JSON and after a byte order mark', () => {
+    // Prepare
+    const minified = JSON.stringify(JSON.parse(POD_LIST));
+
+    // Act
+    const error = manifestErrorOf(() =>
+      loadCluster([{ file: 'pods.json', text: `\ufeff${minified}` }]),
+    );
+
+    // Assess
+    expect(error.location).toMatchObject({ file: 'pods.json', line: 1 });
+  });
+
+  it('keeps the last of duplicate keys, as JSON.parse does', () => {
+    // Act
+    const [document] = readDocuments(
+      '{"apiVersion": "v1", "kind": "Node", "kind": "Pod"}',
+      'x.json',
+    );
+
+    // Assess
+    expect(document?.kind).toBe('Pod');
+  });
+
+  it.each([
+    [
+      'a value after the last field',
+      '{\n  "kind": "Pod",\n  "a": 1 2\n}\n',
+      3,
+      "expected ',' or '}' after property value (column 10)",
+    ],
+    [
+      'a misspelt literal',
+      '{\n  "kind": "Pod",\n  "a": tru\n}\n',
+      3,
+      "unexpected token 'tru' (column 8)",
+    ],
+    [
+      'a trailing comma in an array',
+      '[\n  {"kind": "Pod"},\n  {"kind": "Node"},\n]\n',
+      4,
+      "unexpected token ']' (column 1)",
+    ],
+    [
+      'a text cut short',
+      '{\n  "kind": "Pod",\n  "metadata": {\n    "name": "a"\n',
+      4,
+      "expected ',' or '}' after property value (column 16)",
+    ],
+    ['an unquoted key', '\n{kind: Pod}\n', 2, "expected property name or '}' (column 2)"],
+    [
+      'two objects one after the other',
+      '{"kind": "Pod"}\n{"kind": "Node"}\n',
+      2,
+      'unexpected non-whitespace character after JSON (column 1)',
+    ],
+  ])('names the line of invalid JSON: %s', (_, text, line, reason) => {
+    // Act
+    const error = manifestErrorOf(() => readDocuments(text, 'broken.json'));
+
+    // Assess
+    expect(error.location).toEqual({ file: 'broken.json', line });
+    expect(error.message).toBe(`broken.json:${line}: invalid JSON: ${reason}`);
+  });
+
+  it.each([
+    [
+      'an item that is not an object',
+      '{"kind": "List", "apiVersion": "v1", "items": [\n{"kind": "Pod", "apiVersion": "v1"},\n"text"\n]}',
+      3,
+      'expected a Kubernetes object (a mapping), got the scalar "text"',
+    ],
+    ['an element without a kind', '[\n{"apiVersion": "v1"}\n]', 2, 'kind: is required'],
+  ])('names the line of %s', (_, text, line, message) => {
+    // Act
+    const error = manifestErrorOf(() => readDocuments(text, 'odd.json'));
+
+    // Assess
+    expect(error.message).toBe(`odd.json:${line}: ${message}`);
+  });
+
+  it('loads a 20,000-pod JSON dump (a smoke check, not a timing)', () => {
+    // Prepare
+    const items = Array.from({ length: 20_000 }, (_, index) => pod(`web-${index}`, '64Mi'));
+    const text = JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: {} }, null, 4);
+
+    // Act
+    const cluster = loadCluster([{ file: 'dump.json', text }]);
+
+    // Assess
+    expect(cluster.pods).toHaveLength(20_000);
+  });
+});
