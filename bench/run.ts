@@ -20,6 +20,7 @@ import { planProvisioning } from '../functions/domain/scheduling/plan-provisioni
 import { podRequests } from '../functions/domain/scheduling/pod-requests.ts';
 import type { ProvisioningPlan } from '../functions/domain/scheduling/provisioning-plan.ts';
 import { fractionalLowerBound } from './lower-bound.ts';
+import { cheapestNodeGroup, type NodeGroupCost } from './node-group.ts';
 import { diversePods, plainPods } from './pod-mixes.ts';
 import { podListYaml } from './pod-yaml.ts';
 
@@ -68,23 +69,37 @@ function plan(
   });
 }
 
-/** The bound over the types the pool allows, with the allocatable a pod actually gets. */
-function lowerBound(
-  nodePool: NodePool,
-  pods: readonly Pod[],
-  types: readonly InstanceType[],
-): number {
-  const total = add(...pods.map((p) => podRequests(p)));
+/** The types the pool allows, with the allocatable a pod actually gets and the on-demand price. */
+function pricedOptions(nodePool: NodePool, types: readonly InstanceType[]) {
   const allowed = nodeClaimTemplate({ nodePool, instanceTypes: types, daemonSets: [] }).options;
-  const priced = allowed.map(({ instanceType: it, net }) => ({
+  return allowed.map(({ instanceType: it, net }) => ({
     name: it.name,
     cpu: net.cpu ?? 0,
     memory: net.memory ?? 0,
+    pods: net.pods ?? 0,
     price: Math.min(
       ...it.offerings.filter((o) => o.capacityType === 'on-demand').map((o) => o.pricePerHour),
     ),
   }));
-  return fractionalLowerBound(priced, total.cpu ?? 0, total.memory ?? 0);
+}
+
+/** The fractional bound over the types the pool allows. */
+function lowerBound(nodePool: NodePool, pods: readonly Pod[], types: readonly InstanceType[]) {
+  const total = add(...pods.map((p) => podRequests(p)));
+  return fractionalLowerBound(pricedOptions(nodePool, types), total.cpu ?? 0, total.memory ?? 0);
+}
+
+/** The cheapest single-type node group for the same pods; plain mixes only (it ignores constraints). */
+function nodeGroup(
+  nodePool: NodePool,
+  pods: readonly Pod[],
+  types: readonly InstanceType[],
+): NodeGroupCost | undefined {
+  const demands = pods.map((pod) => {
+    const requests = podRequests(pod);
+    return { cpu: requests.cpu ?? 0, memory: requests.memory ?? 0 };
+  });
+  return cheapestNodeGroup(pricedOptions(nodePool, types), demands);
 }
 
 /** Runs the bundled CLI on a generated dump, as a user would; peak RSS comes from the process itself. */
@@ -130,6 +145,7 @@ interface Row {
   readonly unschedulable: number;
   readonly pricePerHour: number;
   readonly ratio: number;
+  readonly nodeGroup: NodeGroupCost | undefined;
 }
 
 interface Case {
@@ -137,9 +153,12 @@ interface Case {
   readonly nodePool: NodePool;
   readonly pods: readonly Pod[];
   readonly runs: number;
+  /** Plain mixes only: the node-group yardstick ignores scheduling constraints. */
+  readonly nodeGroup?: boolean;
 }
 
-function measure({ mix, nodePool, pods, runs }: Case, types: readonly InstanceType[]): Row {
+function measure(c: Case, types: readonly InstanceType[]): Row {
+  const { mix, nodePool, pods, runs } = c;
   const times: number[] = [];
   let result: ProvisioningPlan | undefined;
   for (let i = 0; i < runs; i++) {
@@ -160,14 +179,22 @@ function measure({ mix, nodePool, pods, runs }: Case, types: readonly InstanceTy
     unschedulable: result.unschedulable.length,
     pricePerHour,
     ratio: pricePerHour / lowerBound(nodePool, pods, types),
+    nodeGroup: c.nodeGroup ? nodeGroup(nodePool, pods, types) : undefined,
   };
+}
+
+function nodeGroupCells(r: Row): string[] {
+  const group = r.nodeGroup;
+  if (group === undefined) return ['—', '—'];
+  const cost = `${group.nodes} × ${group.instanceType}, ${group.pricePerHour.toFixed(2)}`;
+  return [cost, (r.pricePerHour / group.pricePerHour).toFixed(3)];
 }
 
 function print(rows: readonly Row[]): void {
   console.log(
-    '| mix | pods | plan (median) | pods/s | whole process (median) | peak RSS | nodes | unschedulable | $/hour | ÷ lower bound |',
+    '| mix | pods | plan (median) | pods/s | whole process (median) | peak RSS | nodes | unschedulable | $/hour | ÷ lower bound | one node group | ÷ node group |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const r of rows) {
     const cells = [
       r.mix,
@@ -180,6 +207,7 @@ function print(rows: readonly Row[]): void {
       `${r.unschedulable}`,
       r.pricePerHour.toFixed(2),
       r.ratio.toFixed(3),
+      ...nodeGroupCells(r),
     ];
     console.log(`| ${cells.join(' | ')} |`);
   }
@@ -195,10 +223,22 @@ const cases: Case[] = [
   { mix: 'diverse, any type', nodePool: ANY_TYPE, pods: diversePods(1000), runs: 7 },
   { mix: 'diverse, any type', nodePool: ANY_TYPE, pods: diversePods(5000), runs: 5 },
   { mix: 'diverse, any type', nodePool: ANY_TYPE, pods: diversePods(20000), runs: 3 },
-  { mix: 'plain, c/m/r', nodePool: GENERAL_PURPOSE, pods: plainPods(1000), runs: 7 },
-  { mix: 'plain, c/m/r', nodePool: GENERAL_PURPOSE, pods: plainPods(5000), runs: 5 },
-  { mix: 'plain, any type', nodePool: ANY_TYPE, pods: plainPods(1000), runs: 7 },
-  { mix: 'plain, any type', nodePool: ANY_TYPE, pods: plainPods(5000), runs: 5 },
+  {
+    mix: 'plain, c/m/r',
+    nodePool: GENERAL_PURPOSE,
+    pods: plainPods(1000),
+    runs: 7,
+    nodeGroup: true,
+  },
+  {
+    mix: 'plain, c/m/r',
+    nodePool: GENERAL_PURPOSE,
+    pods: plainPods(5000),
+    runs: 5,
+    nodeGroup: true,
+  },
+  { mix: 'plain, any type', nodePool: ANY_TYPE, pods: plainPods(1000), runs: 7, nodeGroup: true },
+  { mix: 'plain, any type', nodePool: ANY_TYPE, pods: plainPods(5000), runs: 5, nodeGroup: true },
 ];
 console.log(`catalog: ${types.length} instance types (us-east-1, on-demand list prices)`);
 print(cases.map((c) => measure(c, types)));
