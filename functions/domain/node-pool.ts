@@ -39,7 +39,8 @@ export interface NodeClaimTemplateSpec {
 }
 
 export interface NodePool {
-  readonly metadata: { readonly name: string };
+  /** `deletionTimestamp` set: the pool is being deleted and launches nothing more. */
+  readonly metadata: { readonly name: string; readonly deletionTimestamp?: string };
   readonly spec: {
     readonly template: {
       readonly metadata?: { readonly labels?: Labels; readonly annotations?: Labels };

@@ -16,13 +16,35 @@ export interface Toleration {
   readonly tolerationSeconds?: number;
 }
 
-/** Taints every node carries briefly while it boots; they never block a pod in simulation. */
+/**
+ * Taints a node carries briefly while it boots; on a managed node that is not initialized yet
+ * they never block a pod. Karpenter's list, matched as it matches them (key and effect, as
+ * `Taint.MatchTaint` does), plus the key prefixes of taint families whose key ends in a
+ * controller-chosen name (core pkg/scheduling/taints.go at 2266468: `KnownEphemeralTaints`,
+ * `KnownEphemeralTaintKeyPrefixes`, `IsKnownEphemeralTaint`).
+ */
 export const KNOWN_EPHEMERAL_TAINTS: readonly Taint[] = [
   { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
   { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
   { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
 ];
+
+/** The Node Readiness Controller's taints (`readiness.k8s.io/<rule>`) go once its rules pass. */
+export const KNOWN_EPHEMERAL_TAINT_KEY_PREFIXES: readonly string[] = ['readiness.k8s.io/'];
+
+/** Key and effect decide, as Kubernetes' `Taint.MatchTaint`: taints are unique by key:effect. */
+export function matchTaint(a: Taint, b: Taint): boolean {
+  return a.key === b.key && a.effect === b.effect;
+}
+
+export function isKnownEphemeralTaint(taint: Taint): boolean {
+  return (
+    KNOWN_EPHEMERAL_TAINTS.some((known) => matchTaint(known, taint)) ||
+    KNOWN_EPHEMERAL_TAINT_KEY_PREFIXES.some((prefix) => taint.key.startsWith(prefix))
+  );
+}
 
 export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
 

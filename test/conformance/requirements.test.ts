@@ -365,6 +365,36 @@ describe.concurrent('instance selection', () => {
     expect(plan.unschedulable[0]?.reason).toContain('not ready');
   });
 
+  it('launches nothing from a NodePool that is being deleted', async () => {
+    // Prepare: the only NodePool carries a deletionTimestamp
+    const fixture = 'deleting-nodepool-only';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable).toEqual([
+      { pod: 'default/web', reason: expect.stringContaining('NodePool is being deleted') },
+    ]);
+  });
+
+  it('still uses the nodes of a NodePool being deleted, and launches from the next pool', async () => {
+    // Prepare: "retiring" (weight 50, deleting) has a node with 1930m free; "default" (weight 10)
+    const fixture = 'deleting-nodepool-launches-nothing';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.existingNodes).toEqual([
+      { name: 'ip-10-0-1-21.ec2.internal', pods: ['default/api'] },
+    ]);
+    expect(plan.nodeClaims.map((c) => [c.nodePool, c.pods])).toEqual([
+      ['default', ['default/web']],
+    ]);
+  });
+
   it('launches nothing from a NodePool whose EC2NodeClass reports Ready=False', async () => {
     // Prepare: the NodePool's class status says Ready=False
     const fixture = 'node-class-not-ready-skipped';

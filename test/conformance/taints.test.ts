@@ -81,6 +81,46 @@ describe.concurrent('taints and tolerations', () => {
     ]);
   });
 
+  it('places a pod on a managed node still carrying the kubelet not-ready taints', async () => {
+    // Prepare: a registered, not initialized node tainted not-ready:NoExecute and :NoSchedule
+    const fixture = 'uninitialized-node-not-ready-taints-ignored';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.existingNodes).toEqual([
+      { name: 'ip-10-0-1-21.ec2.internal', pods: ['default/web'] },
+    ]);
+  });
+
+  it('places a pod on a managed node still carrying a readiness.k8s.io taint', async () => {
+    // Prepare: a registered, not initialized node tainted readiness.k8s.io/network-ready
+    const fixture = 'uninitialized-node-readiness-taint-ignored';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.existingNodes).toEqual([
+      { name: 'ip-10-0-1-21.ec2.internal', pods: ['default/web'] },
+    ]);
+  });
+
+  it('honours a not-ready taint on a managed node that is already initialized', async () => {
+    // Prepare: the same node, its NodeClaim Initialized=True
+    const fixture = 'initialized-node-not-ready-taint-blocks';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(plan.existingNodes).toEqual([]);
+    expect(plan.nodeClaims.map((c) => c.pods)).toEqual([['default/web']]);
+  });
+
   it('passes over an existing node whose taint the pod does not tolerate', async () => {
     // Prepare: an existing node tainted example.com/maintenance=true:NoSchedule
     const fixture = 'node-taint-not-tolerated';

@@ -216,6 +216,29 @@ describe.concurrent('zonal topology spread', () => {
     expect(plan.unschedulable).toEqual([]);
   });
 
+  it('places every replica when the replicas run in a zone the NodePool cannot launch in', async () => {
+    // Prepare: three replicas run in us-east-1a, launches only in us-east-1b, six pending
+    const fixture = 'zonal-spread-schedule-anyway-replicas-elsewhere';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(podsPerLabel(plan, ZONE)).toEqual({ 'us-east-1b': 6 });
+    expect(plan.unschedulable).toEqual([]);
+  });
+
+  it('honours a ScheduleAnyway spread whenever it can', async () => {
+    // Prepare: one replica in us-east-1a on a full node, launches in three zones, five pending
+    const fixture = 'zonal-spread-schedule-anyway-honoured';
+
+    // Act
+    const plan = await planOf(fixture);
+
+    // Assess
+    expect(podsPerLabel(plan, ZONE)).toEqual({ 'us-east-1a': 1, 'us-east-1b': 2, 'us-east-1c': 2 });
+  });
+
   it('spreads StatefulSet pods with unbound volumes over three zones with minDomains 3', async () => {
     // Prepare: three pods with WaitForFirstConsumer claims and a zonal spread, minDomains 3
     const fixture = 'zonal-spread-with-unbound-volumes-min-domains';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   firstUntolerated,
   formatTaint,
+  isKnownEphemeralTaint,
   sameTaint,
   type Taint,
   type Toleration,
@@ -140,5 +141,39 @@ describe('taints for people and comparisons', () => {
 
     // Assess
     expect(result).toBe(same);
+  });
+});
+
+describe('known ephemeral taints', () => {
+  it.each([
+    [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, true],
+    [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }, true],
+    [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, true],
+    [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }, false],
+    [
+      {
+        key: 'node.cloudprovider.kubernetes.io/uninitialized',
+        value: 'true',
+        effect: 'NoSchedule',
+      },
+      true,
+    ],
+    [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }, true],
+    [{ key: 'karpenter.sh/unregistered', effect: 'NoSchedule' }, false],
+    [{ key: 'readiness.k8s.io/network-ready', value: 'pending', effect: 'NoSchedule' }, true],
+    [{ key: 'readiness.k8s.io/storage', effect: 'NoExecute' }, true],
+    [{ key: 'example.com/readiness.k8s.io/x', effect: 'NoSchedule' }, false],
+    [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }, false],
+  ] satisfies [Taint, boolean][])('%o is ephemeral: %s', (taint, expected) => {
+    expect(isKnownEphemeralTaint(taint)).toBe(expected);
+  });
+
+  it('matches by key and effect, whatever the value', () => {
+    const notReady: Taint = {
+      key: 'node.kubernetes.io/not-ready',
+      value: 'x',
+      effect: 'NoExecute',
+    };
+    expect(isKnownEphemeralTaint(notReady)).toBe(true);
   });
 });

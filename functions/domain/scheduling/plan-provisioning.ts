@@ -32,6 +32,7 @@ import { SchedulingPod } from './scheduling-pod.ts';
 import { type StateNode, stateNodes } from './state-nodes.ts';
 import { type BoundPod, Topology } from './topology/topology.ts';
 import { topologyUniverse } from './topology/universe.ts';
+import { type Unfit, unfit } from './unfit.ts';
 import { volumeCatalog, volumeTopology } from './volume-topology.ts';
 
 export interface ProvisioningInput {
@@ -75,7 +76,19 @@ function remainingLimits(
   return out;
 }
 
-/** Why a NodePool cannot launch now: its own Ready condition, or its EC2NodeClass's. */
+/**
+ * Why a NodePool cannot launch now: it is being deleted (Karpenter leaves such pools out before
+ * scheduling: core provisioner.go, NewScheduler; their nodes still count as capacity), or it or
+ * its EC2NodeClass reports Ready=False.
+ */
+function launchBlocker(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): Unfit | undefined {
+  if (pool.metadata.deletionTimestamp !== undefined) {
+    return unfit('Deleting', 'NodePool is being deleted');
+  }
+  const reason = notReadyReason(pool, nodeClasses);
+  return reason === undefined ? undefined : unfit('NotReady', reason);
+}
+
 function notReadyReason(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): string | undefined {
   const own = reportedNotReady(pool.status);
   if (own !== undefined) return `NodePool is not ready${own.reason ? ` (${own.reason})` : ''}`;
@@ -94,9 +107,9 @@ function templatesFor(input: ProvisioningInput): {
   const templates: NodeClaimTemplate[] = [];
   const skipped: PoolUnfit[] = [];
   for (const nodePool of [...input.nodePools].sort(byWeight)) {
-    const reason = notReadyReason(nodePool, input.nodeClasses ?? []);
-    if (reason !== undefined) {
-      skipped.push({ nodePool: nodePool.metadata.name, code: 'NotReady', reason });
+    const blocker = launchBlocker(nodePool, input.nodeClasses ?? []);
+    if (blocker !== undefined) {
+      skipped.push({ ...blocker, nodePool: nodePool.metadata.name });
       continue;
     }
     const template = nodeClaimTemplate({

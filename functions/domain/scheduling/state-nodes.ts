@@ -24,7 +24,13 @@ import {
   labelsSatisfy,
 } from '../requirements/requirements.ts';
 import { add, parseResources, type Resources } from '../resources.ts';
-import { KNOWN_EPHEMERAL_TAINTS, sameTaint, type Taint, type Toleration } from '../taints.ts';
+import {
+  isKnownEphemeralTaint,
+  matchTaint,
+  sameTaint,
+  type Taint,
+  type Toleration,
+} from '../taints.ts';
 import type { ExistingNodeInput } from './existing-node.ts';
 import { podRequests } from './pod-requests.ts';
 
@@ -53,12 +59,13 @@ function effectiveTaints(
   initialized: boolean,
   pool?: NodePool,
 ): Taint[] {
+  // Until a managed node is initialized its startup and known ephemeral taints are expected to
+  // go (core state/statenode.go, Taints); afterwards the same taint means what it says.
   const startup = claim?.spec.startupTaints ?? pool?.spec.template.spec.startupTaints ?? [];
-  const ignorable =
-    claim !== undefined && !initialized ? [...startup, ...KNOWN_EPHEMERAL_TAINTS] : [];
-  const taints = node.taints.filter(
-    (t) => !ignorable.some((i) => i.key === t.key && i.effect === t.effect),
-  );
+  const booting = claim !== undefined && !initialized;
+  const ignorable = (t: Taint) =>
+    booting && (isKnownEphemeralTaint(t) || startup.some((s) => matchTaint(s, t)));
+  const taints = node.taints.filter((t) => !ignorable(t));
   if (node.unschedulable && !taints.some((t) => sameTaint(t, CORDONED))) taints.push(CORDONED);
   return taints;
 }

@@ -10,7 +10,8 @@ export type UnfitCode =
   | 'MinValues'
   | 'Limits'
   | 'NoNodePools'
-  | 'NotReady';
+  | 'NotReady'
+  | 'Deleting';
 
 export interface Unfit {
   readonly code: UnfitCode;
