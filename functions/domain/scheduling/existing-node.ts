@@ -43,7 +43,11 @@ export class ExistingNode {
     for (const pod of input.boundPods) this.hostPorts.add(hostPortsOf(pod));
   }
 
-  tryAdd(pod: SchedulingPod, topology: Topology): Unfit | undefined {
+  /**
+   * Why the pod cannot go here, or undefined when it can. Changes nothing, so it can be asked
+   * any number of times (core: existingnode.go CanAdd).
+   */
+  canAdd(pod: SchedulingPod, topology: Topology): Unfit | undefined {
     const taint = firstUntolerated(pod.tolerations, this.taints);
     if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
     const portConflict = this.hostPorts.conflict(pod.hostPorts);
@@ -53,11 +57,14 @@ export class ExistingNode {
     const incompatible = compatibilityReason(this.reqs, pod.requirements.all, false);
     if (incompatible !== undefined) return unfit('Requirements', incompatible);
     const placed = topology.addRequirements(pod.pod, pod.requirements.strict, this.reqs);
-    if (!placed.ok) return unfit('Topology', placed.reason);
+    return placed.ok ? undefined : unfit('Topology', placed.reason);
+  }
+
+  /** Places a pod `canAdd` accepted. */
+  add(pod: SchedulingPod, topology: Topology): void {
     this.pods.push(pod);
     this.available = subtract(this.available, pod.requests);
     this.hostPorts.add(pod.hostPorts);
     topology.record(pod.pod, this.reqs, this.taints);
-    return undefined;
   }
 }

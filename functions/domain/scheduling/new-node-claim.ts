@@ -32,6 +32,18 @@ interface Room {
 
 const NO_PODS: CoreRequests = { cpu: 0, memory: 0, pods: 0, extended: false };
 
+/** What a pod would change on a claim: `canAdd`'s answer, which `add` applies unchanged. */
+export interface Placement {
+  readonly requirements: Requirements;
+  readonly proposal: Proposal;
+  readonly total: Resources;
+  readonly core: CoreRequests;
+}
+
+export function isPlacement(answer: Placement | Unfit): answer is Placement {
+  return 'proposal' in answer;
+}
+
 export class NewNodeClaim {
   readonly template: NodeClaimTemplate;
   readonly hostname: string;
@@ -48,7 +60,6 @@ export class NewNodeClaim {
     readonly template: NodeClaimTemplate;
     readonly index: number;
     readonly allowed?: (option: InstanceTypeOption) => boolean;
-    readonly topology: Topology;
   }) {
     this.template = options.template;
     const hostname = hostnamePlaceholder(options.index);
@@ -57,7 +68,6 @@ export class NewNodeClaim {
     this.set = new OptionSet(options.template.index, options.allowed);
     this.flexible = withMinValues(options.template.requirements);
     this.hostPorts.add(options.template.daemons.hostPorts);
-    options.topology.register(Label.hostname, this.hostname);
     this.refreshRoom();
   }
 
@@ -82,30 +92,14 @@ export class NewNodeClaim {
     return this.total;
   }
 
-  /** Forgets the placeholder hostname of a claim that was never opened. */
-  discard(topology: Topology): void {
-    topology.unregister(Label.hostname, this.hostname);
-  }
-
-  /** Adds the pod when it fits, or says why it does not. */
-  tryAdd(pod: SchedulingPod, topology: Topology): Unfit | undefined {
-    const taint = firstUntolerated(pod.tolerations, this.template.taints);
-    if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
-    const portConflict = this.hostPorts.conflict(pod.hostPorts);
-    if (portConflict !== undefined) return unfit('HostPorts', portConflict);
-    if (
-      !this.set.fitsCeiling(
-        this.core.cpu + pod.core.cpu,
-        this.core.memory + pod.core.memory,
-        this.core.pods + pod.core.pods,
-      )
-    ) {
-      // A fresh claim deserves the precise reason; a filling one is simply full.
-      return this.pods.length === 0
-        ? explainNoOptions(this.set.toArray(), this.reqs, addResources(this.total, pod.requests))
-        : unfit('Resources', 'exceeds the largest remaining instance type');
-    }
-    if (!this.hasRoomFor(pod)) return INEFFICIENT;
+  /**
+   * Whether the pod can join, and what would change if it did: the claim's narrowed
+   * requirements, the options the pod would remove, the new requests. Changes nothing, on the
+   * claim or the Topology, so it can be asked any number of times (core: nodeclaim.go CanAdd).
+   */
+  canAdd(pod: SchedulingPod, topology: Topology): Placement | Unfit {
+    const early = this.quickReject(pod);
+    if (early !== undefined) return early;
     const incompatible = compatibilityReason(this.reqs, pod.requirements.all);
     if (incompatible !== undefined) return unfit('Requirements', incompatible);
     const placed = topology.addRequirements(
@@ -124,8 +118,36 @@ export class NewNodeClaim {
       if (unmet !== undefined)
         return unfit('MinValues', `minValues ${unmet.minValues} of ${unmet.key} cannot be met`);
     }
-    this.commit(pod, { requirements: placed.requirements, proposal, total, core }, topology);
-    return undefined;
+    return { requirements: placed.requirements, proposal, total, core };
+  }
+
+  /** Takes the pod as `canAdd` worked out, registering the claim's hostname with its first pod. */
+  add(pod: SchedulingPod, placement: Placement, topology: Topology): void {
+    if (this.pods.length === 0) topology.register(Label.hostname, this.hostname);
+    this.pods.push(pod);
+    this.set.accept(placement.proposal);
+    this.reqs = placement.requirements;
+    this.total = placement.total;
+    this.core = placement.core;
+    this.refreshRoom();
+    this.hostPorts.add(pod.hostPorts);
+    topology.record(pod.pod, this.reqs, this.template.taints);
+  }
+
+  /** Taints, host ports and size: the checks that need neither requirements nor topology. */
+  private quickReject(pod: SchedulingPod): Unfit | undefined {
+    const taint = firstUntolerated(pod.tolerations, this.template.taints);
+    if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
+    const portConflict = this.hostPorts.conflict(pod.hostPorts);
+    if (portConflict !== undefined) return unfit('HostPorts', portConflict);
+    const { cpu, memory, pods } = this.core;
+    if (!this.set.fitsCeiling(cpu + pod.core.cpu, memory + pod.core.memory, pods + pod.core.pods)) {
+      // A fresh claim deserves the precise reason; a filling one is simply full.
+      return this.pods.length === 0
+        ? explainNoOptions(this.set.toArray(), this.reqs, addResources(this.total, pod.requests))
+        : unfit('Resources', 'exceeds the largest remaining instance type');
+    }
+    return this.hasRoomFor(pod) ? undefined : INEFFICIENT;
   }
 
   /**
@@ -175,21 +197,6 @@ export class NewNodeClaim {
     return (i: number) =>
       required.every((mask) => mask[i] === 1) &&
       (!core.extended || fits(total, options[i]?.net ?? {}));
-  }
-
-  private commit(
-    pod: SchedulingPod,
-    next: { requirements: Requirements; proposal: Proposal; total: Resources; core: CoreRequests },
-    topology: Topology,
-  ): void {
-    this.pods.push(pod);
-    this.set.accept(next.proposal);
-    this.reqs = next.requirements;
-    this.total = next.total;
-    this.core = next.core;
-    this.refreshRoom();
-    this.hostPorts.add(pod.hostPorts);
-    topology.record(pod.pod, this.reqs, this.template.taints);
   }
 }
 

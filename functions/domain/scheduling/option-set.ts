@@ -53,6 +53,22 @@ type Dimension = 'cpu' | 'memory' | 'pods';
 const DIMENSIONS: readonly Dimension[] = ['cpu', 'memory', 'pods'];
 const SORTED = { cpu: 'byCpu', memory: 'byMemory', pods: 'byPods' } as const;
 
+/**
+ * Invariants (i is an option's index in template order, d a dimension; tested in
+ * option-set.test.ts, the last against filtering from scratch):
+ * - `alive[i]` is 1 while option i is open, and `count` is the number of open options. Options
+ *   only ever close: a claim's requests only grow and its requirements only narrow.
+ * - `cursors[d]`: every option before it in the `by<d>` order has less of d than the claim has
+ *   accepted, so it is closed. Options from the cursor on have not been measured against the
+ *   current total in d; a cursor only moves forward.
+ * - `tops[d]`: the position in the `by<d>` order of the largest open option (-1 when none), and
+ *   `ceilingValues[d]` its amount of d (-1 when none). They only move down.
+ * - `first`: every option before it in template order is closed (a lazily kept memo).
+ * - `propose` changes none of the above; it only bumps `epoch` and `stamps`, scratch space that
+ *   lists each removed option once. A Proposal holds the distinct open options the new total
+ *   (and an extra test) would close, the cursors after them, and the open count left. It is valid
+ *   for the state it was made on: `accept` it before anything else is accepted, or drop it.
+ */
 export class OptionSet {
   private readonly index: OptionIndex;
   private readonly alive: Uint8Array;

@@ -8,7 +8,7 @@ import { Label } from '../labels.ts';
 import type { Resources } from '../resources.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
-import { NewNodeClaim } from './new-node-claim.ts';
+import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
@@ -82,7 +82,9 @@ class ClaimsByLoad {
         if (!claim.hasRoomFor(pod)) continue;
         if (topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) !== undefined)
           continue;
-        if (claim.tryAdd(pod, topology) === undefined) {
+        const answer = claim.canAdd(pod, topology);
+        if (isPlacement(answer)) {
+          claim.add(pod, answer, topology);
           this.moved(claim);
           return claim;
         }
@@ -128,7 +130,10 @@ export class Scheduler {
 
   private add(pod: SchedulingPod): PoolUnfit[] | undefined {
     for (const node of this.input.existingNodes) {
-      if (node.tryAdd(pod, this.input.topology) === undefined) return undefined;
+      if (node.canAdd(pod, this.input.topology) === undefined) {
+        node.add(pod, this.input.topology);
+        return undefined;
+      }
     }
     const claim = this.claims.firstAccepting(pod, this.input.topology);
     if (claim !== undefined) return undefined;
@@ -150,26 +155,16 @@ export class Scheduler {
       const remaining = this.remaining.get(template.name);
       const allowed =
         remaining === undefined ? undefined : (o: InstanceTypeOption) => withinLimit(o, remaining);
-      const claim = new NewNodeClaim({
-        template,
-        index: this.claims.all.length,
-        allowed,
-        topology: this.input.topology,
-      });
-      if (claim.isEmpty) {
-        claim.discard(this.input.topology);
-        failures.push({
-          ...unfit('Limits', 'all available instance types exceed the NodePool limits'),
-          nodePool: template.name,
-        });
+      // A candidate claim touches nothing until the pod is added: a refusal leaves no trace.
+      const claim = new NewNodeClaim({ template, index: this.claims.all.length, allowed });
+      const answer = claim.isEmpty
+        ? unfit('Limits', 'all available instance types exceed the NodePool limits')
+        : claim.canAdd(pod, this.input.topology);
+      if (!isPlacement(answer)) {
+        failures.push({ ...answer, nodePool: template.name });
         continue;
       }
-      const reason = claim.tryAdd(pod, this.input.topology);
-      if (reason !== undefined) {
-        claim.discard(this.input.topology);
-        failures.push({ ...reason, nodePool: template.name });
-        continue;
-      }
+      claim.add(pod, answer, this.input.topology);
       this.claims.add(claim);
       if (remaining !== undefined)
         this.remaining.set(template.name, subtractMax(remaining, claim.options));

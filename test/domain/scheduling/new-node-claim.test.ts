@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InstanceType } from '../../../functions/domain/instance-type.ts';
 import { Label } from '../../../functions/domain/labels.ts';
 import type { Pod } from '../../../functions/domain/pod.ts';
-import { NewNodeClaim } from '../../../functions/domain/scheduling/new-node-claim.ts';
+import { isPlacement, NewNodeClaim } from '../../../functions/domain/scheduling/new-node-claim.ts';
 import { nodeClaimTemplate } from '../../../functions/domain/scheduling/node-claim-template.ts';
 import { podRequests } from '../../../functions/domain/scheduling/pod-requests.ts';
 import { SchedulingPod } from '../../../functions/domain/scheduling/scheduling-pod.ts';
@@ -24,9 +24,13 @@ function setUp(catalog: readonly InstanceType[] = OVERPRICED) {
     daemonSets: [],
   });
   const topology = new Topology({ universe: new Map(), boundPods: [], namespaces: new Map() });
-  const claim = new NewNodeClaim({ template, index: 0, topology });
+  const claim = new NewNodeClaim({ template, index: 0 });
   const add = (...pods: SchedulingPod[]) => {
-    for (const pod of pods) expect(claim.tryAdd(pod, topology)).toBeUndefined();
+    for (const pod of pods) {
+      const answer = claim.canAdd(pod, topology);
+      if (!isPlacement(answer)) throw new Error(`refused: ${answer.reason}`);
+      claim.add(pod, answer, topology);
+    }
   };
   return { claim, topology, add };
 }
@@ -94,7 +98,7 @@ describe('whether a new claim has room for a pod', () => {
     add(...web(4));
 
     // Act
-    const reason = claim.tryAdd(a({ cpu: '1', memory: '1Gi' }), topology);
+    const reason = claim.canAdd(a({ cpu: '1', memory: '1Gi' }), topology);
 
     // Assess
     expect(reason).toEqual({

@@ -224,19 +224,6 @@ describe('the next domain of a pod anti-affinity', () => {
 });
 
 describe('the domains a group knows', () => {
-  it('forgets a registered domain only while it is empty', () => {
-    // Prepare
-    const group = aGroup('spread', { a: 0, b: 1 });
-
-    // Act
-    group.unregister('a');
-    group.unregister('b');
-
-    // Assess
-    expect(group.count('a')).toBeUndefined();
-    expect(group.count('b')).toBe(1);
-  });
-
   it('learns a domain when a pod is recorded there', () => {
     // Prepare
     const group = aGroup('spread', {});

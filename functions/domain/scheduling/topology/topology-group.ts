@@ -60,12 +60,6 @@ export class TopologyGroup {
     this.sortedCache = undefined;
   }
 
-  unregister(domain: string): void {
-    if (this.counts.get(domain) !== 0) return;
-    this.counts.delete(domain);
-    this.sortedCache = undefined;
-  }
-
   record(domain: string): void {
     const before = this.counts.get(domain);
     if (before === undefined) this.sortedCache = undefined;
@@ -99,8 +93,15 @@ export class TopologyGroup {
     return this.sortedCache;
   }
 
-  /** Candidate domains: the node's own few values when it names them, else every known domain. */
+  /**
+   * Candidate domains: the node's own few values when it names them, else every known domain.
+   * A hostname no group has counted yet is a new node's, empty by definition: checking a pod
+   * against a claim that is not open yet must not need its hostname registered first.
+   */
   private candidates(nodeDomains: Requirement): readonly string[] {
+    if (!nodeDomains.complement && this.spec.key === Label.hostname) {
+      return [...nodeDomains.values].sort();
+    }
     if (!nodeDomains.complement && nodeDomains.values.size < this.counts.size) {
       return [...nodeDomains.values].filter((d) => this.counts.has(d)).sort();
     }
@@ -167,7 +168,7 @@ export class TopologyGroup {
 
   private nextAntiAffinity(podDomains: Requirement, nodeDomains: Requirement): Requirement {
     const empty = this.candidates(nodeDomains).filter(
-      (d) => this.counts.get(d) === 0 && has(podDomains, d),
+      (d) => (this.counts.get(d) ?? 0) === 0 && has(podDomains, d),
     );
     return requirement(this.key, 'In', empty);
   }

@@ -140,11 +140,6 @@ export class Topology {
     for (const group of this.allGroups()) if (group.key === key) group.register(domain);
   }
 
-  unregister(key: string, domain: string): void {
-    this.opened.get(key)?.delete(domain);
-    for (const group of this.allGroups()) if (group.key === key) group.unregister(domain);
-  }
-
   /**
    * Narrows the node's requirements to the domains the pod may take there, or says why it
    * may take none. `podRequirements` are the pod's strict requirements.
