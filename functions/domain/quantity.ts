@@ -1,21 +1,36 @@
 /**
- * Kubernetes resource quantities (`100m`, `1.5`, `512Mi`, `1G`, `1e3`) parsed exactly.
+ * Kubernetes resource quantities (`100m`, `1.5`, `512Mi`, `1G`, `1e3`) parsed exactly, over the
+ * API server's whole range.
  *
- * Values are scaled to an integer unit with BigInt arithmetic so that no binary floating point
- * rounding creeps in: `parseMillis('0.1')` is exactly 100, `parseUnits('1.5Gi')` exactly
- * 1610612736. Fractions below the unit round up, as the API server does for `Value()`.
+ * As apimachinery's resource.Quantity documents and does (pkg/api/resource/quantity.go): no
+ * quantity represents a number greater than 2^63−1 in magnitude — larger ones are capped there —
+ * and amounts finer than the unit are rounded up, away from zero (`Value`, `MilliValue`). The
+ * exponent of `1e3` must fit an int32, as its parser reads it; only that, or a malformed text, is
+ * an error. CPU in millicores is the capped quantity times 1000, capped again at 2^63−1.
+ *
+ * Two representations, for two uses: `bigint` (`parseUnitsExact`, `parseMillisExact`) where sums
+ * can pass 2^53 and must stay exact (NodePool limits and what is left of them); `number`
+ * (`parseUnits`, `parseMillis`) for what one pod asks and one instance type has, which is exact
+ * up to 2^53 bytes (8 PiB) and the nearest double beyond: no pod or instance comes close, and
+ * the scheduler's hot path keeps plain arithmetic.
  */
 
 const QUANTITY =
   /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:(Ki|Mi|Gi|Ti|Pi|Ei)|([numkMGTPE])|[eE]([+-]?\d+))?$/;
 
-const BINARY: Readonly<Record<string, bigint>> = {
-  Ki: 1n << 10n,
-  Mi: 1n << 20n,
-  Gi: 1n << 30n,
-  Ti: 1n << 40n,
-  Pi: 1n << 50n,
-  Ei: 1n << 60n,
+/** The largest magnitude a quantity may have, in its unit. */
+export const MAX_QUANTITY = 2n ** 63n - 1n;
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+const BINARY_SHIFT: Readonly<Record<string, bigint>> = {
+  Ki: 10n,
+  Mi: 20n,
+  Gi: 30n,
+  Ti: 40n,
+  Pi: 50n,
+  Ei: 60n,
 };
 
 const DECIMAL_EXPONENT: Readonly<Record<string, number>> = {
@@ -30,32 +45,50 @@ const DECIMAL_EXPONENT: Readonly<Record<string, number>> = {
   E: 18,
 };
 
-/** Thrown for a string that is not a Kubernetes quantity; the message names the value. */
+/** Thrown for a text that is not a Kubernetes quantity; the message names the value. */
 export class QuantityError extends Error {
   override readonly name = 'QuantityError';
-}
 
-interface Rational {
-  readonly numerator: bigint;
-  readonly denominator: bigint;
-}
-
-function toRational(text: string): Rational {
-  const match = QUANTITY.exec(text.trim());
-  if (match === null || text.trim() === '') {
-    throw new QuantityError(`quantity "${text}" is not a valid Kubernetes quantity`);
+  constructor(
+    message: string,
+    /** `malformed`: not a quantity's text at all; `range`: well formed, but beyond what is accepted. */
+    readonly problem: 'malformed' | 'range',
+  ) {
+    super(message);
   }
-  const [, sign = '', digits = '', binary, decimal, exponent] = match;
-  const [whole = '', fraction = ''] = digits.split('.');
-  let numerator = BigInt(`${whole || '0'}${fraction}`);
-  let denominator = 10n ** BigInt(fraction.length);
-  if (sign === '-') numerator = -numerator;
-  if (binary !== undefined) numerator *= BINARY[binary] ?? 1n;
-  const power = decimal !== undefined ? (DECIMAL_EXPONENT[decimal] ?? 0) : Number(exponent ?? 0);
-  if (Math.abs(power) > 30) throw new QuantityError(`quantity "${text}" is out of range`);
-  if (power >= 0) numerator *= 10n ** BigInt(power);
-  else denominator *= 10n ** BigInt(-power);
-  return { numerator, denominator };
+}
+
+/** mantissa × 2^shift × 10^exponent, the mantissa a whole number. */
+interface Parts {
+  readonly negative: boolean;
+  readonly mantissa: bigint;
+  readonly digits: number;
+  readonly shift: bigint;
+  readonly exponent: number;
+}
+
+function toParts(text: string): Parts {
+  const match = QUANTITY.exec(text.trim());
+  if (match === null) {
+    throw new QuantityError(`quantity "${text}" is not a valid Kubernetes quantity`, 'malformed');
+  }
+  const [, sign = '', number = '', binary, decimal, written] = match;
+  const [whole = '', fraction = ''] = number.split('.');
+  const power = decimal !== undefined ? (DECIMAL_EXPONENT[decimal] ?? 0) : Number(written ?? 0);
+  if (!Number.isSafeInteger(power) || power < INT32_MIN || power > INT32_MAX) {
+    throw new QuantityError(
+      `quantity "${text}" is out of range: its exponent must fit 32 bits`,
+      'range',
+    );
+  }
+  const significant = `${whole}${fraction}`.replace(/^0+/, '');
+  return {
+    negative: sign === '-',
+    mantissa: BigInt(significant || '0'),
+    digits: significant.length,
+    shift: binary === undefined ? 0n : (BINARY_SHIFT[binary] ?? 0n),
+    exponent: power - fraction.length,
+  };
 }
 
 function ceilDiv(numerator: bigint, denominator: bigint): bigint {
@@ -63,26 +96,59 @@ function ceilDiv(numerator: bigint, denominator: bigint): bigint {
   return numerator % denominator > 0n ? quotient + 1n : quotient;
 }
 
-function toSafeNumber(value: bigint, text: string): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new QuantityError(`quantity "${text}" is out of range`);
+/** The magnitude in units of 10^-scale, rounded up and capped; `exponent` stays modest here. */
+function magnitude(parts: Parts, scale: number): bigint {
+  // At most 19 significant digits after the point fit below the cap; an exponent beyond these
+  // bounds is capped (or rounded up to one) without building a huge power of ten.
+  const exponent = parts.exponent + scale;
+  if (parts.digits + exponent > 40) return MAX_QUANTITY;
+  if (parts.digits + exponent < -40) return 1n;
+  const scaled = parts.mantissa << parts.shift;
+  const value =
+    exponent >= 0 ? scaled * 10n ** BigInt(exponent) : ceilDiv(scaled, 10n ** BigInt(-exponent));
+  return value > MAX_QUANTITY ? MAX_QUANTITY : value;
+}
+
+function exact(text: string | number, scale: number): bigint {
+  // YAML reads `1e999` unquoted as a float, which overflows to Infinity before it gets here.
+  if (typeof text === 'number' && !Number.isFinite(text)) {
+    throw new QuantityError(`quantity ${text} is out of range`, 'range');
   }
-  return Number(value);
+  const parts = toParts(String(text));
+  if (parts.mantissa === 0n) return 0n;
+  // The quantity itself is capped before it is scaled, as the API server stores it.
+  const capped =
+    scale > 0 && parts.digits + parts.exponent > 18 && magnitude(parts, 0) === MAX_QUANTITY;
+  const amount = capped ? MAX_QUANTITY : magnitude(parts, scale);
+  return parts.negative ? -amount : amount;
 }
 
-/** The quantity in thousandths (millicores for CPU), rounded up. */
-export function parseMillis(text: string | number): number {
-  const { numerator, denominator } = toRational(String(text));
-  return toSafeNumber(ceilDiv(numerator * 1000n, denominator), String(text));
+/** The quantity in whole units (bytes, pods, devices), rounded up away from zero and capped. */
+export function parseUnitsExact(text: string | number): bigint {
+  return exact(text, 0);
 }
 
-/** The quantity in whole units (bytes, pods, devices), rounded up. */
+/** The quantity in thousandths (millicores for CPU), rounded up away from zero and capped. */
+export function parseMillisExact(text: string | number): bigint {
+  return exact(text, 3);
+}
+
+/** `parseUnitsExact` as a number: exact up to 2^53. */
 export function parseUnits(text: string | number): number {
-  const { numerator, denominator } = toRational(String(text));
-  return toSafeNumber(ceilDiv(numerator, denominator), String(text));
+  return Number(parseUnitsExact(text));
 }
 
-/** Whether the text is a well-formed quantity. */
+/** `parseMillisExact` as a number: exact up to 2^53. */
+export function parseMillis(text: string | number): number {
+  return Number(parseMillisExact(text));
+}
+
+/** Whether the text is a quantity the API server accepts. */
 export function isQuantity(text: string): boolean {
-  return QUANTITY.test(text.trim()) && text.trim() !== '';
+  try {
+    toParts(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -14,7 +14,7 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
-import { parseResources, type Resources } from '../resources.ts';
+import { type Limits, parseLimits, parseResources } from '../resources.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
@@ -61,15 +61,16 @@ export interface ProvisioningInput {
 function remainingLimits(
   pools: readonly NodePool[],
   nodes: readonly StateNode[],
-): Map<string, Resources> {
-  const out = new Map<string, Resources>();
+): Map<string, Limits> {
+  const out = new Map<string, Limits>();
   for (const pool of pools) {
     if (pool.spec.limits === undefined) continue;
-    const remaining: Record<string, number> = { ...parseResources(pool.spec.limits) };
+    const remaining: Record<string, bigint> = { ...parseLimits(pool.spec.limits) };
     for (const node of nodes.filter((n) => n.nodePool === pool.metadata.name)) {
-      for (const name in remaining)
-        remaining[name] =
-          (remaining[name] ?? 0) - (name === 'nodes' ? 1 : (node.capacity[name] ?? 0));
+      for (const name in remaining) {
+        const used = name === 'nodes' ? 1 : (node.capacity[name] ?? 0);
+        remaining[name] = (remaining[name] ?? 0n) - BigInt(Math.ceil(used));
+      }
     }
     out.set(pool.metadata.name, remaining);
   }

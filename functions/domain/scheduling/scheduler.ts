@@ -5,7 +5,7 @@
  * (core: scheduling/scheduler.go, Solve and add).
  */
 import { Label } from '../labels.ts';
-import type { Resources } from '../resources.ts';
+import type { Limits } from '../resources.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
@@ -22,7 +22,7 @@ export interface SchedulerInput {
   readonly templates: readonly NodeClaimTemplate[];
   readonly topology: Topology;
   /** What each limited pool may still launch (a `nodes` entry counts nodes). */
-  readonly remaining: ReadonlyMap<string, Resources>;
+  readonly remaining: ReadonlyMap<string, Limits>;
   readonly canToleratePreferNoSchedule: boolean;
   /** NodePools left out of this pass (not ready), reported with every pod that found no place. */
   readonly skipped?: readonly PoolUnfit[];
@@ -37,23 +37,23 @@ export interface SchedulerResult {
   readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
 }
 
-function withinLimit(option: InstanceTypeOption, remaining: Resources): boolean {
+function withinLimit(option: InstanceTypeOption, remaining: Limits): boolean {
   for (const name in remaining) {
     const capacity = name === 'nodes' ? 1 : (option.instanceType.capacity[name] ?? 0);
-    if (capacity > (remaining[name] ?? 0)) return false;
+    if (capacity > (remaining[name] ?? 0n)) return false;
   }
   return true;
 }
 
 /** Karpenter is pessimistic about limits: a claim may become its largest option. Only limited keys count. */
-function subtractMax(remaining: Resources, options: readonly InstanceTypeOption[]): Resources {
-  const out: Record<string, number> = { ...remaining };
+function subtractMax(remaining: Limits, options: readonly InstanceTypeOption[]): Limits {
+  const out: Record<string, bigint> = { ...remaining };
   for (const name in remaining) {
     let largest = 0;
     for (const { instanceType } of options) {
       largest = Math.max(largest, name === 'nodes' ? 1 : (instanceType.capacity[name] ?? 0));
     }
-    out[name] = (out[name] ?? 0) - largest;
+    out[name] = (out[name] ?? 0n) - BigInt(Math.ceil(largest));
   }
   return out;
 }
@@ -103,7 +103,7 @@ class ClaimsByLoad {
 export class Scheduler {
   private readonly input: SchedulerInput;
   private readonly claims = new ClaimsByLoad();
-  private readonly remaining: Map<string, Resources>;
+  private readonly remaining: Map<string, Limits>;
   private readonly failures = new Map<string, PoolUnfit[]>();
 
   constructor(input: SchedulerInput) {

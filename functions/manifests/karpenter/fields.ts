@@ -1,6 +1,6 @@
 /** Field schemas shared by the Karpenter documents: patterned strings, quantities, maps. */
 import { z } from 'zod';
-import { isQuantity } from '../../domain/quantity.ts';
+import { parseUnits, QuantityError } from '../../domain/quantity.ts';
 import {
   DURATION,
   DURATION_OR_NEVER,
@@ -44,15 +44,34 @@ export const dnsSubdomain = formatted(
   'a lowercase DNS-1123 name (a-z, 0-9, "-" and ".", up to 253 characters)',
 );
 
-/** A resource quantity as a ResourceList holds it: an integer or a string such as `500m`. */
+/**
+ * A resource quantity as a ResourceList holds it: an integer (any size: the API server caps it at
+ * 2^63-1) or a string such as `500m`. A malformed or out-of-range one is named with its reason.
+ */
 export const quantity = z
-  .union([z.int(), z.string()], {
+  .union([z.number(), z.string()], {
     error: (iss) =>
       `must be an integer or a quantity such as 500m, 2Gi or 1.5, got ${describeValue(iss.input)}`,
   })
-  .refine((value) => typeof value === 'number' || isQuantity(value), {
-    error: (iss) => `${describeValue(iss.input)} is not a quantity such as 500m, 2Gi or 1.5`,
+  .superRefine((value, ctx) => {
+    const problem = quantityProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: value });
   });
+
+function quantityProblem(value: string | number): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+    return `must be an integer or a quantity such as 500m, 2Gi or 1.5, got ${describeValue(value)}`;
+  }
+  try {
+    parseUnits(value);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof QuantityError)) throw error;
+    return error.problem === 'range'
+      ? error.message
+      : `${describeValue(value)} is not a quantity such as 500m, 2Gi or 1.5`;
+  }
+}
 
 export const resourceList = z.record(z.string(), quantity);
 export const stringMap = z.record(z.string(), z.string());
