@@ -20,10 +20,10 @@ module.exports = {
     {
       name: 'manifests-inward',
       comment:
-        'functions/manifests (document schemas) may import the domain and schema/parse libraries only.',
+        'functions/manifests (documents to domain objects) imports, of the project, the domain only; of packages, its schema and YAML libraries.',
       severity: 'error',
       from: { path: '^functions/manifests/' },
-      to: { pathNot: '^functions/(domain|manifests)/|(^|/)node_modules/(zod|yaml)/' },
+      to: { pathNot: '^functions/(domain|manifests)/|(^|/)node_modules/(zod|yaml|js-yaml)/' },
     },
     {
       name: 'use-cases-no-adapters',

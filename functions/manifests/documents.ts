@@ -4,11 +4,10 @@
  * object with its own line. Empty documents are skipped. JSON (`kubectl get -o json`) gives the
  * same objects: one object, a list, or an array of objects, each element a document.
  */
-import { readBlockYaml } from './block-yaml.ts';
 import { readJsonDocuments } from './json-documents.ts';
 import { ManifestError } from './manifest-error.ts';
 import type { RawDocument, TextSpan } from './raw-document.ts';
-import { readYamlStream } from './yaml-stream.ts';
+import { readYamlDocuments } from './yaml-documents.ts';
 
 export type ObjectFields = Readonly<Record<string, unknown>>;
 
@@ -36,9 +35,7 @@ interface Origin {
 
 /** The objects in one file, in order. Throws ManifestError (file and line) for unreadable YAML or JSON. */
 export function readDocuments(text: string, file: string): ManifestDocument[] {
-  // The fast readers cover what kubectl writes; anything else gets the full parser.
-  const documents =
-    readJsonDocuments(text, file) ?? readBlockYaml(text) ?? readYamlStream(text, file);
+  const documents = readJsonDocuments(text, file) ?? readYamlDocuments(text, file);
   const objects: ManifestDocument[] = [];
   const origin = { text, file };
   for (const document of documents) {

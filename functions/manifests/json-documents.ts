@@ -8,10 +8,11 @@
  * Duplicate keys, which YAML rejects, pass here with the last one winning, as `JSON.parse`
  * does; kubectl never writes them.
  */
+
+import { Char } from './char-codes.ts';
 import { JsonLayout } from './json-layout.ts';
 import { contentStart } from './json-scan.ts';
 import { jsonSyntaxError } from './json-syntax-error.ts';
-import { Char } from './line-cursor.ts';
 import type { RawDocument, TextSpan } from './raw-document.ts';
 
 /**

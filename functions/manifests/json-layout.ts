@@ -1,15 +1,12 @@
 /**
- * Text spans of a JSON file's documents and list items that are worked out only when read.
- * Reading a dump needs no positions; an error needs one or two. So the first span read scans the
- * file once (json-scan.ts), and a line is counted only for the span asked about.
+ * Text spans of a JSON file's documents and list items, found when an error first asks: the
+ * file is scanned once (json-scan.ts) and a line is counted only for the span asked about.
  */
-import { type Bounds, type DocumentBounds, documentBounds, lineAt } from './json-scan.ts';
+import { type DocumentBounds, documentBounds, lineAt } from './json-scan.ts';
+import { type Bounds, type Layout, LazySpan, WHOLE_DOCUMENT } from './lazy-span.ts';
 import type { TextSpan } from './raw-document.ts';
 
-/** Marks the span of a whole document rather than of one of its items. */
-const WHOLE_DOCUMENT = -1;
-
-export class JsonLayout {
+export class JsonLayout implements Layout {
   private readonly text: string;
   private documents: DocumentBounds[] | undefined;
 
@@ -32,29 +29,5 @@ export class JsonLayout {
 
   lineAt(offset: number): number {
     return lineAt(this.text, offset);
-  }
-}
-
-class LazySpan implements TextSpan {
-  private readonly layout: JsonLayout;
-  private readonly document: number;
-  private readonly item: number;
-
-  constructor(layout: JsonLayout, document: number, item: number) {
-    this.layout = layout;
-    this.document = document;
-    this.item = item;
-  }
-
-  get start(): number {
-    return this.layout.bounds(this.document, this.item).start;
-  }
-
-  get end(): number {
-    return this.layout.bounds(this.document, this.item).end;
-  }
-
-  get line(): number {
-    return this.layout.lineAt(this.start);
   }
 }

@@ -4,12 +4,8 @@
  * `JSON.parse`, so the scan only follows strings and brackets; it runs only when an error needs
  * a line, which keeps reading a large `kubectl get -o json` dump at the speed of `JSON.parse`.
  */
-import { Char } from './line-cursor.ts';
-
-export interface Bounds {
-  readonly start: number;
-  readonly end: number;
-}
+import { Char } from './char-codes.ts';
+import type { Bounds } from './lazy-span.ts';
 
 export interface DocumentBounds extends Bounds {
   readonly items: readonly Bounds[];

@@ -3,8 +3,9 @@
  * messages give the offset of the fault; those that do not ("Unexpected token ']', …") are
  * located by checking the text again, which only happens for a file that failed anyway.
  */
+
+import { Char } from './char-codes.ts';
 import { lineAt } from './json-scan.ts';
-import { Char } from './line-cursor.ts';
 import { ManifestError } from './manifest-error.ts';
 
 const POSITION = / in JSON at position (\d+)/;
