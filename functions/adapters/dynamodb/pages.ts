@@ -1,33 +1,29 @@
-/** Reads every page of a Query or Scan: lists must be complete, not the first megabyte. */
+/**
+ * Every page of a Query or Scan, through the SDK's paginators: lists must be complete, not the
+ * first megabyte.
+ */
 import {
   type DynamoDBDocumentClient,
-  QueryCommand,
+  paginateQuery,
+  paginateScan,
   type QueryCommandInput,
-  ScanCommand,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 
-export type DocumentClient = Pick<DynamoDBDocumentClient, 'send'>;
+/** A whole client: the paginators accept nothing else. */
+export type DocumentClient = DynamoDBDocumentClient;
 export type Item = Record<string, unknown>;
 
-export async function queryAll(client: DocumentClient, input: QueryCommandInput): Promise<Item[]> {
+async function collect(pages: AsyncIterable<{ Items?: Item[] }>): Promise<Item[]> {
   const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
+  for await (const page of pages) items.push(...(page.Items ?? []));
   return items;
 }
 
-export async function scanAll(client: DocumentClient, input: ScanCommandInput): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return items;
+export function queryAll(client: DocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  return collect(paginateQuery({ client }, { ...input }));
+}
+
+export function scanAll(client: DocumentClient, input: ScanCommandInput): Promise<Item[]> {
+  return collect(paginateScan({ client }, { ...input }));
 }

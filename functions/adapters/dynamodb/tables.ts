@@ -7,9 +7,9 @@
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
-  DescribeTableCommand,
   type DynamoDBClient,
   UpdateTimeToLiveCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { ClaimAttribute, StateAttribute } from './keys.ts';
 
@@ -58,31 +58,20 @@ export function tableDefinitions(names: StateTableNames): readonly CreateTableCo
 }
 
 /** Creates both tables, waits until they are active and turns TTL on for the state table. */
-export async function createTables(
-  client: Pick<DynamoDBClient, 'send'>,
-  names: StateTableNames,
-): Promise<void> {
+export async function createTables(client: DynamoDBClient, names: StateTableNames): Promise<void> {
   const definitions = tableDefinitions(names);
   await Promise.all(
     definitions.map((definition) => client.send(new CreateTableCommand(definition))),
   );
-  await Promise.all(definitions.map((definition) => waitUntilActive(client, definition.TableName)));
+  // DynamoDB Local answers at once; AWS takes seconds, so the waiter polls every second or two.
+  const waiter = { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 };
+  await Promise.all(
+    definitions.map(({ TableName }) => waitUntilTableExists(waiter, { TableName })),
+  );
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: names.state,
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
     }),
   );
-}
-
-async function waitUntilActive(
-  client: Pick<DynamoDBClient, 'send'>,
-  tableName: string | undefined,
-): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.TableStatus === 'ACTIVE') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`creating table ${tableName}: still not active after 60 s`);
 }

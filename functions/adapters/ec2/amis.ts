@@ -4,20 +4,20 @@
  * query DescribeImages, and of the images with the same requirements (architecture) the newest
  * CreationDate wins, ties going to the lower id.
  */
-import { DescribeImagesCommand, type Image } from '@aws-sdk/client-ec2';
+import { type Image, paginateDescribeImages } from '@aws-sdk/client-ec2';
 import { Label } from '../../domain/labels.ts';
 import type { AmiSelectorTerm } from '../../domain/node-class.ts';
 import type { ResolvedAmi } from '../../ports/cloud-provider.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import { aliasParameters, variantRequirements } from './ami-aliases.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
 import { toPortError } from './errors.ts';
 import { type DescribedImage, fromImage } from './mappers.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { type ImageQuery, imageQuery } from './selector-filters.ts';
 import type { SsmParameters } from './ssm-parameters.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 /** Newest first; equal dates by id, so the order never depends on EC2's. */
 export function byNewest(a: ResolvedAmi, b: ResolvedAmi): number {
@@ -62,7 +62,7 @@ export class AmiProvider {
     this.#ec2 = options.ec2;
     this.#ssm = options.ssm;
     this.#cluster = options.cluster;
-    this.#cache = new TtlCache(RefreshInterval.amisMs, options.now);
+    this.#cache = new TtlCache(options.now, RefreshInterval.amisMs);
   }
 
   /** The selected AMIs, newest first; cached for a minute per set of terms. */
@@ -112,18 +112,15 @@ export class AmiProvider {
 
   async #describe(query: ImageQuery): Promise<DescribedImage[]> {
     try {
-      const images: Image[] = await allPages(
-        (NextToken) =>
-          this.#ec2.send(
-            new DescribeImagesCommand({
-              // EC2 refuses empty Filters and Owners lists.
-              Filters: query.filters.length > 0 ? [...query.filters] : undefined,
-              Owners: query.owners.length > 0 ? [...query.owners] : undefined,
-              NextToken,
-            }),
-          ),
-        (page) => page.Images,
+      const pages = paginateDescribeImages(
+        { client: this.#ec2 },
+        {
+          // EC2 refuses empty Filters and Owners lists.
+          Filters: query.filters.length > 0 ? [...query.filters] : undefined,
+          Owners: query.owners.length > 0 ? [...query.owners] : undefined,
+        },
       );
+      const images: Image[] = await collect(pages, (page) => page.Images);
       return images.map(fromImage);
     } catch (err) {
       throw toPortError(err, 'describing images');

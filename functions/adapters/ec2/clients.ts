@@ -1,13 +1,14 @@
 /**
- * The SDK clients the EC2 adapter talks through, narrowed to `send` so tests can pass
- * aws-sdk-client-mock and the composition root builds the real ones (STYLE §7.5).
+ * The SDK clients the EC2 adapter talks through (STYLE §7.5): tests pass real clients under
+ * aws-sdk-client-mock, and the composition root builds them. EC2 and Pricing are whole clients
+ * because the SDK's paginators accept nothing else.
  */
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { PricingClient } from '@aws-sdk/client-pricing';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 
-export type Ec2Api = Pick<EC2Client, 'send'>;
+export type Ec2Api = EC2Client;
 export type SsmApi = Pick<SSMClient, 'send'>;
 /** IAM is global: any region of the partition answers. */
 export type IamApi = Pick<IAMClient, 'send'>;
@@ -15,7 +16,7 @@ export type IamApi = Pick<IAMClient, 'send'>;
  * The Pricing API answers only in a few regions: build the client in us-east-1, or ap-south-1
  * for `ap-*`, eu-central-1 for `eu-*` and cn-northwest-1 for `cn-*` regions, as Karpenter does.
  */
-export type PricingApi = Pick<PricingClient, 'send'>;
+export type PricingApi = PricingClient;
 
 /** The adapter's clock: every cache and timestamp reads it, nothing calls `Date.now()`. */
 export type Now = () => Date;

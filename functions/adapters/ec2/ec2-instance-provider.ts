@@ -7,8 +7,8 @@
 import {
   CreateFleetCommand,
   type CreateFleetCommandOutput,
-  DescribeInstancesCommand,
   type Instance,
+  paginateDescribeInstances,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { Label } from '../../domain/labels.ts';
@@ -30,7 +30,7 @@ import { type LaunchPlan, planLaunch } from './launch-plan.ts';
 import { launchTemplateConfig } from './launch-template-config.ts';
 import type { LaunchTemplates } from './launch-templates.ts';
 import { fromInstance } from './mappers.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { clusterTagKey, launchTags } from './tags.ts';
 import { bootstrapOptions } from './user-data/bootstrap-options.ts';
 import { userDataFor } from './user-data/user-data.ts';
@@ -91,10 +91,8 @@ export class Ec2InstanceProvider implements InstanceProvider {
       { Name: 'instance-state-name', Values: LIVE_STATES },
     ];
     try {
-      const reservations = await allPages(
-        (NextToken) => this.#options.ec2.send(new DescribeInstancesCommand({ Filters, NextToken })),
-        (page) => page.Reservations,
-      );
+      const pages = paginateDescribeInstances({ client: this.#options.ec2 }, { Filters });
+      const reservations = await collect(pages, (page) => page.Reservations);
       const instances: Instance[] = reservations.flatMap((r) => r.Instances ?? []);
       return instances
         .map(fromInstance)

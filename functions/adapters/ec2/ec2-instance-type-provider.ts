@@ -7,9 +7,9 @@
  * zone of the class's subnets.
  */
 import {
-  DescribeInstanceTypeOfferingsCommand,
-  DescribeInstanceTypesCommand,
   type InstanceTypeOffering,
+  paginateDescribeInstanceTypeOfferings,
+  paginateDescribeInstanceTypes,
 } from '@aws-sdk/client-ec2';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts';
@@ -27,7 +27,7 @@ import type {
 import { InvalidConfigError } from '../../ports/errors.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import { toCatalogEntry } from './mappers.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { RefreshedValue } from './refreshed-value.ts';
 import type { SubnetProvider } from './subnets.ts';
@@ -144,19 +144,16 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
   }
 
   async #describeInstanceTypes(): Promise<readonly CatalogEntry[]> {
-    const infos = await allPages(
-      (NextToken) =>
-        this.#options.ec2.send(
-          new DescribeInstanceTypesCommand({
-            Filters: [
-              { Name: 'supported-virtualization-type', Values: ['hvm'] },
-              { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
-            ],
-            NextToken,
-          }),
-        ),
-      (page) => page.InstanceTypes,
+    const pages = paginateDescribeInstanceTypes(
+      { client: this.#options.ec2 },
+      {
+        Filters: [
+          { Name: 'supported-virtualization-type', Values: ['hvm'] },
+          { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
+        ],
+      },
     );
+    const infos = await collect(pages, (page) => page.InstanceTypes);
     const entries = infos.flatMap((info) => {
       const entry = toCatalogEntry(info, BUNDLED_BY_NAME.get(info.InstanceType ?? ''));
       return entry === undefined ? [] : [entry];
@@ -166,14 +163,12 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
   }
 
   async #describeOfferings(): Promise<OfferedZones> {
-    const offerings: InstanceTypeOffering[] = await allPages(
-      (NextToken) =>
-        this.#options.ec2.send(
-          new DescribeInstanceTypeOfferingsCommand({
-            LocationType: 'availability-zone',
-            NextToken,
-          }),
-        ),
+    const pages = paginateDescribeInstanceTypeOfferings(
+      { client: this.#options.ec2 },
+      { LocationType: 'availability-zone' },
+    );
+    const offerings: InstanceTypeOffering[] = await collect(
+      pages,
       (page) => page.InstanceTypeOfferings,
     );
     const offered = new Map<string, Set<string>>();

@@ -6,11 +6,11 @@
  */
 import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Now } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { instanceProfileTags } from './tags.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 export interface InstanceProfileRequest {
   readonly name: string;
@@ -61,7 +61,7 @@ export class InstanceProfiles {
   }) {
     this.#cluster = options.cluster;
     this.#provisioner = options.provisioner;
-    this.#ensured = new TtlCache(RefreshInterval.instanceProfilesMs, options.now);
+    this.#ensured = new TtlCache(options.now, RefreshInterval.instanceProfilesMs);
   }
 
   async resolve(nodeClass: LaunchableNodeClass): Promise<string> {

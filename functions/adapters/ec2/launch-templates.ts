@@ -5,6 +5,7 @@
  * nothing.
  */
 import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import {
   awsErrorCode,
@@ -17,7 +18,6 @@ import { toLaunchTemplateData } from './launch-template-data.ts';
 import { toTags } from './mappers.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { TagKey } from './tags.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 export class LaunchTemplates {
   readonly #ec2: Ec2Api;
@@ -27,7 +27,7 @@ export class LaunchTemplates {
   constructor(options: { ec2: Ec2Api; clusterName: string; now: Now }) {
     this.#ec2 = options.ec2;
     this.#clusterName = options.clusterName;
-    this.#known = new TtlCache(RefreshInterval.launchTemplatesMs, options.now);
+    this.#known = new TtlCache(options.now, RefreshInterval.launchTemplatesMs);
   }
 
   /** The name of a template with this configuration, created when EC2 has none. */

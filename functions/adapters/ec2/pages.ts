@@ -1,21 +1,12 @@
 /**
- * Follows `NextToken` until the last page. EC2, SSM and Pricing all paginate this way, and a
- * listing that stopped at the first page would silently miss instances or prices.
+ * Every item of every page an SDK paginator yields. A listing that stopped at the first page
+ * would silently miss instances or prices; the paginators follow `NextToken` to the end.
  */
-interface Paged {
-  readonly NextToken?: string | undefined;
-}
-
-export async function allPages<TOutput extends Paged, TItem>(
-  fetchPage: (nextToken: string | undefined) => Promise<TOutput>,
-  itemsOf: (page: TOutput) => readonly TItem[] | undefined,
+export async function collect<TPage, TItem>(
+  pages: AsyncIterable<TPage>,
+  itemsOf: (page: TPage) => readonly TItem[] | undefined,
 ): Promise<TItem[]> {
   const items: TItem[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await fetchPage(nextToken);
-    items.push(...(itemsOf(page) ?? []));
-    nextToken = page.NextToken === '' ? undefined : page.NextToken;
-  } while (nextToken !== undefined);
+  for await (const page of pages) items.push(...(itemsOf(page) ?? []));
   return items;
 }

@@ -5,13 +5,13 @@
  * a type the API did not list keeps its bundled price; until an API answers, the bundled table
  * is the answer.
  */
-import { DescribeSpotPriceHistoryCommand, type SpotPrice } from '@aws-sdk/client-ec2';
-import { GetProductsCommand } from '@aws-sdk/client-pricing';
+import { paginateDescribeSpotPriceHistory, type SpotPrice } from '@aws-sdk/client-ec2';
+import { paginateGetProducts } from '@aws-sdk/client-pricing';
 import type { SpotPrices } from '../../domain/instance-types/offerings.ts';
 import { onDemandPrices } from '../../domain/instance-types/prices.ts';
 import type { OfferingPrices, PriceProvider } from '../../ports/cloud-provider.ts';
 import type { Ec2Api, Now, PricingApi } from './clients.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { RefreshedValue } from './refreshed-value.ts';
 
@@ -133,18 +133,11 @@ export class Ec2PriceProvider implements PriceProvider {
   async #fetchOnDemand(): Promise<ReadonlyMap<string, number>> {
     const { region, pricing } = this.#options;
     const currency = region.startsWith('cn-') ? 'CNY' : 'USD';
-    const items = await allPages(
-      (NextToken) =>
-        pricing.send(
-          new GetProductsCommand({
-            ServiceCode: 'AmazonEC2',
-            Filters: productFilters(region),
-            MaxResults: 100,
-            NextToken,
-          }),
-        ),
-      (page) => (page.PriceList ?? []) as readonly unknown[],
+    const pages = paginateGetProducts(
+      { client: pricing },
+      { ServiceCode: 'AmazonEC2', Filters: productFilters(region), MaxResults: 100 },
     );
+    const items = await collect(pages, (page) => (page.PriceList ?? []) as readonly unknown[]);
     const prices = new Map(
       items.flatMap((entry) => {
         const price = priceOf(toItem(entry), currency);
@@ -156,19 +149,16 @@ export class Ec2PriceProvider implements PriceProvider {
   }
 
   async #fetchSpot(): Promise<SpotPrices> {
-    const history = await allPages(
-      (NextToken) =>
-        this.#options.ec2.send(
-          new DescribeSpotPriceHistoryCommand({
-            ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
-            // A start time of now returns each pair's current price only.
-            StartTime: this.#options.now(),
-            MaxResults: 1000,
-            NextToken,
-          }),
-        ),
-      (page) => page.SpotPriceHistory,
+    const pages = paginateDescribeSpotPriceHistory(
+      { client: this.#options.ec2 },
+      {
+        ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+        // A start time of now returns each pair's current price only.
+        StartTime: this.#options.now(),
+        MaxResults: 1000,
+      },
     );
+    const history = await collect(pages, (page) => page.SpotPriceHistory);
     const prices = latestSpotPrices(history);
     if (prices.size === 0) throw new Error('describing spot price history: no prices');
     return prices;

@@ -2,7 +2,7 @@
  * How long discovered facts are trusted before EC2 is asked again: Karpenter's intervals
  * (aws: pkg/cache/cache.go, pkg/operator/options/options.go, pkg/controllers/providers/*).
  */
-import { HOUR_MS, MINUTE_MS } from './ttl-cache.ts';
+import { HOUR_MS, MINUTE_MS } from '../cache/ttl-cache.ts';
 
 export const RefreshInterval = {
   /** `SUBNET_REFRESH_INTERVAL`: subnets and their free IPs, security groups. */

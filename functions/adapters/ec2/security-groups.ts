@@ -1,15 +1,15 @@
 /** Security groups an EC2NodeClass selects (aws: pkg/providers/securitygroup/securitygroup.go). */
-import { DescribeSecurityGroupsCommand, type SecurityGroup } from '@aws-sdk/client-ec2';
+import { paginateDescribeSecurityGroups, type SecurityGroup } from '@aws-sdk/client-ec2';
 import type { SelectorTerm } from '../../domain/node-class.ts';
 import type { ResolvedSecurityGroup } from '../../ports/cloud-provider.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import { toPortError } from './errors.ts';
 import { fromSecurityGroup } from './mappers.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { securityGroupFilters } from './selector-filters.ts';
 import { byId } from './subnets.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 export class SecurityGroupProvider {
   readonly #ec2: Ec2Api;
@@ -17,7 +17,7 @@ export class SecurityGroupProvider {
 
   constructor(ec2: Ec2Api, now: Now) {
     this.#ec2 = ec2;
-    this.#cache = new TtlCache(RefreshInterval.securityGroupsMs, now);
+    this.#cache = new TtlCache(now, RefreshInterval.securityGroupsMs);
   }
 
   /** The groups any term selects, sorted by id; cached for a minute per set of terms. */
@@ -30,13 +30,11 @@ export class SecurityGroupProvider {
 
   async #describe(term: SelectorTerm): Promise<SecurityGroup[]> {
     try {
-      return await allPages(
-        (NextToken) =>
-          this.#ec2.send(
-            new DescribeSecurityGroupsCommand({ Filters: securityGroupFilters(term), NextToken }),
-          ),
-        (page) => page.SecurityGroups,
+      const pages = paginateDescribeSecurityGroups(
+        { client: this.#ec2 },
+        { Filters: securityGroupFilters(term) },
       );
+      return await collect(pages, (page) => page.SecurityGroups);
     } catch (err) {
       throw toPortError(err, 'describing security groups');
     }

@@ -3,10 +3,10 @@
  * AMI is published, so values are kept for Karpenter's 24 hours and then read again.
  */
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Now, SsmApi } from './clients.ts';
 import { isNotFound, toPortError } from './errors.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 export class SsmParameters {
   readonly #ssm: SsmApi;
@@ -14,7 +14,7 @@ export class SsmParameters {
 
   constructor(ssm: SsmApi, now: Now) {
     this.#ssm = ssm;
-    this.#cache = new TtlCache(RefreshInterval.ssmParametersMs, now);
+    this.#cache = new TtlCache(now, RefreshInterval.ssmParametersMs);
   }
 
   /** The parameter's value, or undefined when it does not exist (not every variant is published). */

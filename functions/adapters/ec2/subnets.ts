@@ -2,16 +2,16 @@
  * Subnets an EC2NodeClass selects, and the one a launch uses in each zone: the subnet with the
  * most free IPv4 addresses (aws: pkg/providers/subnet/subnet.go `ZonalSubnetsForLaunch`).
  */
-import { DescribeSubnetsCommand, type Subnet } from '@aws-sdk/client-ec2';
+import { paginateDescribeSubnets, type Subnet } from '@aws-sdk/client-ec2';
 import type { SelectorTerm } from '../../domain/node-class.ts';
 import type { ResolvedNodeClassSubnet } from '../../ports/cloud-provider.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import { toPortError } from './errors.ts';
 import { fromSubnet } from './mappers.ts';
-import { allPages } from './pages.ts';
+import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { subnetFilters } from './selector-filters.ts';
-import { TtlCache } from './ttl-cache.ts';
 
 /** Unique by id, sorted by id: the order every resolved list comes in. */
 export function byId<T extends { readonly id: string }>(items: readonly T[]): T[] {
@@ -25,7 +25,7 @@ export class SubnetProvider {
 
   constructor(ec2: Ec2Api, now: Now) {
     this.#ec2 = ec2;
-    this.#cache = new TtlCache(RefreshInterval.subnetsMs, now);
+    this.#cache = new TtlCache(now, RefreshInterval.subnetsMs);
   }
 
   /** The subnets any term selects, sorted by id; cached for a minute per set of terms. */
@@ -38,11 +38,11 @@ export class SubnetProvider {
 
   async #describe(term: SelectorTerm): Promise<Subnet[]> {
     try {
-      return await allPages(
-        (NextToken) =>
-          this.#ec2.send(new DescribeSubnetsCommand({ Filters: subnetFilters(term), NextToken })),
-        (page) => page.Subnets,
+      const pages = paginateDescribeSubnets(
+        { client: this.#ec2 },
+        { Filters: subnetFilters(term) },
       );
+      return await collect(pages, (page) => page.Subnets);
     } catch (err) {
       throw toPortError(err, 'describing subnets');
     }

@@ -4,7 +4,7 @@
  * trust a rotated CA's predecessor. Private-endpoint clusters need the function in the VPC.
  */
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
-import { CachedValue } from './cached-value.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { EksApi, Now } from './clients.ts';
 import type { ClusterEndpoint } from './cluster-access.ts';
 import { toPortError } from './errors.ts';
@@ -20,11 +20,11 @@ export interface EksClusterEndpointOptions {
 
 export class EksClusterEndpoint {
   readonly #options: EksClusterEndpointOptions;
-  readonly #endpoint: CachedValue<ClusterEndpoint>;
+  readonly #endpoint: TtlCache<ClusterEndpoint>;
 
   constructor(options: EksClusterEndpointOptions) {
     this.#options = options;
-    this.#endpoint = new CachedValue(() => this.#describe(), options.now);
+    this.#endpoint = new TtlCache(options.now);
   }
 
   /**
@@ -32,7 +32,7 @@ export class EksClusterEndpoint {
    * `eks:DescribeCluster` or while the cluster has no endpoint yet, ThrottledError on throttling.
    */
   current(): Promise<ClusterEndpoint> {
-    return this.#endpoint.get();
+    return this.#endpoint.getOrLoadExpiring('', () => this.#describe());
   }
 
   async #describe(): Promise<{ value: ClusterEndpoint; replaceAt: Date }> {

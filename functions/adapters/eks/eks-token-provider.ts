@@ -10,7 +10,7 @@
  *   credentials: defaultProvider(), now: () => new Date() });
  * const { token } = await tokens.current();
  */
-import { CachedValue } from './cached-value.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { CredentialProvider, Now } from './clients.ts';
 import { type EksToken, makeEksToken } from './eks-token.ts';
 
@@ -26,16 +26,16 @@ export interface EksTokenProviderOptions {
 
 export class EksTokenProvider {
   readonly #options: EksTokenProviderOptions;
-  readonly #token: CachedValue<EksToken>;
+  readonly #token: TtlCache<EksToken>;
 
   constructor(options: EksTokenProviderOptions) {
     this.#options = options;
-    this.#token = new CachedValue(() => this.#sign(), options.now);
+    this.#token = new TtlCache(options.now);
   }
 
   /** A token with at least four minutes left; credential provider failures reject unchanged. */
   current(): Promise<EksToken> {
-    return this.#token.get();
+    return this.#token.getOrLoadExpiring('', () => this.#sign());
   }
 
   async #sign(): Promise<{ value: EksToken; replaceAt: Date }> {

@@ -8,7 +8,7 @@
  *   secretId: 'nodesmith/prod/cluster-access', now: () => new Date() });
  */
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { CachedValue } from './cached-value.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Now, SecretsManagerApi } from './clients.ts';
 import type { ClusterAccess, ClusterAccessSource } from './cluster-access.ts';
 import { parseClusterSecret } from './cluster-secret.ts';
@@ -27,11 +27,11 @@ export interface SecretClusterAccessOptions {
 
 export class SecretClusterAccess implements ClusterAccessSource {
   readonly #options: SecretClusterAccessOptions;
-  readonly #access: CachedValue<ClusterAccess>;
+  readonly #access: TtlCache<ClusterAccess>;
 
   constructor(options: SecretClusterAccessOptions) {
     this.#options = options;
-    this.#access = new CachedValue(() => this.#read(), options.now);
+    this.#access = new TtlCache(options.now);
   }
 
   /**
@@ -40,7 +40,7 @@ export class SecretClusterAccess implements ClusterAccessSource {
    * ThrottledError on throttling.
    */
   current(): Promise<ClusterAccess> {
-    return this.#access.get();
+    return this.#access.getOrLoadExpiring('', () => this.#read());
   }
 
   async #read(): Promise<{ value: ClusterAccess; replaceAt: Date }> {

@@ -35,10 +35,16 @@ describe('on-demand prices', () => {
   it('asks the Pricing API for Linux shared-tenancy on-demand prices of the region, every page', async () => {
     // Prepare
     const { cloud, pricingMock } = setUp();
+    const [first, second] = fixture<{ pages: object[] }>('get-products').pages;
+    // The paginator reuses one input object, so each request is copied as it is sent.
+    const inputs: { NextToken?: string }[] = [];
+    pricingMock.on(GetProductsCommand).callsFake((input: { NextToken?: string }) => {
+      inputs.push(structuredClone(input));
+      return (input.NextToken === 'page-2' ? second : first) ?? {};
+    });
     // Act
     await cloud.prices();
     // Assess
-    const inputs = pricingMock.commandCalls(GetProductsCommand).map((call) => call.args[0].input);
     expect(inputs).toHaveLength(2);
     expect(inputs[0]).toEqual({
       ServiceCode: 'AmazonEC2',
