@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_TOKEN_BYTES,
-  makeEksToken,
-} from '../../../functions/adapters/eks/eks-token.ts';
+import { MAX_TOKEN_BYTES, makeEksToken } from '../../../functions/adapters/eks/eks-token.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
 import { CLUSTER_NAME, CREDENTIALS, decodeToken, MINUTE, REGION } from './support.ts';
 
