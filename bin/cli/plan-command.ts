@@ -4,8 +4,10 @@
  * state table (--state-table).
  */
 import type { Command } from 'commander';
+import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
+import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
-import { type ClusterSnapshot, whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
+import { type PlanningSnapshot, whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { renderPlanTable } from './plan-table.ts';
 import { snapshotFromFiles } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
@@ -48,9 +50,9 @@ function checkOptions(options: PlanOptions): void {
 
 /** Pools come from files or from the store, never a silent mix of both. */
 async function withStoredPools(
-  fromFiles: ClusterSnapshot,
+  fromFiles: PlanningSnapshot,
   options: PlanOptions,
-): Promise<ClusterSnapshot> {
+): Promise<PlanningSnapshot> {
   const { stateTable } = options;
   if (stateTable === undefined) return fromFiles;
   const inFiles = [
@@ -68,7 +70,7 @@ async function withStoredPools(
   return { ...fromFiles, ...stored };
 }
 
-async function snapshotFor(options: PlanOptions): Promise<ClusterSnapshot> {
+async function snapshotFor(options: PlanOptions): Promise<PlanningSnapshot> {
   const snapshot = await withStoredPools(snapshotFromFiles(options.file), options);
   if (options.kubeconfig === undefined) return snapshot;
   if (snapshot.nodePools.length === 0) {
@@ -87,10 +89,12 @@ async function runPlan(options: PlanOptions): Promise<void> {
     .map((z) => z.trim())
     .filter(Boolean);
   const snapshot = await snapshotFor(options);
-  const result = whatIfPlan(snapshot, {
+  const instanceTypes = new BundledInstanceTypes({
     region: options.region,
+    prices: onDemandPrices(options.region),
     ...(zones === undefined ? {} : { zones }),
   });
+  const result = await whatIfPlan(snapshot, { region: options.region }, instanceTypes);
   for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
   const report = toPlanReport(result);
   // Indented for people at a terminal; compact when piped, where size and speed matter more.

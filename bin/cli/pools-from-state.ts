@@ -17,7 +17,7 @@ import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-clas
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
-import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface StateTable {
@@ -25,7 +25,7 @@ export interface StateTable {
   readonly region: string;
 }
 
-export type StoredPools = Pick<ClusterSnapshot, 'nodePools' | 'nodeClasses'>;
+export type StoredPools = Pick<PlanningSnapshot, 'nodePools' | 'nodeClasses'>;
 type DocumentStores = Pick<StateStore, 'nodePools' | 'nodeClasses'>;
 
 /** What went wrong and what to do about it, per kind of failure. */

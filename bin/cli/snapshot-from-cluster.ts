@@ -7,13 +7,13 @@
  */
 import { kubeConfigFromFile } from '../../functions/adapters/eks/kube-config-file.ts';
 import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 
 export async function snapshotFromCluster(
   kubeconfig: string,
   context: string | undefined,
-  given: ClusterSnapshot,
-): Promise<ClusterSnapshot> {
+  given: PlanningSnapshot,
+): Promise<PlanningSnapshot> {
   const cluster = kubernetesClusterFrom(kubeConfigFromFile(kubeconfig, context));
   const live = await cluster.snapshot();
   return {

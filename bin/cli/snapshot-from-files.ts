@@ -5,7 +5,7 @@ import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-clas
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
-import type { ClusterSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 
 function readManifest(file: string): ManifestFile {
   try {
@@ -19,7 +19,7 @@ function readManifest(file: string): ManifestFile {
   }
 }
 
-export function snapshotFromFiles(files: readonly string[]): ClusterSnapshot {
+export function snapshotFromFiles(files: readonly string[]): PlanningSnapshot {
   const cluster = loadCluster(files.map(readManifest), {
     nodePool: parseNodePool,
     nodeClaim: parseNodeClaim,

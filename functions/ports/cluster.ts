@@ -27,7 +27,7 @@ import type { Taint } from '../domain/taints.ts';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../domain/volumes.ts';
 
 /** Everything one controller pass plans from, read nodes first (DESIGN §1 step 2). */
-export interface ClusterSnapshot {
+export interface ClusterObjects {
   readonly nodes: readonly Node[];
   /** Every pod that is not Succeeded or Failed, bound or pending. */
   readonly pods: readonly Pod[];
@@ -51,7 +51,7 @@ export interface ClusterReader {
    * const { nodes, pods } = await cluster.snapshot();
    * const pending = pods.filter((pod) => pod.nodeName === undefined);
    */
-  snapshot(): Promise<ClusterSnapshot>;
+  snapshot(): Promise<ClusterObjects>;
   nodes(): Promise<readonly Node[]>;
   /**
    * Pods not bound to a node and in phase Pending, with `markedUnschedulable` set where

@@ -31,7 +31,7 @@ describe.concurrent('existing nodes', () => {
 
     // Assess
     expect(plan.existingNodes).toEqual([]);
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 
   it('counts a running DaemonSet pod once on an existing node', async () => {
@@ -57,7 +57,7 @@ describe.concurrent('existing nodes', () => {
 
     // Assess
     expect(plan.existingNodes).toEqual([]);
-    expect(claimOf(plan, 'default/exporter-new')).toBeDefined();
+    expect(claimOf(plan, 'default/exporter-new')?.nodePool).toBe('default');
   });
 
   it('does not put two pending pods with the same host port on one node', async () => {
@@ -106,7 +106,7 @@ describe.concurrent('in-flight and deleting nodes', () => {
 
     // Assess
     expect(plan.existingNodes).toEqual([]);
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 
   it('plans new capacity for the pods of a node being deleted', async () => {
@@ -135,6 +135,6 @@ describe.concurrent('in-flight and deleting nodes', () => {
     // Assess
     expect(unschedulablePods(plan)).toEqual(['kube-system/aws-node-x2k8d']);
     expect(plan.unschedulable[0]?.reason).toMatch(/DaemonSet/);
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 });

@@ -161,7 +161,7 @@ describe.concurrent('pod affinity', () => {
     const plan = await planOf(fixture);
 
     // Assess
-    expect(claimOf(plan, 'payments/target')).toBeDefined();
+    expect(claimOf(plan, 'payments/target')?.nodePool).toBe('default');
     expect(unschedulablePods(plan)).toEqual(['default/follower']);
   });
 
@@ -208,7 +208,7 @@ describe.concurrent('pod affinity', () => {
     const plan = await planOf(fixture);
 
     // Assess
-    expect(claimOf(plan, 'default/follower')).toBeDefined();
+    expect(claimOf(plan, 'default/follower')?.nodePool).toBe('default');
     expect(plan.unschedulable).toEqual([]);
   });
 
@@ -341,7 +341,7 @@ describe.concurrent('pod anti-affinity', () => {
 
     // Assess
     const claim = claimOf(plan, 'default/target');
-    expect(claim).toBeDefined();
+    expect(claim?.nodePool).toBe('default');
     expect(claim?.zone).not.toBe('us-east-1a');
     expect(claim?.labels[ZONE]).not.toBe('us-east-1a');
   });
@@ -366,6 +366,6 @@ describe.concurrent('pod anti-affinity', () => {
     const plan = await planOf(fixture);
 
     // Assess
-    expect(claimOf(plan, 'default/target')).toBeDefined();
+    expect(claimOf(plan, 'default/target')?.nodePool).toBe('default');
   });
 });

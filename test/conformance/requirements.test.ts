@@ -246,7 +246,7 @@ describe.concurrent('node affinity fallback', () => {
     const plan = await planOf(fixture);
 
     // Assess
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 });
 

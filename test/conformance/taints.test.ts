@@ -29,7 +29,7 @@ describe.concurrent('taints and tolerations', () => {
     // Assess
     expect(unschedulablePods(plan)).toEqual(['default/web']);
     expect(plan.unschedulable[0]?.reason).toContain('nvidia.com/gpu');
-    expect(claimOf(plan, 'default/trainer')).toBeDefined();
+    expect(claimOf(plan, 'default/trainer')?.nodePool).toBe('default');
   });
 
   it('places pods that do not tolerate the NodePool startup taints', async () => {
@@ -130,7 +130,7 @@ describe.concurrent('taints and tolerations', () => {
 
     // Assess
     expect(plan.existingNodes).toEqual([]);
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 
   it('passes over a cordoned node', async () => {
@@ -142,6 +142,6 @@ describe.concurrent('taints and tolerations', () => {
 
     // Assess
     expect(plan.existingNodes).toEqual([]);
-    expect(claimOf(plan, 'default/web')).toBeDefined();
+    expect(claimOf(plan, 'default/web')?.nodePool).toBe('default');
   });
 });

@@ -471,6 +471,6 @@ describe.concurrent('spread selectors', () => {
 
     // Assess
     expect(unschedulablePods(plan)).toEqual(['default/spread']);
-    expect(claimOf(plan, 'default/plain')).toBeDefined();
+    expect(claimOf(plan, 'default/plain')?.nodePool).toBe('default');
   });
 });

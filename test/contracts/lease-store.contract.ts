@@ -52,7 +52,10 @@ function renewContract(makeStore: StoreFactory): void {
     // Assess
     expect(renewed).toEqual({ ...grant, expiresAt: secondsAfter(T0, 110).toISOString() });
     expect(await lease.acquire('pass-2', secondsAfter(T0, 100), 60)).toBeUndefined();
-    expect(await lease.acquire('pass-2', secondsAfter(T0, 110), 60)).toBeDefined();
+    expect(await lease.acquire('pass-2', secondsAfter(T0, 110), 60)).toMatchObject({
+      holder: 'pass-2',
+      expiresAt: secondsAfter(T0, 170).toISOString(),
+    });
   });
 
   it('refuses to renew a lease released or taken since', async () => {

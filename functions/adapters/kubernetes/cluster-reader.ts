@@ -12,7 +12,7 @@ import type {
   PersistentVolumeClaim,
   StorageClass,
 } from '../../domain/volumes.ts';
-import type { ClusterReader, ClusterSnapshot, Namespace } from '../../ports/cluster.ts';
+import type { ClusterObjects, ClusterReader, Namespace } from '../../ports/cluster.ts';
 import type { KubernetesApis } from './clients.ts';
 import { type ApiCall, request } from './errors.ts';
 import {
@@ -36,9 +36,53 @@ function escapeFieldValue(value: string): string {
   return value.replace(/[\\,=]/g, (char) => `\\${char}`);
 }
 
-function listing(resource: string): ApiCall {
-  return { doing: `listing ${resource}`, verb: 'list', resource };
+/** How one kind is listed across all namespaces and mapped to its domain type. */
+interface Listing<TObject, TDomain> {
+  readonly resource: string;
+  readonly page: (apis: KubernetesApis, query: ListQuery) => Promise<Page<TObject>>;
+  readonly map: (object: TObject) => TDomain;
 }
+
+type ListQuery = PageQuery & { readonly fieldSelector?: string };
+
+function listing<TObject, TDomain>(
+  resource: string,
+  page: (apis: KubernetesApis, query: ListQuery) => Promise<Page<TObject>>,
+  map: (object: TObject) => TDomain,
+): Listing<TObject, TDomain> {
+  return { resource, page, map };
+}
+
+const LISTINGS = {
+  nodes: listing('nodes', (apis, q) => apis.core.listNode(q), fromV1Node),
+  pods: listing('pods', (apis, q) => apis.core.listPodForAllNamespaces(q), fromV1Pod),
+  daemonSets: listing(
+    'daemonsets',
+    (apis, q) => apis.apps.listDaemonSetForAllNamespaces(q),
+    fromV1DaemonSet,
+  ),
+  podDisruptionBudgets: listing(
+    'poddisruptionbudgets',
+    (apis, q) => apis.policy.listPodDisruptionBudgetForAllNamespaces(q),
+    fromV1PodDisruptionBudget,
+  ),
+  persistentVolumes: listing(
+    'persistentvolumes',
+    (apis, q) => apis.core.listPersistentVolume(q),
+    fromV1PersistentVolume,
+  ),
+  persistentVolumeClaims: listing(
+    'persistentvolumeclaims',
+    (apis, q) => apis.core.listPersistentVolumeClaimForAllNamespaces(q),
+    fromV1PersistentVolumeClaim,
+  ),
+  storageClasses: listing(
+    'storageclasses',
+    (apis, q) => apis.storage.listStorageClass(q),
+    fromV1StorageClass,
+  ),
+  namespaces: listing('namespaces', (apis, q) => apis.core.listNamespace(q), fromV1Namespace),
+};
 
 export class KubernetesClusterReader implements ClusterReader {
   readonly #apis: KubernetesApis;
@@ -49,7 +93,7 @@ export class KubernetesClusterReader implements ClusterReader {
     this.#pageSize = pageSize;
   }
 
-  async snapshot(): Promise<ClusterSnapshot> {
+  async snapshot(): Promise<ClusterObjects> {
     // Nodes strictly first (DESIGN §1 step 2); the rest may come in any order.
     const nodes = await this.nodes();
     const [
@@ -82,85 +126,53 @@ export class KubernetesClusterReader implements ClusterReader {
   }
 
   nodes(): Promise<readonly Node[]> {
-    return this.#list(listing('nodes'), (q) => this.#apis.core.listNode(q), fromV1Node);
+    return this.#list(LISTINGS.nodes);
   }
 
   pendingPods(): Promise<readonly Pod[]> {
-    return this.#pods(PENDING);
+    return this.#list(LISTINGS.pods, PENDING);
   }
 
   pods(): Promise<readonly Pod[]> {
-    return this.#pods(NOT_TERMINAL);
+    return this.#list(LISTINGS.pods, NOT_TERMINAL);
   }
 
   podsOnNode(nodeName: string): Promise<readonly Pod[]> {
-    return this.#pods(`spec.nodeName=${escapeFieldValue(nodeName)},${NOT_TERMINAL}`);
+    return this.#list(LISTINGS.pods, `spec.nodeName=${escapeFieldValue(nodeName)},${NOT_TERMINAL}`);
   }
 
   daemonSets(): Promise<readonly DaemonSet[]> {
-    const apps = this.#apis.apps;
-    return this.#list(
-      listing('daemonsets'),
-      (q) => apps.listDaemonSetForAllNamespaces(q),
-      fromV1DaemonSet,
-    );
+    return this.#list(LISTINGS.daemonSets);
   }
 
   podDisruptionBudgets(): Promise<readonly PodDisruptionBudget[]> {
-    const policy = this.#apis.policy;
-    return this.#list(
-      listing('poddisruptionbudgets'),
-      (q) => policy.listPodDisruptionBudgetForAllNamespaces(q),
-      fromV1PodDisruptionBudget,
-    );
+    return this.#list(LISTINGS.podDisruptionBudgets);
   }
 
   persistentVolumes(): Promise<readonly PersistentVolume[]> {
-    const core = this.#apis.core;
-    return this.#list(
-      listing('persistentvolumes'),
-      (q) => core.listPersistentVolume(q),
-      fromV1PersistentVolume,
-    );
+    return this.#list(LISTINGS.persistentVolumes);
   }
 
   persistentVolumeClaims(): Promise<readonly PersistentVolumeClaim[]> {
-    const core = this.#apis.core;
-    return this.#list(
-      listing('persistentvolumeclaims'),
-      (q) => core.listPersistentVolumeClaimForAllNamespaces(q),
-      fromV1PersistentVolumeClaim,
-    );
+    return this.#list(LISTINGS.persistentVolumeClaims);
   }
 
   storageClasses(): Promise<readonly StorageClass[]> {
-    const storage = this.#apis.storage;
-    return this.#list(
-      listing('storageclasses'),
-      (q) => storage.listStorageClass(q),
-      fromV1StorageClass,
-    );
+    return this.#list(LISTINGS.storageClasses);
   }
 
   namespaces(): Promise<readonly Namespace[]> {
-    const core = this.#apis.core;
-    return this.#list(listing('namespaces'), (q) => core.listNamespace(q), fromV1Namespace);
+    return this.#list(LISTINGS.namespaces);
   }
 
-  #pods(fieldSelector: string): Promise<readonly Pod[]> {
-    const core = this.#apis.core;
-    return this.#list(
-      listing('pods'),
-      (q) => core.listPodForAllNamespaces({ ...q, fieldSelector }),
-      fromV1Pod,
-    );
-  }
-
+  /** Every object of one kind, page by page; pods narrowed by the server with a field selector. */
   async #list<TObject, TDomain>(
-    call: ApiCall,
-    fetchPage: (query: PageQuery) => Promise<Page<TObject>>,
-    map: (object: TObject) => TDomain,
+    { resource, page, map }: Listing<TObject, TDomain>,
+    fieldSelector?: string,
   ): Promise<readonly TDomain[]> {
+    const call: ApiCall = { doing: `listing ${resource}`, verb: 'list', resource };
+    const fetchPage = (query: PageQuery) =>
+      page(this.#apis, fieldSelector === undefined ? query : { ...query, fieldSelector });
     const objects = await request(call, () => readAllPages(fetchPage, this.#pageSize));
     return objects.map(map);
   }

@@ -23,7 +23,7 @@ import type {
 import type {
   Cluster,
   ClusterEvent,
-  ClusterSnapshot,
+  ClusterObjects,
   EvictionOutcome,
   Namespace,
   NodeMetadataPatch,
@@ -61,7 +61,7 @@ export class KubernetesCluster implements Cluster {
     this.#events = new KubernetesEventRecorder(apis.core, options.now ?? (() => new Date()));
   }
 
-  snapshot(): Promise<ClusterSnapshot> {
+  snapshot(): Promise<ClusterObjects> {
     return this.#reader.snapshot();
   }
 

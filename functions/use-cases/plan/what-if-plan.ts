@@ -1,11 +1,10 @@
 /**
- * "What would Nodesmith launch for these pods?" — a plan from a snapshot, priced with the
- * bundled catalog, touching nothing. The `plan` command and the API's dry run both call it.
+ * "What would Nodesmith launch for these pods?" — a plan from a snapshot, touching nothing, with
+ * instance types from whichever InstanceTypeProvider the caller wires. The `plan` command and
+ * the API's dry run both call it.
  */
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
-import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts';
-import { buildInstanceTypes } from '../../domain/instance-types/instance-types.ts';
 import { onDemandPrices, type RegionPrices } from '../../domain/instance-types/prices.ts';
 import type { Labels } from '../../domain/label-selector.ts';
 import type { Node } from '../../domain/node.ts';
@@ -21,8 +20,9 @@ import type {
   RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
+import type { InstanceTypeProvider, LaunchableNodeClass } from '../../ports/cloud-provider.ts';
 
-export interface ClusterSnapshot {
+export interface PlanningSnapshot {
   readonly pods: readonly Pod[];
   readonly nodes: readonly Node[];
   readonly nodeClaims: readonly NodeClaim[];
@@ -38,8 +38,6 @@ export interface ClusterSnapshot {
 
 export interface WhatIfOptions {
   readonly region: string;
-  /** Zones to launch in; otherwise the EC2NodeClass's subnet zones, otherwise `<region>a/b/c`. */
-  readonly zones?: readonly string[];
 }
 
 export interface WhatIfPlan {
@@ -52,26 +50,17 @@ export interface WhatIfPlan {
   readonly warnings: readonly string[];
 }
 
-function zonesFor(nodeClass: EC2NodeClass | undefined, options: WhatIfOptions): readonly string[] {
-  if (options.zones !== undefined && options.zones.length > 0) return options.zones;
-  const subnetZones = (nodeClass?.status?.subnets ?? []).map((s) => s.zone);
-  if (subnetZones.length > 0) return [...new Set(subnetZones)].sort();
-  return ['a', 'b', 'c'].map((suffix) => `${options.region}${suffix}`);
+/** A class the files did not give: its defaults, as Karpenter would apply them (AL2023). */
+function defaultNodeClass(name: string): LaunchableNodeClass {
+  return { metadata: { name }, spec: {} };
 }
 
-function zoneIdsFor(nodeClass: EC2NodeClass | undefined): Record<string, string> | undefined {
-  const subnets = (nodeClass?.status?.subnets ?? []).filter((s) => s.zoneID !== undefined);
-  if (subnets.length === 0) return undefined;
-  return Object.fromEntries(subnets.map((s) => [s.zone, s.zoneID ?? '']));
-}
-
-function instanceTypesByPool(
-  snapshot: ClusterSnapshot,
-  options: WhatIfOptions,
-  prices: RegionPrices,
+async function instanceTypesByPool(
+  snapshot: PlanningSnapshot,
+  provider: InstanceTypeProvider,
   warnings: string[],
-): Map<string, readonly InstanceType[]> {
-  const byClass = new Map<string, readonly InstanceType[]>();
+): Promise<Map<string, readonly InstanceType[]>> {
+  const byClass = new Map<string, Promise<readonly InstanceType[]>>();
   const out = new Map<string, readonly InstanceType[]>();
   for (const pool of snapshot.nodePools) {
     const className = pool.spec.template.spec.nodeClassRef.name;
@@ -83,23 +72,23 @@ function instanceTypesByPool(
           `EC2NodeClass "${className}" (used by NodePool "${pool.metadata.name}") was not given; assuming AL2023 defaults`,
         );
       }
-      const zoneIds = zoneIdsFor(nodeClass);
-      types = buildInstanceTypes({
-        catalog: BUNDLED_CATALOG,
-        region: options.region,
-        prices: prices.prices,
-        zones: zonesFor(nodeClass, options),
-        ...(zoneIds === undefined ? {} : { zoneIds }),
-        ...(nodeClass === undefined ? {} : { nodeClass }),
-      });
+      types = provider.instanceTypes(nodeClass ?? defaultNodeClass(className));
       byClass.set(className, types);
     }
-    out.set(pool.metadata.name, types);
+    out.set(pool.metadata.name, await types);
   }
   return out;
 }
 
-export function whatIfPlan(snapshot: ClusterSnapshot, options: WhatIfOptions): WhatIfPlan {
+/**
+ * The plan for the snapshot. `instanceTypes` answers for each NodePool's class: the bundled
+ * catalog for `nodesmith plan`, EC2 for the API's dry run.
+ */
+export async function whatIfPlan(
+  snapshot: PlanningSnapshot,
+  options: WhatIfOptions,
+  instanceTypes: InstanceTypeProvider,
+): Promise<WhatIfPlan> {
   const prices = onDemandPrices(options.region);
   const warnings: string[] = [];
   if (prices.priceSource !== options.region) {
@@ -110,7 +99,7 @@ export function whatIfPlan(snapshot: ClusterSnapshot, options: WhatIfOptions): W
   const plan = planProvisioning({
     ...snapshot,
     nodeClasses: snapshot.nodeClasses,
-    instanceTypes: instanceTypesByPool(snapshot, options, prices, warnings),
+    instanceTypes: await instanceTypesByPool(snapshot, instanceTypes, warnings),
     region: options.region,
   });
   return {

@@ -144,7 +144,10 @@ describe('Class: KubernetesCluster', () => {
       await cluster.deletePod({ namespace: 'default', name: 'db-0', uid: uidOf(old) }, 0);
       // Assess
       expect(server.requests.entries.map((r) => r.status)).toEqual([404, 409]);
-      expect(server.store.get('pods', 'db-0', 'default')).toBeDefined();
+      expect(server.store.get('pods', 'db-0', 'default')).toMatchObject({
+        metadata: { name: 'db-0' },
+        spec: { nodeName: 'n2' },
+      });
     });
   });
 });

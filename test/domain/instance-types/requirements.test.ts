@@ -143,8 +143,8 @@ describe('instance type requirements', () => {
     const m6g = buildOne('m6g.large', { nodeClass });
 
     // Assess
-    expect(compatibilityReason(m6g.requirements, linuxPod)).toBeDefined();
-    expect(compatibilityReason(m6g.requirements, windowsPod)).toBeDefined();
+    expect(compatibilityReason(m6g.requirements, linuxPod)).toMatch(/kubernetes\.io\/os/);
+    expect(compatibilityReason(m6g.requirements, windowsPod)).toMatch(/kubernetes\.io\/os/);
   });
 
   it('keeps pods that require a GPU label off types without GPUs', () => {
@@ -158,7 +158,7 @@ describe('instance type requirements', () => {
     const p3 = buildOne('p3.2xlarge');
 
     // Assess
-    expect(compatibilityReason(m5.requirements, gpuPod)).toBeDefined();
+    expect(compatibilityReason(m5.requirements, gpuPod)).toMatch(/instance-gpu-count/);
     expect(compatibilityReason(p3.requirements, gpuPod)).toBeUndefined();
   });
 
@@ -174,7 +174,7 @@ describe('instance type requirements', () => {
     const m5x = buildOne('m5.xlarge');
 
     // Assess
-    expect(compatibilityReason(m5.requirements, bigPod)).toBeDefined();
+    expect(compatibilityReason(m5.requirements, bigPod)).toMatch(/instance-cpu/);
     expect(compatibilityReason(m5x.requirements, bigPod)).toBeUndefined();
   });
 

@@ -159,7 +159,7 @@ describe('creating and reading objects', () => {
     // Act
     const page = await h.core.listNode({ limit: 1, labelSelector: 'a=b' });
     // Assess
-    expect(page.metadata?._continue).toBeDefined();
+    expect(page.metadata?._continue).toMatch(/.+/);
     expect(page.metadata?.remainingItemCount).toBeUndefined();
   });
 
