@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TOKEN_BYTES, makeEksToken } from '../../../functions/adapters/eks/eks-token.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
-import { CLUSTER_NAME, CREDENTIALS, decodeToken, MINUTE, REGION } from './support.ts';
+import { CLUSTER_NAME, CREDENTIALS, decodeToken, REGION } from './support.ts';
 
 const SIGNED_AT = new Date('2024-08-10T09:00:00.000Z');
 
