@@ -165,7 +165,8 @@ describe('reading YAML', () => {
     const scalar = fc.oneof(
       text,
       fc.integer(),
-      fc.double({ noDefaultInfinity: false }),
+      // js-yaml reads `-0` as the integer 0 where `yaml` reads -0.0; no Kubernetes field tells them apart.
+      fc.double({ noDefaultInfinity: false }).map((n) => (Object.is(n, -0) ? 0 : n)),
       fc.boolean(),
       fc.constant(null),
       fc.constantFrom('true', 'null', '0x1F', '1e3', '-', '- a', 'a: b', 'a #b', "'", '', ' '),
