@@ -1,7 +1,7 @@
 /**
  * Field paths in the Kubernetes notation users know from `kubectl explain` and API errors:
  * `spec.containers[1].resources.requests.memory`. Keys that are not plain identifiers (label
- * keys, `ephemeral-storage`, extended resources) are bracketed:
+ * keys, `ephemeral-storage`, extended resources, eviction signals) are bracketed:
  * `metadata.labels[app.kubernetes.io/name]`, the notation of Kubernetes' own field errors.
  */
 
@@ -9,12 +9,14 @@ export type FieldPath = readonly (string | number)[];
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function formatFieldPath(path: FieldPath): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else if (!IDENTIFIER.test(segment)) text += `[${segment}]`;
-    else text += text === '' ? segment : `.${segment}`;
-  }
-  return text;
+function appendSegment(path: string, segment: PropertyKey): string {
+  if (typeof segment === 'number') return `${path}[${segment}]`;
+  const name = String(segment);
+  if (!IDENTIFIER.test(name)) return `${path}[${name}]`;
+  return path === '' ? name : `${path}.${name}`;
+}
+
+/** Formats a path (a zod issue's, or segments); an empty path gives an empty string. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(appendSegment, '');
 }

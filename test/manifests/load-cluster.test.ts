@@ -219,7 +219,7 @@ describe('loadCluster', () => {
 
     // Assess
     expect(error.message).toBe(
-      'pod.yaml:7: spec.topologySpreadConstraints[0].topologyKey: is required',
+      'pod.yaml:7: spec.topologySpreadConstraints[0].topologyKey: required field "topologyKey" is missing',
     );
   });
 

@@ -1,63 +1,59 @@
 /**
- * A policy/v1 PodDisruptionBudget object as a domain PodDisruptionBudget. The sibling readers in
+ * A policy/v1 PodDisruptionBudget object as a domain PodDisruptionBudget. The readers in
  * functions/manifests/kubernetes serve `nodesmith plan`, which has no use for budgets; this one
- * is written with their field helpers so that it reads and fails the same way.
+ * is built from their schemas so that it reads and fails the same way.
  */
+import { z } from 'zod';
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
-import {
-  type At,
-  asFields,
-  at,
-  defined,
-  describe,
-  EMPTY_FIELDS,
-  type Fields,
-  fieldError,
-  optionalEnum,
-  optionalFields,
-  optionalInteger,
-  SPEC,
-  STATUS,
-} from '../../manifests/kubernetes/fields.ts';
-import { DEFAULT_NAMESPACE, readMetadata } from '../../manifests/kubernetes/metadata.ts';
-import { optionalLabelSelector } from '../../manifests/kubernetes/selectors.ts';
-
-const EVICTION_POLICIES = ['IfHealthyBudget', 'AlwaysAllow'] as const;
+import { describeValue } from '../../manifests/issue-messages.ts';
+import { DEFAULT_NAMESPACE, objectMeta } from '../../manifests/kubernetes/metadata.ts';
+import { defined, integer, oneOf, optional, readWith } from '../../manifests/kubernetes/schema.ts';
+import { labelSelector } from '../../manifests/kubernetes/selectors.ts';
 
 /** `intstr.IntOrString`: a count, or a percentage as text. */
-function optionalIntOrString(fields: Fields, key: string, parent: At): number | string | undefined {
-  const value = fields[key];
-  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  throw fieldError(at(parent, key), `expected an integer or a percentage, got ${describe(value)}`);
-}
+const intOrString = optional(
+  z.union([z.int(), z.string()], {
+    error: (issue) => `must be an integer or a percentage, got ${describeValue(issue.input)}`,
+  }),
+);
 
 /** Status counts are absent until the disruption controller has looked at the budget. */
-function count(status: Fields, key: string): number {
-  return optionalInteger(status, key, STATUS) ?? 0;
-}
+const count = optional(integer).transform((value) => value ?? 0);
+
+const budgetSchema = z
+  .object({
+    metadata: objectMeta,
+    spec: optional(
+      z.object({
+        selector: optional(labelSelector),
+        minAvailable: intOrString,
+        maxUnavailable: intOrString,
+        unhealthyPodEvictionPolicy: optional(oneOf(['IfHealthyBudget', 'AlwaysAllow'])),
+      }),
+    ),
+    status: optional(
+      z.object({
+        disruptionsAllowed: count,
+        currentHealthy: count,
+        desiredHealthy: count,
+        expectedPods: count,
+      }),
+    ),
+  })
+  .transform(
+    ({ metadata: meta, spec, status }): PodDisruptionBudget =>
+      defined({
+        namespace: meta.namespace ?? DEFAULT_NAMESPACE,
+        name: meta.name,
+        ...spec,
+        disruptionsAllowed: status?.disruptionsAllowed ?? 0,
+        currentHealthy: status?.currentHealthy ?? 0,
+        desiredHealthy: status?.desiredHealthy ?? 0,
+        expectedPods: status?.expectedPods ?? 0,
+      }),
+  );
 
 /** Throws ManifestError naming the field path, as the manifest readers do. */
 export function toPodDisruptionBudget(object: unknown): PodDisruptionBudget {
-  const fields = asFields(object, undefined);
-  const meta = readMetadata(fields);
-  const spec = optionalFields(fields, 'spec', undefined) ?? EMPTY_FIELDS;
-  const status = optionalFields(fields, 'status', undefined) ?? EMPTY_FIELDS;
-  return defined({
-    namespace: meta.namespace ?? DEFAULT_NAMESPACE,
-    name: meta.name,
-    selector: optionalLabelSelector(spec, 'selector', SPEC),
-    minAvailable: optionalIntOrString(spec, 'minAvailable', SPEC),
-    maxUnavailable: optionalIntOrString(spec, 'maxUnavailable', SPEC),
-    unhealthyPodEvictionPolicy: optionalEnum(
-      spec,
-      'unhealthyPodEvictionPolicy',
-      SPEC,
-      EVICTION_POLICIES,
-    ),
-    disruptionsAllowed: count(status, 'disruptionsAllowed'),
-    currentHealthy: count(status, 'currentHealthy'),
-    desiredHealthy: count(status, 'desiredHealthy'),
-    expectedPods: count(status, 'expectedPods'),
-  });
+  return readWith(budgetSchema, object);
 }

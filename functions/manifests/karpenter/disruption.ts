@@ -4,9 +4,9 @@
  * to one `10%` budget (core: pkg/apis/v1/nodepool.go).
  */
 import { z } from 'zod';
+import { describeValue } from '../issue-messages.ts';
 import { durationOrNever, patterned } from './fields.ts';
 import { BUDGET_DURATION, CRON_SCHEDULE, NODE_COUNT } from './formats.ts';
-import { describeValue } from './issue-messages.ts';
 
 /** YAML reads `nodes: 0` as a number, which the CRD refuses; say how to fix it. */
 const nodes = z

@@ -1,6 +1,7 @@
 /** Field schemas shared by the Karpenter documents: patterned strings, quantities, maps. */
 import { z } from 'zod';
 import { parseUnits, QuantityError } from '../../domain/quantity.ts';
+import { describeValue } from '../issue-messages.ts';
 import {
   DURATION,
   DURATION_OR_NEVER,
@@ -9,7 +10,6 @@ import {
   isQualifiedName,
   TIMESTAMP,
 } from './formats.ts';
-import { describeValue } from './issue-messages.ts';
 
 /** A string that must pass `test`; the message reads `"1d" is not <what>`. */
 export function formatted(test: (text: string) => boolean, what: string) {

@@ -5,22 +5,19 @@
  * modified; the result is a new object.
  */
 import type { z } from 'zod';
+import { isObjectFields } from '../documents.ts';
+import { describeIssue, describeValue } from '../issue-messages.ts';
 import { ManifestError } from '../manifest-error.ts';
+import { toManifestError } from '../to-manifest-error.ts';
 import { dropNulls } from './drop-nulls.ts';
-import { describeIssue, describeValue } from './issue-messages.ts';
-import { toManifestError } from './to-manifest-error.ts';
 
 export interface DocumentType {
   readonly apiVersion: string;
   readonly kind: string;
 }
 
-function isMapping(doc: unknown): doc is Readonly<Record<string, unknown>> {
-  return typeof doc === 'object' && doc !== null && !Array.isArray(doc);
-}
-
 function checkType(doc: unknown, expected: DocumentType): void {
-  if (!isMapping(doc)) {
+  if (!isObjectFields(doc)) {
     throw new ManifestError(`a ${expected.kind} must be a mapping, got ${describeValue(doc)}`);
   }
   for (const field of ['apiVersion', 'kind'] as const) {

@@ -3,9 +3,9 @@
  * once across `taints` and `startupTaints` (core: nodeclaim_validation.go `validateTaints`).
  */
 import { z } from 'zod';
+import { describeValue } from '../issue-messages.ts';
 import { qualifiedName, timestamp } from './fields.ts';
 import { isQualifiedName } from './formats.ts';
-import { describeValue } from './issue-messages.ts';
 
 /** An empty value means "no value", as Karpenter's runtime validation reads it. */
 const taintValue = z.string().refine((text) => text === '' || isQualifiedName(text), {

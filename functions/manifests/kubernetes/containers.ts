@@ -1,46 +1,34 @@
 /** Containers as the scheduler sees them: name, resource requests and host ports. */
+import { z } from 'zod';
 import type { Container, ContainerPort } from '../../domain/pod.ts';
-import { EMPTY } from '../../domain/resources.ts';
-import {
-  type At,
-  asFields,
-  at,
-  defined,
-  optionalEnum,
-  optionalFields,
-  optionalInteger,
-  optionalList,
-  optionalString,
-  requiredInteger,
-  requiredString,
-} from './fields.ts';
-import { readRequests } from './resource-list.ts';
+import { requests } from './resource-list.ts';
+import { defined, integer, listOf, oneOf, optional, text } from './schema.ts';
 
-const PROTOCOLS = ['TCP', 'UDP', 'SCTP'] as const;
+const containerPort = z
+  .object({
+    containerPort: integer,
+    hostPort: optional(integer),
+    hostIP: optional(text),
+    protocol: optional(oneOf(['TCP', 'UDP', 'SCTP'])),
+  })
+  .transform((port): ContainerPort => defined(port));
 
-export function readContainer(item: unknown, position: At): Container {
-  const fields = asFields(item, position);
-  const resources = optionalFields(fields, 'resources', position);
-  return defined({
-    name: requiredString(fields, 'name', position),
-    requests: resources === undefined ? EMPTY : readRequests(resources, at(position, 'resources')),
-    ports: optionalList(fields, 'ports', position, readContainerPort),
-  });
-}
+const fields = {
+  name: text,
+  resources: requests,
+  ports: listOf(containerPort),
+};
+
+export const container = z
+  .object(fields)
+  .transform(
+    ({ name, resources, ports }): Container => defined({ name, requests: resources, ports }),
+  );
 
 /** An init container with `restartPolicy: Always` is a native sidecar: it keeps running beside the app. */
-export function readInitContainer(item: unknown, position: At): Container {
-  const container = readContainer(item, position);
-  const restartPolicy = optionalString(asFields(item, position), 'restartPolicy', position);
-  return restartPolicy === 'Always' ? { ...container, restartPolicy } : container;
-}
-
-function readContainerPort(item: unknown, position: At): ContainerPort {
-  const fields = asFields(item, position);
-  return defined({
-    containerPort: requiredInteger(fields, 'containerPort', position),
-    hostPort: optionalInteger(fields, 'hostPort', position),
-    hostIP: optionalString(fields, 'hostIP', position),
-    protocol: optionalEnum(fields, 'protocol', position, PROTOCOLS),
+export const initContainer = z
+  .object({ ...fields, restartPolicy: optional(text) })
+  .transform(({ name, resources, ports, restartPolicy }): Container => {
+    const container = defined({ name, requests: resources, ports });
+    return restartPolicy === 'Always' ? { ...container, restartPolicy } : container;
   });
-}

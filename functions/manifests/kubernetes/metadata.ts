@@ -1,20 +1,7 @@
 /** The ObjectMeta fields the mappers use: identity, labels, ownership and deletion. */
+import { z } from 'zod';
 import type { Labels } from '../../domain/label-selector.ts';
-import {
-  type At,
-  asFields,
-  at,
-  describe,
-  EMPTY_FIELDS,
-  type Fields,
-  fieldError,
-  optionalBoolean,
-  optionalFields,
-  optionalList,
-  optionalString,
-  optionalStringMap,
-  requiredString,
-} from './fields.ts';
+import { defined, flag, listOf, optional, stringMap, text, timestamp } from './schema.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
 
@@ -33,45 +20,34 @@ export interface ObjectMeta {
 
 const EMPTY_LABELS: Labels = Object.freeze({});
 
-const METADATA = at(undefined, 'metadata');
+const ownerReference = z.object({ kind: text, controller: optional(flag) });
 
-export function readMetadata(object: Fields): ObjectMeta {
-  const meta = optionalFields(object, 'metadata', undefined) ?? EMPTY_FIELDS;
-  return {
-    name: requiredString(meta, 'name', METADATA),
-    namespace: optionalString(meta, 'namespace', METADATA),
-    uid: optionalString(meta, 'uid', METADATA),
-    labels: optionalStringMap(meta, 'labels', METADATA) ?? EMPTY_LABELS,
-    annotations: optionalStringMap(meta, 'annotations', METADATA) ?? EMPTY_LABELS,
-    creationTimestamp: optionalTimestamp(meta, 'creationTimestamp', METADATA),
-    ownerKind: controllerKind(meta, METADATA),
-    deleting: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
-  };
-}
+export const objectMeta = z
+  .object({
+    name: text,
+    namespace: optional(text),
+    uid: optional(text),
+    labels: optional(stringMap),
+    annotations: optional(stringMap),
+    creationTimestamp: optional(timestamp),
+    deletionTimestamp: z.unknown().optional(),
+    ownerReferences: listOf(ownerReference),
+  })
+  .transform(
+    (meta): ObjectMeta =>
+      defined({
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        labels: meta.labels ?? EMPTY_LABELS,
+        annotations: meta.annotations ?? EMPTY_LABELS,
+        creationTimestamp: meta.creationTimestamp,
+        ownerKind: meta.ownerReferences?.find((owner) => owner.controller === true)?.kind,
+        deleting: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
+      }),
+  );
 
 /** Labels of a pod template, whose metadata has no name. */
-export function readTemplateLabels(template: Fields, parent: At): Labels {
-  const meta = optionalFields(template, 'metadata', parent) ?? EMPTY_FIELDS;
-  return optionalStringMap(meta, 'labels', at(parent, 'metadata')) ?? EMPTY_LABELS;
-}
-
-/** Serialized objects carry RFC 3339 text; `@kubernetes/client-node` objects carry Dates. */
-function optionalTimestamp(meta: Fields, key: string, parent: At): string | undefined {
-  const value = meta[key];
-  if (value instanceof Date) return value.toISOString();
-  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
-  throw fieldError(at(parent, key), `expected a timestamp, got ${describe(value)}`);
-}
-
-function controllerKind(meta: Fields, parent: At): string | undefined {
-  const owners = optionalList(meta, 'ownerReferences', parent, readOwner);
-  return owners?.find((owner) => owner.controller)?.kind;
-}
-
-function readOwner(item: unknown, position: At): { kind: string; controller: boolean } {
-  const owner = asFields(item, position);
-  return {
-    kind: requiredString(owner, 'kind', position),
-    controller: optionalBoolean(owner, 'controller', position) === true,
-  };
-}
+export const templateMeta = optional(z.object({ labels: optional(stringMap) })).transform(
+  (meta): Labels => meta?.labels ?? EMPTY_LABELS,
+);

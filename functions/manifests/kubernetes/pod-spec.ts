@@ -1,46 +1,47 @@
 /** A PodSpec (of a Pod or a DaemonSet's template), reduced to what placement depends on. */
+import { z } from 'zod';
 import type { PodSpec } from '../../domain/pod.ts';
-import { optionalAffinity } from './affinity.ts';
-import { readContainer, readInitContainer } from './containers.ts';
-import {
-  type At,
-  defined,
-  type Fields,
-  list,
-  optionalInteger,
-  optionalList,
-  optionalString,
-  optionalStringMap,
-} from './fields.ts';
-import { readPodVolume } from './pod-volumes.ts';
-import { optionalResources } from './resource-list.ts';
-import { readToleration } from './taints.ts';
-import { readTopologySpreadConstraint } from './topology-spread.ts';
+import { affinity } from './affinity.ts';
+import { container, initContainer } from './containers.ts';
+import { podVolume } from './pod-volumes.ts';
+import { resources } from './resource-list.ts';
+import { defined, integer, listOf, listOrEmpty, optional, stringMap, text } from './schema.ts';
+import { toleration } from './taints.ts';
+import { topologySpreadConstraint } from './topology-spread.ts';
 
-export function readPodSpec(spec: Fields, position: At): PodSpec {
-  return defined({
-    containers: list(spec, 'containers', position, readContainer),
-    initContainers: list(spec, 'initContainers', position, readInitContainer),
-    overhead: optionalResources(spec, 'overhead', position),
-    nodeSelector: optionalStringMap(spec, 'nodeSelector', position),
-    affinity: optionalAffinity(spec, position),
-    tolerations: list(spec, 'tolerations', position, readToleration),
-    topologySpreadConstraints: list(
-      spec,
-      'topologySpreadConstraints',
-      position,
-      readTopologySpreadConstraint,
-    ),
-    volumes: list(spec, 'volumes', position, readPodVolume),
-    runtimeClassName: optionalString(spec, 'runtimeClassName', position),
-    priority: optionalInteger(spec, 'priority', position),
-    terminationGracePeriodSeconds: optionalInteger(spec, 'terminationGracePeriodSeconds', position),
-    resourceClaimCount: countResourceClaims(spec, position),
-  });
-}
+/** The PodSpec fields placement reads; a Pod's reader adds `nodeName` to them. */
+export const podSpecShape = {
+  containers: listOrEmpty(container),
+  initContainers: listOrEmpty(initContainer),
+  overhead: resources,
+  nodeSelector: optional(stringMap),
+  affinity: optional(affinity),
+  tolerations: listOrEmpty(toleration),
+  topologySpreadConstraints: listOrEmpty(topologySpreadConstraint),
+  volumes: listOrEmpty(podVolume),
+  runtimeClassName: optional(text),
+  priority: optional(integer),
+  terminationGracePeriodSeconds: optional(integer),
+  resourceClaims: listOf(z.unknown().optional()),
+};
+
+type ParsedSpec = z.output<z.ZodObject<typeof podSpecShape>>;
+
+export const EMPTY_POD_SPEC: PodSpec = {
+  containers: [],
+  initContainers: [],
+  tolerations: [],
+  topologySpreadConstraints: [],
+  volumes: [],
+};
 
 /** Pods with dynamic resource claims need devices the planner cannot see; only their number is kept. */
-function countResourceClaims(spec: Fields, position: At): number | undefined {
-  const claims = optionalList(spec, 'resourceClaims', position, (claim) => claim);
-  return claims === undefined || claims.length === 0 ? undefined : claims.length;
+export function toPodSpec({ resourceClaims, ...spec }: ParsedSpec): PodSpec {
+  const count = resourceClaims?.length ?? 0;
+  return defined({ ...spec, resourceClaimCount: count === 0 ? undefined : count });
 }
+
+/** A spec that may be left out: absent reads as empty. */
+export const podSpec = optional(z.object(podSpecShape).transform(toPodSpec)).transform(
+  (spec): PodSpec => spec ?? EMPTY_POD_SPEC,
+);

@@ -3,16 +3,13 @@
  * A malformed quantity is reported at its own field, e.g.
  * `spec.containers[1].resources.requests.memory: quantity "5 Gi" is not a valid Kubernetes quantity`.
  */
+import { z } from 'zod';
 import { QuantityError } from '../../domain/quantity.ts';
 import { EMPTY, parseResource, ResourceName, type Resources } from '../../domain/resources.ts';
-import { type At, at, describe, type Fields, fieldError, optionalFields } from './fields.ts';
+import { describeValue } from '../issue-messages.ts';
+import { checkedMapping, optional } from './schema.ts';
 
 type Quantity = string | number;
-
-function checkQuantity(value: unknown, position: At): Quantity {
-  if (typeof value === 'string' || typeof value === 'number') return value;
-  throw fieldError(position, `expected a quantity, got ${describe(value)}`);
-}
 
 /**
  * Parsed amounts by unit and text. A dump repeats the same few quantities thousands of times,
@@ -22,72 +19,61 @@ function checkQuantity(value: unknown, position: At): Quantity {
 const parsed = new Map<string, number>();
 const PARSED_LIMIT = 4096;
 
-function parseQuantity(name: string, quantity: Quantity, position: At): number {
+function parseQuantity(name: string, quantity: Quantity): number {
   const key = `${name === ResourceName.cpu ? 'm' : 'u'}${quantity}`;
   const known = parsed.get(key);
   if (known !== undefined) return known;
   if (parsed.size >= PARSED_LIMIT) parsed.clear();
-  const amount = parseChecked(name, quantity, position);
+  const amount = parseResource(name, quantity);
   parsed.set(key, amount);
   return amount;
 }
 
-function parseChecked(name: string, quantity: Quantity, position: At): number {
+/** Why an entry is not a quantity, or undefined when it is one. */
+function problemOf(name: string, quantity: unknown): string | undefined {
+  if (typeof quantity !== 'string' && typeof quantity !== 'number') {
+    return `must be a quantity, got ${describeValue(quantity)}`;
+  }
   try {
-    return parseResource(name, quantity);
+    parseQuantity(name, quantity);
+    return undefined;
   } catch (error) {
-    if (error instanceof QuantityError) throw fieldError(position, error.message, error);
+    if (error instanceof QuantityError) return error.message;
     throw error;
   }
 }
 
+/** Every entry checked where it lies; a bad quantity is reported at its own key. */
+const rawList = checkedMapping<Quantity>(problemOf);
+
 /** A ResourceList parsed into `Resources`; undefined when absent. */
-export function optionalResources(
-  fields: Fields,
-  key: string,
-  parent: At | undefined,
-): Resources | undefined {
-  const list = optionalFields(fields, key, parent);
-  if (list === undefined) return undefined;
-  const position = at(parent, key);
-  const out: Record<string, number> = {};
-  for (const name in list) {
-    const entry = at(position, name);
-    out[name] = parseQuantity(name, checkQuantity(list[name], entry), entry);
-  }
-  return out;
-}
+export const resources = optional(
+  rawList.transform((list): Resources => {
+    const out: Record<string, number> = {};
+    for (const name in list) out[name] = parseQuantity(name, list[name] as Quantity);
+    return out;
+  }),
+);
 
 /** A ResourceList checked but kept as written, for domain types that hold raw quantities. */
-export function optionalQuantities(
-  fields: Fields,
-  key: string,
-  parent: At | undefined,
-): Readonly<Record<string, Quantity>> | undefined {
-  const list = optionalFields(fields, key, parent);
-  if (list === undefined) return undefined;
-  const position = at(parent, key);
-  for (const name in list) {
-    const entry = at(position, name);
-    parseQuantity(name, checkQuantity(list[name], entry), entry);
-  }
-  return list as Readonly<Record<string, Quantity>>;
-}
+export const quantities = optional(rawList);
 
 /**
  * A container's requests. As the API server defaults them, a resource with a limit but no
  * request is requested at its limit.
  */
-export function readRequests(resources: Fields, position: At): Resources {
-  const requests = optionalResources(resources, 'requests', position) ?? EMPTY;
-  const limits = optionalResources(resources, 'limits', position);
-  if (limits === undefined) return requests;
-  let merged: Record<string, number> | undefined;
-  for (const name in limits) {
-    if (requests[name] === undefined) {
-      merged ??= { ...requests };
-      merged[name] = limits[name] ?? 0;
+export const requests = optional(z.object({ requests: resources, limits: resources })).transform(
+  (list): Resources => {
+    const requested = list?.requests ?? EMPTY;
+    const limits = list?.limits;
+    if (limits === undefined) return requested;
+    let merged: Record<string, number> | undefined;
+    for (const name in limits) {
+      if (requested[name] === undefined) {
+        merged ??= { ...requested };
+        merged[name] = limits[name] ?? 0;
+      }
     }
-  }
-  return merged ?? requests;
-}
+    return merged ?? requested;
+  },
+);

@@ -58,6 +58,6 @@ spec:
     const error = manifestErrorOf(() => toDaemonSet(object));
 
     // Assess
-    expect(error.message).toBe('spec.template.spec.containers: expected a list, got "app"');
+    expect(error.message).toBe('spec.template.spec.containers: must be a list, got "app"');
   });
 });

@@ -99,17 +99,17 @@ status:
     [
       'an unknown taint effect',
       'spec:\n  taints:\n  - key: a\n    effect: NoStart\n',
-      'spec.taints[0].effect: expected one of NoSchedule, PreferNoSchedule, NoExecute, got "NoStart"',
+      'spec.taints[0].effect: effect "NoStart" is not one of NoSchedule, PreferNoSchedule, NoExecute',
     ],
     [
       'a taint without an effect',
       'spec:\n  taints:\n  - key: a\n',
-      'spec.taints[0].effect: is required (one of NoSchedule, PreferNoSchedule, NoExecute)',
+      'spec.taints[0].effect: required field "effect" is missing (one of NoSchedule, PreferNoSchedule, NoExecute)',
     ],
     [
       'unschedulable that is not a boolean',
       'spec:\n  unschedulable: "yes"\n',
-      'spec.unschedulable: expected true or false, got "yes"',
+      'spec.unschedulable: must be true or false, got "yes"',
     ],
     [
       'a malformed extended resource',

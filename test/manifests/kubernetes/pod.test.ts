@@ -399,44 +399,44 @@ spec:
     [
       'containers that are not a list',
       'spec:\n  containers:\n    name: app\n',
-      'spec.containers: expected a list, got a mapping',
+      'spec.containers: must be a list, got a mapping',
     ],
     [
       'a maxSkew that is not a number',
       'spec:\n  topologySpreadConstraints:\n  - maxSkew: one\n    topologyKey: zone\n    whenUnsatisfiable: DoNotSchedule\n',
-      'spec.topologySpreadConstraints[0].maxSkew: expected an integer, got "one"',
+      'spec.topologySpreadConstraints[0].maxSkew: must be a number, got "one"',
     ],
     [
       'a whenUnsatisfiable the API does not allow',
       'spec:\n  topologySpreadConstraints:\n  - maxSkew: 1\n    topologyKey: zone\n    whenUnsatisfiable: Sometimes\n',
-      'spec.topologySpreadConstraints[0].whenUnsatisfiable: expected one of DoNotSchedule, ScheduleAnyway, got "Sometimes"',
+      'spec.topologySpreadConstraints[0].whenUnsatisfiable: whenUnsatisfiable "Sometimes" is not one of DoNotSchedule, ScheduleAnyway',
     ],
     [
       'an unknown toleration effect',
       'spec:\n  tolerations:\n  - key: a\n    effect: NoRun\n',
-      'spec.tolerations[0].effect: expected one of NoSchedule, PreferNoSchedule, NoExecute, got "NoRun"',
+      'spec.tolerations[0].effect: effect "NoRun" is not one of NoSchedule, PreferNoSchedule, NoExecute',
     ],
     [
       'a topology spread constraint without a topology key',
       'spec:\n  topologySpreadConstraints:\n  - maxSkew: 1\n    whenUnsatisfiable: DoNotSchedule\n',
-      'spec.topologySpreadConstraints[0].topologyKey: is required',
+      'spec.topologySpreadConstraints[0].topologyKey: required field "topologyKey" is missing',
     ],
     [
       'a node affinity operator pods may not use',
       'spec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - key: a\n            operator: Gte\n',
-      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: expected one of In, NotIn, Exists, DoesNotExist, Gt, Lt, got "Gte"',
+      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: operator "Gte" is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt',
     ],
     [
       'a label value that is not text',
       'metadata:\n  name: p\n  labels:\n    tier: 1\n',
-      'metadata.labels.tier: expected a string, got 1',
+      'metadata.labels.tier: must be a string, got 1',
     ],
     [
       'a malformed quantity',
       'spec:\n  containers:\n  - name: a\n  - name: b\n    resources:\n      requests:\n        memory: 5 Gi\n',
       'spec.containers[1].resources.requests.memory: quantity "5 Gi" is not a valid Kubernetes quantity',
     ],
-    ['a pod without a name', 'metadata: {}\n', 'metadata.name: is required'],
+    ['a pod without a name', 'metadata: {}\n', 'metadata.name: required field "name" is missing'],
   ])('rejects %s, naming the field', (_, body, message) => {
     // Prepare
     const withName = body.startsWith('metadata') ? body : `metadata:\n  name: p\n${body}`;

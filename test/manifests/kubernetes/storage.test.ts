@@ -119,7 +119,7 @@ allowedTopologies:
 
     // Assess
     expect(error.message).toBe(
-      'volumeBindingMode: expected one of Immediate, WaitForFirstConsumer, got "Later"',
+      'volumeBindingMode: volumeBindingMode "Later" is not one of Immediate, WaitForFirstConsumer',
     );
   });
 });

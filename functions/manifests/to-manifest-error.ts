@@ -6,8 +6,8 @@
  * key (`requirments`) is usually also why a required field looks missing.
  */
 import type { z } from 'zod';
-import { ManifestError } from '../manifest-error.ts';
-import { toFieldPath } from './field-path.ts';
+import { formatFieldPath } from './field-path.ts';
+import { ManifestError } from './manifest-error.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -32,6 +32,6 @@ export function toManifestError(error: z.core.$ZodError): ManifestError {
   const issue = firstIssue(error.issues);
   if (issue === undefined) return new ManifestError('document is invalid', {}, { cause: error });
   const { path, detail } = locate(issue);
-  const field = toFieldPath(path);
+  const field = formatFieldPath(path);
   return new ManifestError(detail, field === '' ? {} : { path: field }, { cause: error });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFieldPath } from '../../../functions/manifests/karpenter/field-path.ts';
+import { formatFieldPath } from '../../functions/manifests/field-path.ts';
 
 describe('toFieldPath', () => {
   it.each([
@@ -23,7 +23,7 @@ describe('toFieldPath', () => {
     // Prepare (the path)
 
     // Act
-    const formatted = toFieldPath(path);
+    const formatted = formatFieldPath(path);
 
     // Assess
     expect(formatted).toBe(expected);

@@ -39,7 +39,13 @@ function invalidType(issue: Extract<RawIssue, { code: 'invalid_type' }>): string
 }
 
 function invalidValue(issue: Extract<RawIssue, { code: 'invalid_value' }>): string {
-  const allowed = issue.values.map(String).join(', ');
+  const allowed = issue.values
+    .map(String)
+    .filter((value) => value !== '')
+    .join(', ');
+  if (issue.input === undefined) {
+    return `required field "${fieldName(issue.path)}" is missing (one of ${allowed})`;
+  }
   return `${fieldName(issue.path)} ${describeValue(issue.input)} is not one of ${allowed}`;
 }
 
