@@ -13,21 +13,21 @@ const containerPort = z
   })
   .transform((port): ContainerPort => defined(port));
 
-const fields = {
+const containerShape = {
   name: text,
   resources: requests,
   ports: listOf(containerPort),
 };
 
 export const container = z
-  .object(fields)
+  .object(containerShape)
   .transform(
     ({ name, resources, ports }): Container => defined({ name, requests: resources, ports }),
   );
 
 /** An init container with `restartPolicy: Always` is a native sidecar: it keeps running beside the app. */
 export const initContainer = z
-  .object({ ...fields, restartPolicy: optional(text) })
+  .object({ ...containerShape, restartPolicy: optional(text) })
   .transform(({ name, resources, ports, restartPolicy }): Container => {
     const container = defined({ name, requests: resources, ports });
     return restartPolicy === 'Always' ? { ...container, restartPolicy } : container;
