@@ -18,5 +18,5 @@ export type IamApi = Pick<IAMClient, 'send'>;
  */
 export type PricingApi = PricingClient;
 
-/** The adapter's clock: every cache and timestamp reads it, nothing calls `Date.now()`. */
-export type Now = () => Date;
+/** The adapter's clock: every cache, timestamp and signature reads it, nothing calls `Date.now()`. */
+export type { Now } from '../cache/ttl-cache.ts';

@@ -19,5 +19,5 @@ export type AwsCredentials = Exclude<SignatureV4Init['credentials'], (...args: n
  */
 export type CredentialProvider = () => Promise<AwsCredentials>;
 
-/** The adapter's clock: every cache and signature reads it, nothing calls `Date.now()`. */
-export type Now = () => Date;
+/** The adapter's clock: every cache, timestamp and signature reads it, nothing calls `Date.now()`. */
+export type { Now } from '../cache/ttl-cache.ts';
