@@ -6,8 +6,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../functions/adapters/simulated/api-server/index.ts';
 import { runCli, writeKubeconfig } from '../support/cli.ts';
-import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server/index.ts';
 
 const NODE_POOL = `apiVersion: karpenter.sh/v1
 kind: NodePool

@@ -13,12 +13,15 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../functions/adapters/simulated/api-server/index.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
-import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server/index.ts';
 
 const endpoint = useDynamoDbLocal();
 let client: DynamoDBClient | undefined;

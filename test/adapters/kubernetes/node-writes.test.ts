@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import {
+  type JsonObject,
+  kubeConfigFor,
+} from '../../../functions/adapters/simulated/api-server/index.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
 import { ConflictError, NotFoundError } from '../../../functions/ports/errors.ts';
-import { type JsonObject, kubeConfigFor } from '../../support/fake-api-server/index.ts';
 import { NOW, resourceVersionOf, seedNode, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();

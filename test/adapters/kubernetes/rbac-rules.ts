@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { RecordedRequest } from '../../support/fake-api-server/index.ts';
+import type { RecordedRequest } from '../../../functions/adapters/simulated/api-server/index.ts';
 
 export const RBAC_FILE = new URL('../../../deploy/rbac.yaml', import.meta.url);
 

@@ -9,13 +9,13 @@ import {
   type KubernetesClusterOptions,
   kubernetesClusterFrom,
 } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import type { Cluster } from '../../../functions/ports/cluster.ts';
 import {
   type FakeApiServer,
   type JsonObject,
   kubeConfigFor,
   startFakeApiServer,
-} from '../../support/fake-api-server/index.ts';
+} from '../../../functions/adapters/simulated/api-server/index.ts';
+import type { Cluster } from '../../../functions/ports/cluster.ts';
 import { clusterRoleRules, readRbacDocuments, uncovered } from './rbac-rules.ts';
 
 export const NOW = new Date('2025-06-01T12:00:00Z');

@@ -1,7 +1,8 @@
 /**
- * A fake Kubernetes API server for tests: kube-apiserver's REST behaviour for the resources the
- * autoscaler touches, over real HTTP, so the Kubernetes adapter is tested through
- * `@kubernetes/client-node` exactly as it runs against EKS.
+ * A simulated Kubernetes API server: kube-apiserver's REST behaviour for the resources the
+ * autoscaler touches, over real HTTP. `nodesmith simulate` runs the real Kubernetes adapter
+ * against it, and the adapter's tests reach it through `@kubernetes/client-node` exactly as it
+ * runs against EKS.
  *
  * @example
  * const server = await startFakeApiServer();
@@ -13,7 +14,6 @@
  */
 
 export type { FaultInjector, FaultSpec, InjectedFault } from './faults.ts';
-export { type Failure, failureOf, type Harness, podManifest, startHarness } from './harness.ts';
 export type { JsonObject, JsonValue } from './json.ts';
 export { kubeConfigFor } from './kube-config.ts';
 export { PatchType } from './patch/apply-patch.ts';

@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseFieldSelector } from './field-selector.ts';
+import { parseFieldSelector } from '../../../../functions/adapters/simulated/api-server/field-selector.ts';
+import {
+  matchesLabels,
+  parseLabelSelector,
+} from '../../../../functions/adapters/simulated/api-server/label-selector.ts';
 import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
-import { matchesLabels, parseLabelSelector } from './label-selector.ts';
 
 let h: Harness;
 

@@ -1,7 +1,7 @@
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StoreChange } from '../../../../functions/adapters/simulated/api-server/storage.ts';
 import { failureOf, type Harness, startHarness } from './harness.ts';
-import type { StoreChange } from './storage.ts';
 
 let h: Harness;
 

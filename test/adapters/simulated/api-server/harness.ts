@@ -8,8 +8,12 @@ import {
   PolicyV1Api,
   StorageV1Api,
 } from '@kubernetes/client-node';
-import { kubeConfigFor } from './kube-config.ts';
-import { type FakeApiServer, type FakeApiServerOptions, startFakeApiServer } from './server.ts';
+import { kubeConfigFor } from '../../../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  type FakeApiServerOptions,
+  startFakeApiServer,
+} from '../../../../functions/adapters/simulated/api-server/server.ts';
 
 export interface Harness {
   readonly server: FakeApiServer;

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from './json.ts';
-import { applyJsonPatch, decodeJsonPatch, JsonPatchApplyError } from './patch/json-patch.ts';
-import { mergePatch } from './patch/merge-patch.ts';
-import { StrategicPatchError, strategicMergePatch } from './patch/strategic-merge-patch.ts';
+import type {
+  JsonObject,
+  JsonValue,
+} from '../../../../functions/adapters/simulated/api-server/json.ts';
+import {
+  applyJsonPatch,
+  decodeJsonPatch,
+  JsonPatchApplyError,
+} from '../../../../functions/adapters/simulated/api-server/patch/json-patch.ts';
+import { mergePatch } from '../../../../functions/adapters/simulated/api-server/patch/merge-patch.ts';
+import {
+  StrategicPatchError,
+  strategicMergePatch,
+} from '../../../../functions/adapters/simulated/api-server/patch/strategic-merge-patch.ts';
 
 describe('JSON merge patch (RFC 7386 appendix A)', () => {
   it.each<[JsonValue, JsonValue, JsonValue]>([

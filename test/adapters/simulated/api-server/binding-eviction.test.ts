@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
-import type { JsonObject } from './json.ts';
 
 const NOW = new Date('2025-03-04T05:06:07Z');
 let h: Harness;
