@@ -1,0 +1,38 @@
+/**
+ * Decisions published for operators (DESIGN §1 "decisions are published"): each launch,
+ * registration, initialization and termination, with what it cost and why, put on the cluster's
+ * event bus so people can route them to their own alarms and automation. docs/decisions.md
+ * documents the shapes.
+ */
+import type { CapacityType } from '../domain/labels.ts';
+
+export type DecisionKind =
+  | 'Launched'
+  | 'LaunchFailed'
+  | 'Registered'
+  | 'Initialized'
+  | 'Terminated';
+
+export interface Decision {
+  readonly kind: DecisionKind;
+  /** ISO-8601, from the pass's clock. */
+  readonly time: string;
+  readonly nodeClaim: string;
+  readonly nodePool: string;
+  readonly instanceId?: string;
+  readonly nodeName?: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly pricePerHour: number;
+  /** One sentence: `3 pods unschedulable: default/web-1, …`, `registration timed out after 15m`. */
+  readonly reason: string;
+}
+
+export interface DecisionPublisher {
+  /**
+   * Publishes the decisions in order, best effort: a decision that cannot be published is
+   * logged by the adapter and does not fail the pass (the pass's own work is already recorded).
+   */
+  publish(decisions: readonly Decision[]): Promise<void>;
+}
