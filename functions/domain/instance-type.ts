@@ -31,3 +31,13 @@ export interface InstanceType {
 
 /** Capacity types in the order Karpenter prefers them when prices tie. */
 export const CAPACITY_TYPE_ORDER: readonly CapacityType[] = ['reserved', 'spot', 'on-demand'];
+
+/** The labels of the instance type itself: every well-known label it has exactly one value for. */
+export function instanceTypeLabels(it: InstanceType): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, req] of it.requirements) {
+    if (req.complement || req.values.size !== 1) continue;
+    for (const value of req.values) labels[key] = value;
+  }
+  return labels;
+}

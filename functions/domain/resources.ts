@@ -107,3 +107,10 @@ export function formatResource(name: string, amount: number): string {
   }
   return `${amount}`;
 }
+
+/** Amounts as a Kubernetes ResourceList (`{cpu: "1500m", memory: "2Gi"}`), the inverse of `parseResources`. */
+export function toResourceList(resources: Resources): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, amount] of Object.entries(resources)) out[name] = formatResource(name, amount);
+  return out;
+}

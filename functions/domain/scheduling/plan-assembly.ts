@@ -1,5 +1,5 @@
 /** Shapes the scheduler's working state into the ProvisioningPlan that leaves the domain. */
-import type { InstanceType } from '../instance-type.ts';
+import { instanceTypeLabels } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import { type Pod, podKey } from '../pod.ts';
@@ -24,16 +24,6 @@ export interface PlanParts {
   readonly existing: readonly ExistingNode[];
   readonly result: SchedulerResult;
   readonly region: string | undefined;
-}
-
-/** The labels of the instance type itself: every well-known label it has exactly one value for. */
-function instanceTypeLabels(it: InstanceType): Record<string, string> {
-  const labels: Record<string, string> = {};
-  for (const [key, req] of it.requirements) {
-    if (req.complement || req.values.size !== 1) continue;
-    for (const value of req.values) labels[key] = value;
-  }
-  return labels;
 }
 
 function nodeLabels(

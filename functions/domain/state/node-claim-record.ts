@@ -3,8 +3,11 @@
  * "write intent before acting") and then every step of its life, so a pass that crashes can be
  * resumed by the next one.
  */
+import type { Labels } from '../label-selector.ts';
 import type { CapacityType } from '../labels.ts';
 import type { NodeSelectorRequirement } from '../requirements/requirement.ts';
+import type { Resources } from '../resources.ts';
+import type { Taint } from '../taints.ts';
 
 export const NodeClaimPhase = {
   pending: 'Pending',
@@ -40,6 +43,24 @@ export interface NodeClaimRecord {
   /** Every compatible instance type, cheapest first. */
   readonly instanceTypeOptions: readonly string[];
   readonly offering: ChosenOffering;
+  /**
+   * The labels the node is to carry (pool, class, custom labels and, once launched, the type,
+   * zone and capacity type it got): the launch hands them to the kubelet and registration syncs
+   * them.
+   */
+  readonly labels?: Labels;
+  readonly taints?: readonly Taint[];
+  /** Taints the node starts with and something else removes (a CNI agent, say). */
+  readonly startupTaints?: readonly Taint[];
+  /** What the pods and daemons it was made for request. */
+  readonly requests?: Resources;
+  /**
+   * The node's capacity and allocatable: predicted from the offering's type until launched, then
+   * the launched type's. While the node has not joined, they stand in for it as capacity, so a
+   * later pass does not launch for the same pods again (karpenter-behaviour §4.3).
+   */
+  readonly capacity?: Resources;
+  readonly allocatable?: Resources;
   readonly instanceId?: string;
   readonly providerID?: string;
   readonly nodeName?: string;

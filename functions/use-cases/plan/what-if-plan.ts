@@ -4,7 +4,6 @@
  * the API's dry run both call it.
  */
 import type { DaemonSet } from '../../domain/daemon-set.ts';
-import type { InstanceType } from '../../domain/instance-type.ts';
 import { onDemandPrices, type RegionPrices } from '../../domain/instance-types/prices.ts';
 import type { Labels } from '../../domain/label-selector.ts';
 import type { Node } from '../../domain/node.ts';
@@ -20,7 +19,8 @@ import type {
   RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
-import type { InstanceTypeProvider, LaunchableNodeClass } from '../../ports/cloud-provider.ts';
+import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
+import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 
 export interface PlanningSnapshot {
   readonly pods: readonly Pod[];
@@ -50,36 +50,6 @@ export interface WhatIfPlan {
   readonly warnings: readonly string[];
 }
 
-/** A class the files did not give: its defaults, as Karpenter would apply them (AL2023). */
-function defaultNodeClass(name: string): LaunchableNodeClass {
-  return { metadata: { name }, spec: {} };
-}
-
-async function instanceTypesByPool(
-  snapshot: PlanningSnapshot,
-  provider: InstanceTypeProvider,
-  warnings: string[],
-): Promise<Map<string, readonly InstanceType[]>> {
-  const byClass = new Map<string, Promise<readonly InstanceType[]>>();
-  const out = new Map<string, readonly InstanceType[]>();
-  for (const pool of snapshot.nodePools) {
-    const className = pool.spec.template.spec.nodeClassRef.name;
-    let types = byClass.get(className);
-    if (types === undefined) {
-      const nodeClass = snapshot.nodeClasses.find((c) => c.metadata.name === className);
-      if (nodeClass === undefined && snapshot.nodeClasses.length > 0) {
-        warnings.push(
-          `EC2NodeClass "${className}" (used by NodePool "${pool.metadata.name}") was not given; assuming AL2023 defaults`,
-        );
-      }
-      types = provider.instanceTypes(nodeClass ?? defaultNodeClass(className));
-      byClass.set(className, types);
-    }
-    out.set(pool.metadata.name, await types);
-  }
-  return out;
-}
-
 /**
  * The plan for the snapshot. `instanceTypes` answers for each NodePool's class: the bundled
  * catalog for `nodesmith plan`, EC2 for the API's dry run.
@@ -99,7 +69,10 @@ export async function whatIfPlan(
   const plan = planProvisioning({
     ...snapshot,
     nodeClasses: snapshot.nodeClasses,
-    instanceTypes: await instanceTypesByPool(snapshot, instanceTypes, warnings),
+    instanceTypes: await instanceTypesByPool(
+      { ...snapshot, warn: (message) => warnings.push(message) },
+      instanceTypes,
+    ),
     region: options.region,
   });
   return {

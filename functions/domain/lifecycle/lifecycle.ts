@@ -1,0 +1,138 @@
+/**
+ * The NodeClaim lifecycle step of a controller pass (DESIGN §1 step 3): from the claims, the
+ * nodes and the instances the cloud lists, what to do now to move each claim on. Pure: the
+ * controller carries the actions out and the next pass sees the result, so an action that is
+ * cut short is simply decided again (every action is idempotent).
+ */
+import type { Node } from '../node.ts';
+import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
+import { compareText } from '../state/order.ts';
+import { initializationBlocker } from './node-readiness.ts';
+import {
+  elapsed,
+  INSTANCE_GONE_GRACE_MS,
+  LAUNCH_TTL_MS,
+  ORPHAN_GRACE_MS,
+  REGISTRATION_TTL_MS,
+} from './timeouts.ts';
+
+/** An instance the cloud lists with the cluster's tags; a port's ManagedInstance is one. */
+export interface CloudInstance {
+  readonly instanceId: string;
+  readonly providerID: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: NodeClaimRecord['offering']['capacityType'];
+  readonly launchTime: string;
+  /** The claim and pool it was launched for (its tags). */
+  readonly nodeClaim?: string;
+  readonly nodePool?: string;
+}
+
+export type LifecycleAction =
+  /** A claim written by a pass that stopped before launching: launch it (idempotent by name). */
+  | { readonly kind: 'Launch'; readonly claim: NodeClaimRecord }
+  /** A pass stopped between CreateFleet and recording it: record the instance it launched. */
+  | { readonly kind: 'Adopt'; readonly claim: NodeClaimRecord; readonly instance: CloudInstance }
+  | { readonly kind: 'Register'; readonly claim: NodeClaimRecord; readonly node: Node }
+  | { readonly kind: 'Initialize'; readonly claim: NodeClaimRecord; readonly node: Node }
+  /** Give up on the claim: terminate its instance if any, delete its node if any, remove it. */
+  | {
+      readonly kind: 'Remove';
+      readonly claim: NodeClaimRecord;
+      readonly node?: Node;
+      readonly reason: string;
+    }
+  | { readonly kind: 'TerminateOrphan'; readonly instance: CloudInstance };
+
+export interface LifecycleInput {
+  /** Claims with a terminal disruption are left to termination (issue of the disruption step). */
+  readonly claims: readonly NodeClaimRecord[];
+  readonly nodes: readonly Node[];
+  readonly instances: readonly CloudInstance[];
+  readonly now: Date;
+}
+
+const minutes = (ms: number) => `${ms / 60_000}m`;
+
+function pendingAction(
+  claim: NodeClaimRecord,
+  instance: CloudInstance | undefined,
+  now: Date,
+): LifecycleAction | undefined {
+  if (instance !== undefined) return { kind: 'Adopt', claim, instance };
+  if (elapsed(claim.timestamps.Pending, now, LAUNCH_TTL_MS)) {
+    return {
+      kind: 'Remove',
+      claim,
+      reason: `launch did not complete within ${minutes(LAUNCH_TTL_MS)}`,
+    };
+  }
+  return { kind: 'Launch', claim };
+}
+
+function launchedAction(
+  claim: NodeClaimRecord,
+  instance: CloudInstance | undefined,
+  node: Node | undefined,
+  now: Date,
+): LifecycleAction | undefined {
+  if (instance === undefined && elapsed(claim.timestamps.Launched, now, INSTANCE_GONE_GRACE_MS)) {
+    return { kind: 'Remove', claim, ...(node ? { node } : {}), reason: 'instance is gone' };
+  }
+  if (claim.phase === NodeClaimPhase.launched) {
+    if (node !== undefined) return { kind: 'Register', claim, node };
+    if (elapsed(claim.timestamps.Launched, now, REGISTRATION_TTL_MS)) {
+      return {
+        kind: 'Remove',
+        claim,
+        reason: `node did not register within ${minutes(REGISTRATION_TTL_MS)}`,
+      };
+    }
+    return undefined;
+  }
+  if (claim.phase === NodeClaimPhase.registered && node !== undefined) {
+    return initializationBlocker(claim, node) === undefined
+      ? { kind: 'Initialize', claim, node }
+      : undefined;
+  }
+  return undefined;
+}
+
+const ADVANCING: ReadonlySet<string> = new Set([
+  NodeClaimPhase.launched,
+  NodeClaimPhase.registered,
+  NodeClaimPhase.initialized,
+]);
+
+/** The actions, claims first in name order, then orphan instances in id order. */
+export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
+  const instanceOf = new Map(
+    input.instances.flatMap((i) => (i.nodeClaim === undefined ? [] : [[i.nodeClaim, i] as const])),
+  );
+  const nodeByProvider = new Map(
+    input.nodes.flatMap((n) => (n.providerID === undefined ? [] : [[n.providerID, n] as const])),
+  );
+  const actions: LifecycleAction[] = [];
+  for (const claim of [...input.claims].sort((a, b) => compareText(a.name, b.name))) {
+    const instance = instanceOf.get(claim.name);
+    const node = claim.providerID === undefined ? undefined : nodeByProvider.get(claim.providerID);
+    const action =
+      claim.phase === NodeClaimPhase.pending
+        ? pendingAction(claim, instance, input.now)
+        : ADVANCING.has(claim.phase)
+          ? launchedAction(claim, instance, node, input.now)
+          : undefined;
+    if (action !== undefined) actions.push(action);
+  }
+  const claimed = new Set(input.claims.map((c) => c.name));
+  for (const instance of [...input.instances].sort((a, b) =>
+    compareText(a.instanceId, b.instanceId),
+  )) {
+    const orphan = instance.nodeClaim === undefined || !claimed.has(instance.nodeClaim);
+    if (orphan && elapsed(instance.launchTime, input.now, ORPHAN_GRACE_MS)) {
+      actions.push({ kind: 'TerminateOrphan', instance });
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,48 @@
+/**
+ * The instance types each NodePool may launch, asked of the provider once per EC2NodeClass: the
+ * `plan` command, the API's dry run and the controller all plan from this.
+ */
+import type { InstanceType } from '../domain/instance-type.ts';
+import type { EC2NodeClass } from '../domain/node-class.ts';
+import type { NodePool } from '../domain/node-pool.ts';
+import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
+import type { InstanceTypeProvider, LaunchableNodeClass } from '../ports/cloud-provider.ts';
+
+/** A class nobody gave: its defaults, as Karpenter would apply them (AL2023). */
+export function defaultNodeClass(name: string): LaunchableNodeClass {
+  return { metadata: { name }, spec: {} };
+}
+
+export interface InstanceTypesRequest {
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClasses: readonly EC2NodeClass[];
+  /** Offerings recently out of capacity. */
+  readonly unavailable?: readonly OfferingKey[];
+  /** Receives a line for each pool whose class was not given while others were. */
+  readonly warn?: (message: string) => void;
+}
+
+export async function instanceTypesByPool(
+  request: InstanceTypesRequest,
+  provider: InstanceTypeProvider,
+): Promise<Map<string, readonly InstanceType[]>> {
+  const byClass = new Map<string, Promise<readonly InstanceType[]>>();
+  const out = new Map<string, readonly InstanceType[]>();
+  const options = request.unavailable === undefined ? {} : { unavailable: request.unavailable };
+  for (const pool of request.nodePools) {
+    const className = pool.spec.template.spec.nodeClassRef.name;
+    let types = byClass.get(className);
+    if (types === undefined) {
+      const nodeClass = request.nodeClasses.find((c) => c.metadata.name === className);
+      if (nodeClass === undefined && request.nodeClasses.length > 0) {
+        request.warn?.(
+          `EC2NodeClass "${className}" (used by NodePool "${pool.metadata.name}") was not given; assuming AL2023 defaults`,
+        );
+      }
+      types = provider.instanceTypes(nodeClass ?? defaultNodeClass(className), options);
+      byClass.set(className, types);
+    }
+    out.set(pool.metadata.name, await types);
+  }
+  return out;
+}
