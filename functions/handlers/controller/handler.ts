@@ -1,0 +1,82 @@
+/**
+ * The controller function's middy chain: a batch of wakes from the work queue runs one pass
+ * (wakes carry no work, so ten of them ask for no more than one). A message that is not a wake
+ * is reported as a batch item failure (Powertools batch) and, after the queue's retries, lands
+ * in the dead-letter queue intact; the wakes beside it are not redelivered. A pass that fails
+ * fails the whole batch, so the wakes come back and the next pass tries again.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { PassReport } from '../../use-cases/controller/pass-report.ts';
+import { parseWake, type WakeMessage } from './event.ts';
+
+export interface ControllerHandlerDependencies {
+  /** Runs one pass; `holder` names this invocation in the lease. */
+  readonly pass: (holder: string) => Promise<PassReport>;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+export type ControllerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+function recordMetrics(metrics: Metrics, report: PassReport): void {
+  if (!report.ran) {
+    metrics.addMetric('PassesSkipped', MetricUnit.Count, 1);
+    return;
+  }
+  metrics.addMetric('ProvisionablePods', MetricUnit.Count, report.provisionablePods);
+  metrics.addMetric('NodeClaimsLaunched', MetricUnit.Count, report.launches.length);
+  metrics.addMetric('LaunchFailures', MetricUnit.Count, report.failures.length);
+  metrics.addMetric('PodsReplanned', MetricUnit.Count, report.replannedPods);
+  metrics.addMetric('UnschedulablePods', MetricUnit.Count, report.unschedulable.length);
+  metrics.addMetric('NodeClaimsInFlight', MetricUnit.Count, report.inFlight);
+  const duration = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+  metrics.addMetric('PassDuration', MetricUnit.Milliseconds, duration);
+}
+
+export function makeControllerHandler(deps: ControllerHandlerDependencies): ControllerHandler {
+  const { logger, metrics } = deps;
+  const handle = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const wakes: WakeMessage[] = [];
+    const processor = new BatchProcessor(EventType.SQS);
+    const response = await processPartialResponse(
+      event,
+      (record: SQSRecord) => {
+        try {
+          wakes.push(parseWake(record.body));
+        } catch (err) {
+          logger.error('message is not a wake; left for the dead-letter queue', {
+            messageId: record.messageId,
+            body: record.body,
+            error: (err as Error).message,
+          });
+          throw err;
+        }
+      },
+      processor,
+      { throwOnFullBatchFailure: false },
+    );
+    if (wakes.length === 0) return response;
+    logger.info('pass starting', { wakes: wakes.map((w) => `${w.source}: ${w.reason}`) });
+    const report = await deps.pass(context.awsRequestId);
+    recordMetrics(metrics, report);
+    logger.info(report.ran ? 'pass finished' : 'another pass holds the lease', {
+      provisionablePods: report.provisionablePods,
+      launched: report.launches.map((l) => l.claim.name),
+      failures: report.failures.map((f) => `${f.claim}: ${f.reason}`),
+      replannedPods: report.replannedPods,
+      unschedulable: report.unschedulable.length,
+      lifecycle: report.lifecycle.map((l) => `${l.kind} ${l.claim ?? l.instanceId ?? ''}`),
+      inFlight: report.inFlight,
+    });
+    return response;
+  };
+  return middy(handle)
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics)) as unknown as ControllerHandler;
+}

@@ -1,0 +1,88 @@
+/**
+ * Launching one written claim (DESIGN §1 "write intent before acting"): CreateFleet with the
+ * claim's name as ClientToken, then the instance recorded on the claim. A capacity error or a
+ * class that cannot be launched removes the claim so its pods can be planned again; any other
+ * failure leaves it `Pending` for the next pass to retry, which the client token makes safe.
+ */
+
+import type { InstanceType } from '../../domain/instance-type.ts';
+import { type Launch, launchedClaimRecord } from '../../domain/lifecycle/claim-record.ts';
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
+import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
+import {
+  ConflictError,
+  InsufficientCapacityError,
+  InvalidConfigError,
+} from '../../ports/errors.ts';
+import type { FencedWrite } from '../../ports/state-store.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+
+export type LaunchOutcome =
+  | {
+      readonly kind: 'launched';
+      readonly claim: NodeClaimRecord;
+      /** Offerings the fleet found without capacity on the way. */
+      readonly unavailable: readonly OfferingKey[];
+    }
+  | {
+      readonly kind: 'capacity';
+      readonly offerings: readonly OfferingKey[];
+      readonly reason: string;
+    }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'retry'; readonly reason: string };
+
+export interface ClaimLaunch {
+  readonly claim: NodeClaimRecord;
+  readonly nodeClass: LaunchableNodeClass;
+  /** The pool's instance types, as the planner saw them. */
+  readonly instanceTypes: readonly InstanceType[];
+  readonly write: FencedWrite;
+}
+
+function optionTypes(claim: NodeClaimRecord, types: readonly InstanceType[]): InstanceType[] {
+  const options = new Set(claim.instanceTypeOptions);
+  return types.filter((it) => options.has(it.name));
+}
+
+/** Records the instance on the claim; `launch` is what the cloud returned or listed. */
+export function recordLaunch(
+  deps: Pick<PassDependencies, 'state' | 'clock'>,
+  claim: NodeClaimRecord,
+  launch: Launch,
+  types: readonly InstanceType[],
+  write: FencedWrite,
+): Promise<NodeClaimRecord> {
+  const launched = launchedClaimRecord(claim, launch, types, deps.clock.now());
+  return deps.state.nodeClaims.update(launched, write);
+}
+
+export async function launchClaim(
+  deps: Pick<PassDependencies, 'state' | 'cloud' | 'clock'>,
+  { claim, nodeClass, instanceTypes, write }: ClaimLaunch,
+): Promise<LaunchOutcome> {
+  try {
+    const result = await deps.cloud.launch(claim, {
+      nodeClass,
+      labels: claim.labels ?? {},
+      taints: claim.taints ?? [],
+      startupTaints: claim.startupTaints ?? [],
+      instanceTypes: optionTypes(claim, instanceTypes),
+    });
+    const launched = await recordLaunch(deps, claim, result, instanceTypes, write);
+    return { kind: 'launched', claim: launched, unavailable: result.unavailableOfferings ?? [] };
+  } catch (err) {
+    if (err instanceof InsufficientCapacityError) {
+      await deps.state.nodeClaims.delete(claim.name, write);
+      return { kind: 'capacity', offerings: err.offerings, reason: err.message };
+    }
+    if (err instanceof InvalidConfigError) {
+      await deps.state.nodeClaims.delete(claim.name, write);
+      return { kind: 'invalid', reason: err.message };
+    }
+    // A conflict on our own claim means another pass took the lease: stop, do not guess.
+    if (err instanceof ConflictError) throw err;
+    return { kind: 'retry', reason: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * One controller pass, DESIGN §1 in order: take the lease (or leave it to the pass that holds
+ * it), snapshot, lifecycle, provisioning, then release and ask for the next pass in about ten
+ * seconds while anything is in flight. Disruption and termination join in later steps.
+ */
+import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
+import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { runLifecycle } from './lifecycle-step.ts';
+import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
+import type { PassReport } from './pass-report.ts';
+import { readSnapshot } from './pass-snapshot.ts';
+import { podEvents, recordEvents } from './pod-events.ts';
+import { provision } from './provisioning-step.ts';
+
+/** The lease outlives the pass's deadline by this much, so launches after it stay fenced. */
+const LEASE_MARGIN_SECONDS = 60;
+
+function skipped(now: Date): PassReport {
+  const at = now.toISOString();
+  return {
+    ran: false,
+    startedAt: at,
+    finishedAt: at,
+    provisionablePods: 0,
+    rounds: [],
+    launches: [],
+    failures: [],
+    replannedPods: 0,
+    lifecycle: [],
+    unschedulable: [],
+    inFlight: 0,
+  };
+}
+
+export async function runControllerPass(
+  deps: PassDependencies,
+  settings: PassSettings,
+): Promise<PassReport> {
+  const started = deps.clock.now();
+  const leaseSeconds = Math.ceil(settings.deadlineMs / 1000) + LEASE_MARGIN_SECONDS;
+  const grant = await deps.state.lease.acquire(deps.holder, started, leaseSeconds);
+  if (grant === undefined) return skipped(started);
+  try {
+    return await fencedPass(deps, settings, { fence: grant }, started);
+  } finally {
+    await deps.state.lease.release(grant);
+  }
+}
+
+/** Asks for the next pass soon while claims are on their way; the minute tick covers the rest. */
+async function wakeWhileInFlight(
+  deps: PassDependencies,
+  settings: PassSettings,
+  inFlight: number,
+): Promise<number | undefined> {
+  if (inFlight === 0) return undefined;
+  const reason = `${inFlight} node claims in flight`;
+  await deps.waker.wake({ source: 'controller', reason }, settings.inFlightWakeSeconds);
+  return settings.inFlightWakeSeconds;
+}
+
+async function fencedPass(
+  deps: PassDependencies,
+  settings: PassSettings,
+  write: { readonly fence: { readonly fencingToken: number } },
+  started: Date,
+): Promise<PassReport> {
+  const snapshot = await readSnapshot(deps, started);
+  const instanceTypes = await instanceTypesByPool(
+    {
+      nodePools: snapshot.nodePools,
+      nodeClasses: snapshot.nodeClasses,
+      unavailable: snapshot.unavailable,
+    },
+    deps.cloud,
+  );
+  const concurrency = settings.launchConcurrency;
+  const lifecycle = await runLifecycle(deps, { snapshot, instanceTypes, write, concurrency });
+  const provisioning = await provision(deps, {
+    snapshot,
+    claims: lifecycle.claims,
+    instanceTypes,
+    write,
+    settings,
+    deadline: started.getTime() + settings.deadlineMs,
+  });
+  await deps.decisions.publish([...lifecycle.decisions, ...provisioning.decisions]);
+  await recordEvents(
+    deps.cluster,
+    podEvents(snapshot.cluster.pods, provisioning.launches, provisioning.unschedulable),
+    concurrency,
+  );
+  const inFlight = provisioning.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;
+  const nextWakeSeconds = await wakeWhileInFlight(deps, settings, inFlight);
+  return {
+    ran: true,
+    startedAt: started.toISOString(),
+    finishedAt: deps.clock.now().toISOString(),
+    provisionablePods: provisioning.provisionablePods,
+    rounds: provisioning.rounds,
+    launches: provisioning.launches,
+    failures: provisioning.failures,
+    replannedPods: provisioning.replannedPods,
+    lifecycle: lifecycle.records,
+    unschedulable: provisioning.unschedulable,
+    inFlight,
+    ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
+  };
+}

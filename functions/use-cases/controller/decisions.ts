@@ -1,0 +1,31 @@
+/** The Decision published for a step of a claim's life (docs/decisions.md). */
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { Decision, DecisionKind } from '../../ports/decisions.ts';
+
+export function decisionOf(
+  kind: DecisionKind,
+  claim: NodeClaimRecord,
+  now: Date,
+  reason: string,
+): Decision {
+  return {
+    kind,
+    time: now.toISOString(),
+    nodeClaim: claim.name,
+    nodePool: claim.nodePool,
+    ...(claim.instanceId === undefined ? {} : { instanceId: claim.instanceId }),
+    ...(claim.nodeName === undefined ? {} : { nodeName: claim.nodeName }),
+    instanceType: claim.offering.instanceType,
+    zone: claim.offering.zone,
+    capacityType: claim.offering.capacityType,
+    pricePerHour: claim.offering.pricePerHour,
+    reason,
+  };
+}
+
+/** `3 pods: default/web-1, default/web-2, default/web-3`, at most five named. */
+export function podsReason(pods: readonly string[]): string {
+  const named = pods.slice(0, 5).join(', ');
+  const more = pods.length > 5 ? ` and ${pods.length - 5} more` : '';
+  return `${pods.length} pod${pods.length === 1 ? '' : 's'} unschedulable: ${named}${more}`;
+}

@@ -1,0 +1,246 @@
+/**
+ * DESIGN §1 step 3: carries out the lifecycle actions the domain decides — resume launches a
+ * stopped pass left, record instances it launched, register and initialize joined nodes, remove
+ * claims that timed out or lost their instance, terminate orphans. Each action is idempotent, so
+ * one that fails is simply decided again by the next pass.
+ */
+import pLimit from 'p-limit';
+import type { InstanceType } from '../../domain/instance-type.ts';
+import { Label } from '../../domain/labels.ts';
+import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
+import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
+import type { EC2NodeClass } from '../../domain/node-class.ts';
+import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { Decision } from '../../ports/decisions.ts';
+import type { FencedWrite } from '../../ports/state-store.ts';
+import { defaultNodeClass } from '../instance-types-by-pool.ts';
+import { launchClaim, recordLaunch } from './claim-launch.ts';
+import { decisionOf } from './decisions.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+import type { LifecycleRecord } from './pass-report.ts';
+import type { PassSnapshot } from './pass-snapshot.ts';
+
+export interface LifecycleContext {
+  readonly snapshot: PassSnapshot;
+  readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
+  readonly write: FencedWrite;
+  readonly concurrency: number;
+}
+
+export interface LifecycleOutcome {
+  readonly records: readonly LifecycleRecord[];
+  readonly decisions: readonly Decision[];
+  /** The claims as they stand after the step; removed ones are gone. */
+  readonly claims: readonly NodeClaimRecord[];
+}
+
+function nodeClassOf(classes: readonly EC2NodeClass[], name: string) {
+  return classes.find((c) => c.metadata.name === name) ?? defaultNodeClass(name);
+}
+
+interface Step {
+  readonly claim?: NodeClaimRecord;
+  readonly removed?: string;
+  readonly record: Omit<LifecycleRecord, 'at'>;
+  readonly decision?: Decision;
+}
+
+async function register(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'Register' }>,
+  write: FencedWrite,
+): Promise<Step> {
+  const { claim, node } = action;
+  const patch = registrationPatch(claim, node);
+  await deps.cluster.patchNodeMetadata(node.name, { labels: patch.labels });
+  if (patch.addTaints.length > 0) await deps.cluster.addTaints(node.name, patch.addTaints);
+  await deps.cluster.removeTaints(node.name, patch.removeTaints);
+  const now = deps.clock.now();
+  const registered = await deps.state.nodeClaims.update(
+    {
+      ...claim,
+      nodeName: node.name,
+      phase: NodeClaimPhase.registered,
+      timestamps: { ...claim.timestamps, Registered: now.toISOString() },
+    },
+    write,
+  );
+  const reason = `node ${node.name} joined as ${claim.providerID}`;
+  return {
+    claim: registered,
+    record: { kind: 'Registered', claim: claim.name, nodeName: node.name, reason },
+    decision: decisionOf('Registered', registered, now, reason),
+  };
+}
+
+async function initialize(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'Initialize' }>,
+  write: FencedWrite,
+): Promise<Step> {
+  const { claim, node } = action;
+  await deps.cluster.patchNodeMetadata(node.name, { labels: { [Label.initialized]: 'true' } });
+  const now = deps.clock.now();
+  const initialized = await deps.state.nodeClaims.update(
+    {
+      ...claim,
+      phase: NodeClaimPhase.initialized,
+      timestamps: { ...claim.timestamps, Initialized: now.toISOString() },
+    },
+    write,
+  );
+  const reason = `node ${node.name} is Ready`;
+  return {
+    claim: initialized,
+    record: { kind: 'Initialized', claim: claim.name, nodeName: node.name, reason },
+    decision: decisionOf('Initialized', initialized, now, reason),
+  };
+}
+
+async function remove(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'Remove' }>,
+  write: FencedWrite,
+): Promise<Step> {
+  const { claim, node, reason } = action;
+  if (claim.instanceId !== undefined) await deps.cloud.terminate(claim.instanceId);
+  if (node !== undefined) await deps.cluster.deleteNode(node.name);
+  await deps.state.nodeClaims.delete(claim.name, write);
+  const kind = claim.instanceId === undefined ? 'LaunchFailed' : 'Terminated';
+  return {
+    removed: claim.name,
+    record: {
+      kind: kind === 'Terminated' ? 'Removed' : 'LaunchFailed',
+      claim: claim.name,
+      ...(claim.instanceId ? { instanceId: claim.instanceId } : {}),
+      reason,
+    },
+    decision: decisionOf(kind, claim, deps.clock.now(), reason),
+  };
+}
+
+async function terminateOrphan(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'TerminateOrphan' }>,
+): Promise<Step> {
+  const { instance } = action;
+  await deps.cloud.terminate(instance.instanceId);
+  const reason = 'instance has the cluster tags but no NodeClaim';
+  return {
+    record: { kind: 'TerminatedOrphan', instanceId: instance.instanceId, reason },
+    decision: {
+      kind: 'Terminated',
+      time: deps.clock.now().toISOString(),
+      nodeClaim: instance.nodeClaim ?? '',
+      nodePool: instance.nodePool ?? '',
+      instanceId: instance.instanceId,
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      pricePerHour: 0,
+      reason,
+    },
+  };
+}
+
+async function resumeLaunch(
+  deps: PassDependencies,
+  claim: NodeClaimRecord,
+  context: LifecycleContext,
+): Promise<Step> {
+  const outcome = await launchClaim(deps, {
+    claim,
+    nodeClass: nodeClassOf(context.snapshot.nodeClasses, claim.nodeClass),
+    instanceTypes: context.instanceTypes.get(claim.nodePool) ?? [],
+    write: context.write,
+  });
+  if (outcome.kind === 'launched') {
+    return {
+      claim: outcome.claim,
+      record: {
+        kind: 'Launched',
+        claim: claim.name,
+        instanceId: outcome.claim.instanceId,
+        reason: 'resumed a launch a stopped pass left',
+      },
+      decision: decisionOf('Launched', outcome.claim, deps.clock.now(), 'resumed launch'),
+    };
+  }
+  if (outcome.kind === 'retry') {
+    return { claim, record: { kind: 'LaunchRetry', claim: claim.name, reason: outcome.reason } };
+  }
+  return {
+    removed: claim.name,
+    record: { kind: 'LaunchFailed', claim: claim.name, reason: outcome.reason },
+    decision: decisionOf('LaunchFailed', claim, deps.clock.now(), outcome.reason),
+  };
+}
+
+function carryOut(
+  deps: PassDependencies,
+  action: LifecycleAction,
+  context: LifecycleContext,
+): Promise<Step> {
+  switch (action.kind) {
+    case 'Launch':
+      return resumeLaunch(deps, action.claim, context);
+    case 'Adopt':
+      return recordLaunch(
+        deps,
+        action.claim,
+        action.instance,
+        context.instanceTypes.get(action.claim.nodePool) ?? [],
+        context.write,
+      ).then((claim) => ({
+        claim,
+        record: { kind: 'Adopted', claim: claim.name, instanceId: action.instance.instanceId },
+        decision: decisionOf(
+          'Launched',
+          claim,
+          deps.clock.now(),
+          'recorded an instance a stopped pass launched',
+        ),
+      }));
+    case 'Register':
+      return register(deps, action, context.write);
+    case 'Initialize':
+      return initialize(deps, action, context.write);
+    case 'Remove':
+      return remove(deps, action, context.write);
+    case 'TerminateOrphan':
+      return terminateOrphan(deps, action);
+  }
+}
+
+export async function runLifecycle(
+  deps: PassDependencies,
+  context: LifecycleContext,
+): Promise<LifecycleOutcome> {
+  const { snapshot } = context;
+  const actions = lifecycleActions({
+    claims: snapshot.claims,
+    nodes: snapshot.cluster.nodes,
+    instances: snapshot.instances,
+    now: deps.clock.now(),
+  });
+  const limit = pLimit(context.concurrency);
+  const steps = await Promise.all(
+    actions.map((a) =>
+      limit(async () => ({
+        ...(await carryOut(deps, a, context)),
+        at: deps.clock.now().toISOString(),
+      })),
+    ),
+  );
+  const changed = new Map(
+    steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),
+  );
+  const removed = new Set(steps.flatMap((s) => (s.removed ? [s.removed] : [])));
+  return {
+    records: steps.map((s) => ({ at: s.at, ...s.record })),
+    decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
+    claims: snapshot.claims
+      .filter((c) => !removed.has(c.name))
+      .map((c) => changed.get(c.name) ?? c),
+  };
+}

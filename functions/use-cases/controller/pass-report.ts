@@ -1,0 +1,63 @@
+/**
+ * What one controller pass did, for the handler's logs and metrics and for the timeline of
+ * `nodesmith simulate`. Times are ISO-8601 from the pass's clock.
+ */
+import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+
+export interface LaunchRecord {
+  readonly at: string;
+  readonly claim: NodeClaimRecord;
+  /** `namespace/name` of the pods the claim was made for. */
+  readonly pods: readonly string[];
+  /** 0 for the first plan of the pass, then 1, 2… for re-plans after capacity errors. */
+  readonly round: number;
+}
+
+export interface LaunchFailure {
+  readonly at: string;
+  readonly claim: string;
+  readonly nodePool: string;
+  readonly pods: readonly string[];
+  readonly reason: string;
+  /** Capacity errors are re-planned in the same pass; other failures wait. */
+  readonly capacity: boolean;
+}
+
+export interface LifecycleRecord {
+  readonly at: string;
+  readonly kind: string;
+  readonly claim?: string;
+  readonly nodeName?: string;
+  readonly instanceId?: string;
+  readonly reason?: string;
+}
+
+export interface PlanRound {
+  readonly round: number;
+  readonly pendingPods: number;
+  readonly newNodeClaims: number;
+  /** Pods the plan put on nodes and claims that already exist (including ones this pass made). */
+  readonly onExistingCapacity: readonly string[];
+  readonly unschedulable: number;
+}
+
+export interface PassReport {
+  /** False when another pass held the lease: this one did nothing. */
+  readonly ran: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** Pods kube-scheduler marked Unschedulable that provisioning acted on (first round). */
+  readonly provisionablePods: number;
+  readonly rounds: readonly PlanRound[];
+  readonly launches: readonly LaunchRecord[];
+  readonly failures: readonly LaunchFailure[];
+  /** Pods re-planned in this pass after a capacity error. */
+  readonly replannedPods: number;
+  readonly lifecycle: readonly LifecycleRecord[];
+  readonly unschedulable: readonly UnschedulablePod[];
+  /** Claims not yet initialized when the pass ended. */
+  readonly inFlight: number;
+  /** Seconds until the self-wake the pass queued, if it queued one. */
+  readonly nextWakeSeconds?: number;
+}

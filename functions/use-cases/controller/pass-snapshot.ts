@@ -1,0 +1,45 @@
+/**
+ * What a pass decides from, read in DESIGN §1's order: claims, pools and classes from the state
+ * store first, then nodes before pods from the cluster (capacity over- rather than
+ * under-counted), then the instances the cloud lists. A claim written after this read belongs
+ * to a pass that held the lease before us, so it is already in the claims we read.
+ */
+
+import type { EC2NodeClass } from '../../domain/node-class.ts';
+import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
+import type { ManagedInstance } from '../../ports/cloud-provider.ts';
+import type { ClusterObjects } from '../../ports/cluster.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+
+export interface PassSnapshot {
+  readonly claims: readonly NodeClaimRecord[];
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClasses: readonly EC2NodeClass[];
+  readonly unavailable: readonly UnavailableOffering[];
+  readonly cluster: ClusterObjects;
+  readonly instances: readonly ManagedInstance[];
+}
+
+export async function readSnapshot(
+  deps: Pick<PassDependencies, 'state' | 'cluster' | 'cloud'>,
+  now: Date,
+): Promise<PassSnapshot> {
+  const [claims, pools, classes, unavailable] = await Promise.all([
+    deps.state.nodeClaims.list(),
+    deps.state.nodePools.list(),
+    deps.state.nodeClasses.list(),
+    deps.state.unavailableOfferings.listLive(now),
+  ]);
+  const cluster = await deps.cluster.snapshot();
+  const instances = await deps.cloud.listManaged();
+  return {
+    claims,
+    nodePools: pools.map((p) => p.document),
+    nodeClasses: classes.map((c) => c.document),
+    unavailable,
+    cluster,
+    instances,
+  };
+}

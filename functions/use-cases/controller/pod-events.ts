@@ -1,0 +1,57 @@
+/**
+ * Kubernetes Events that explain provisioning to whoever runs `kubectl describe pod`: which
+ * claim will hold a pod (Karpenter's `Nominated`) or why none can (`FailedScheduling`). Events
+ * are best effort: one that cannot be written is not worth failing a pass for.
+ */
+import pLimit from 'p-limit';
+import { type Pod, podKey } from '../../domain/pod.ts';
+import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
+import type { ClusterEvent, EventRecorder } from '../../ports/cluster.ts';
+import type { LaunchRecord } from './pass-report.ts';
+
+function podObject(pod: Pod): ClusterEvent['involvedObject'] {
+  return { kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid };
+}
+
+export function podEvents(
+  pods: readonly Pod[],
+  launches: readonly LaunchRecord[],
+  unschedulable: readonly UnschedulablePod[],
+): ClusterEvent[] {
+  const byKey = new Map(pods.map((p) => [podKey(p), p]));
+  const events: ClusterEvent[] = [];
+  for (const launch of launches) {
+    for (const key of launch.pods) {
+      const pod = byKey.get(key);
+      if (pod === undefined) continue;
+      events.push({
+        involvedObject: podObject(pod),
+        type: 'Normal',
+        reason: 'Nominated',
+        message: `Pod should schedule on: nodeclaim/${launch.claim.name}`,
+      });
+    }
+  }
+  for (const { pod: key, reason } of unschedulable) {
+    const pod = byKey.get(key);
+    if (pod === undefined) continue;
+    events.push({
+      involvedObject: podObject(pod),
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message: `Failed to schedule pod, ${reason}`,
+    });
+  }
+  return events;
+}
+
+/** Records the events; resolves with how many could not be written. */
+export async function recordEvents(
+  recorder: EventRecorder,
+  events: readonly ClusterEvent[],
+  concurrency: number,
+): Promise<number> {
+  const limit = pLimit(concurrency);
+  const results = await Promise.allSettled(events.map((e) => limit(() => recorder.createEvent(e))));
+  return results.filter((r) => r.status === 'rejected').length;
+}
