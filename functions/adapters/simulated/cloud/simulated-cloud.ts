@@ -1,0 +1,269 @@
+/**
+ * The simulated cloud behind `nodesmith simulate` and the end-to-end tests (DESIGN §6, §9): the
+ * CloudProvider port over the bundled catalog and prices, on simulated time. Launches are
+ * idempotent by claim name as CreateFleet is by ClientToken, fill the cheapest offering that
+ * still has capacity and report the ones that had none, and instances run after a boot delay.
+ * Capacity, throttling and API latency can be set to exercise the controller's fallbacks.
+ */
+import type { InstanceType } from '../../../domain/instance-type.ts';
+import { BUNDLED_CATALOG } from '../../../domain/instance-types/bundled-catalog.ts';
+import { buildInstanceTypes } from '../../../domain/instance-types/instance-types.ts';
+import { offeringKey } from '../../../domain/instance-types/offerings.ts';
+import { onDemandPrices } from '../../../domain/instance-types/prices.ts';
+import { Label } from '../../../domain/labels.ts';
+import { has } from '../../../domain/requirements/requirement.ts';
+import { fromNodeSelector, get } from '../../../domain/requirements/requirements.ts';
+import type { NodeClaimRecord } from '../../../domain/state/node-claim-record.ts';
+import type { OfferingKey } from '../../../domain/state/unavailable-offering.ts';
+import type { Clock } from '../../../ports/clock.ts';
+import type {
+  CloudProvider,
+  InstanceTypeOptions,
+  LaunchableNodeClass,
+  LaunchContext,
+  LaunchResult,
+  ManagedInstance,
+  OfferingPrices,
+  ResolvedNodeClass,
+} from '../../../ports/cloud-provider.ts';
+import {
+  InsufficientCapacityError,
+  InvalidConfigError,
+  ThrottledError,
+} from '../../../ports/errors.ts';
+import { CapacityPools } from './capacity-pools.ts';
+import type { SimulatedInstance } from './simulated-instance.ts';
+import { simulatedSpotPrices } from './spot-prices.ts';
+
+export interface SimulatedCloudOptions {
+  readonly clock: Clock;
+  readonly region: string;
+  readonly zones: readonly string[];
+  readonly seed: number;
+  /** From launch to `running`. @default 20 */
+  readonly bootSeconds?: number;
+  /** Each API call waits this long first (through `sleep`, so simulations can use simulated time). */
+  readonly latencyMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export type LaunchListener = (instance: SimulatedInstance, context: LaunchContext) => void;
+export type TerminationListener = (instance: SimulatedInstance) => void;
+
+interface Candidate extends OfferingKey {
+  readonly pricePerHour: number;
+}
+
+/** Offerings of the claim's types in its zones and capacity type, cheapest first. */
+function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Candidate[] {
+  const requirements = fromNodeSelector(claim.requirements);
+  const zones = get(requirements, Label.zone);
+  const capacityTypes = get(requirements, Label.capacityType);
+  return types
+    .flatMap((it) =>
+      it.offerings
+        .filter((o) => o.available && has(zones, o.zone) && has(capacityTypes, o.capacityType))
+        .map((o) => ({
+          instanceType: it.name,
+          zone: o.zone,
+          capacityType: o.capacityType,
+          pricePerHour: o.pricePerHour,
+        })),
+    )
+    .sort(
+      (a, b) =>
+        a.pricePerHour - b.pricePerHour ||
+        (a.instanceType < b.instanceType ? -1 : a.instanceType > b.instanceType ? 1 : 0) ||
+        (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0),
+    );
+}
+
+export class SimulatedCloud implements CloudProvider {
+  readonly capacity = new CapacityPools();
+  readonly #options: SimulatedCloudOptions;
+  readonly #prices: OfferingPrices;
+  readonly #instances: SimulatedInstance[] = [];
+  readonly #byClaim = new Map<string, SimulatedInstance>();
+  readonly #launchListeners: LaunchListener[] = [];
+  readonly #terminationListeners: TerminationListener[] = [];
+  #throttled = 0;
+  #launchCalls = 0;
+
+  constructor(options: SimulatedCloudOptions) {
+    this.#options = options;
+    const onDemand = onDemandPrices(options.region);
+    this.#prices = {
+      onDemand: onDemand.prices,
+      spot: simulatedSpotPrices(onDemand.prices, options.zones, options.seed),
+      currency: onDemand.currency,
+      onDemandSource: 'bundled',
+      spotSource: 'live',
+      priceSource: onDemand.priceSource,
+    };
+  }
+
+  onLaunch(listener: LaunchListener): void {
+    this.#launchListeners.push(listener);
+  }
+
+  onTermination(listener: TerminationListener): void {
+    this.#terminationListeners.push(listener);
+  }
+
+  /** The next `calls` API calls are refused for rate. */
+  throttleNext(calls: number): void {
+    this.#throttled = calls;
+  }
+
+  /** Every instance ever launched, terminated ones included, in launch order. */
+  instances(): readonly SimulatedInstance[] {
+    return this.#instances;
+  }
+
+  /** Launch calls made, repeats of a claim included. */
+  get launchCalls(): number {
+    return this.#launchCalls;
+  }
+
+  async resolveNodeClass(nodeClass: LaunchableNodeClass): Promise<ResolvedNodeClass> {
+    await this.#call();
+    return {
+      name: nodeClass.metadata.name,
+      amiFamily: 'AL2023',
+      subnets: this.#options.zones.map((zone) => ({
+        id: `subnet-sim-${zone}`,
+        zone,
+        availableIpAddressCount: 4091,
+      })),
+      securityGroups: [{ id: 'sg-sim-nodes', name: 'nodes' }],
+      amis: [{ id: 'ami-sim-al2023', name: 'simulated-al2023', requirements: [] }],
+      instanceProfile: `${nodeClass.metadata.name}-simulated`,
+    };
+  }
+
+  async instanceTypes(
+    nodeClass: LaunchableNodeClass,
+    options: InstanceTypeOptions = {},
+  ): Promise<readonly InstanceType[]> {
+    await this.#call();
+    return buildInstanceTypes({
+      catalog: BUNDLED_CATALOG,
+      region: this.#options.region,
+      prices: this.#prices.onDemand,
+      spotPrices: this.#prices.spot,
+      zones: this.#options.zones,
+      unavailable: new Set(
+        (options.unavailable ?? []).map((o) => offeringKey(o.instanceType, o.zone, o.capacityType)),
+      ),
+      nodeClass,
+    });
+  }
+
+  async prices(): Promise<OfferingPrices> {
+    return this.#prices;
+  }
+
+  async launch(claim: NodeClaimRecord, context: LaunchContext): Promise<LaunchResult> {
+    this.#launchCalls += 1;
+    await this.#call();
+    const existing = this.#byClaim.get(claim.name);
+    if (existing !== undefined) return this.#result(existing, []);
+    const offerings = candidates(claim, context.instanceTypes);
+    if (offerings.length === 0) {
+      throw new InvalidConfigError(
+        `launching ${claim.name}: no offering of its instance types matches its zones and capacity type`,
+      );
+    }
+    const full = offerings.filter((o) => !this.capacity.has(o));
+    const chosen = offerings.find((o) => this.capacity.has(o));
+    if (chosen === undefined) {
+      throw new InsufficientCapacityError(
+        `launching ${claim.name}: no capacity for any of ${offerings.length} offerings`,
+        full.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
+      );
+    }
+    const instance = this.#start(claim, chosen);
+    for (const listener of this.#launchListeners) listener(instance, context);
+    const skipped = full.filter((o) => o.pricePerHour <= chosen.pricePerHour);
+    return this.#result(
+      instance,
+      skipped.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
+    );
+  }
+
+  async terminate(instanceId: string): Promise<void> {
+    await this.#call();
+    const instance = this.#instances.find((i) => i.instanceId === instanceId);
+    if (instance === undefined || instance.terminatedAt !== undefined) return;
+    instance.terminatedAt = this.#options.clock.now().getTime();
+    this.capacity.give(instance);
+    for (const listener of this.#terminationListeners) listener(instance);
+  }
+
+  async listManaged(): Promise<readonly ManagedInstance[]> {
+    await this.#call();
+    const now = this.#options.clock.now().getTime();
+    const boot = (this.#options.bootSeconds ?? 20) * 1000;
+    return this.#instances
+      .filter((i) => i.terminatedAt === undefined)
+      .map((i) => ({
+        ...this.#launched(i),
+        state: now - i.launchedAt >= boot ? 'running' : 'pending',
+        nodeClaim: i.nodeClaim,
+        nodePool: i.nodePool,
+        nodeClass: i.nodeClass,
+      }))
+      .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
+  }
+
+  #start(claim: NodeClaimRecord, offering: Candidate): SimulatedInstance {
+    this.capacity.take(offering);
+    const instanceId = `i-${(0x5100000 + this.#instances.length + 1).toString(16).padStart(17, '0')}`;
+    const instance: SimulatedInstance = {
+      instanceId,
+      providerID: `aws:///${offering.zone}/${instanceId}`,
+      instanceType: offering.instanceType,
+      zone: offering.zone,
+      capacityType: offering.capacityType,
+      pricePerHour: offering.pricePerHour,
+      nodeClaim: claim.name,
+      nodePool: claim.nodePool,
+      nodeClass: claim.nodeClass,
+      launchedAt: this.#options.clock.now().getTime(),
+    };
+    this.#instances.push(instance);
+    this.#byClaim.set(claim.name, instance);
+    return instance;
+  }
+
+  #launched(instance: SimulatedInstance) {
+    return {
+      instanceId: instance.instanceId,
+      providerID: instance.providerID,
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      launchTime: new Date(instance.launchedAt).toISOString(),
+      imageId: 'ami-sim-al2023',
+    };
+  }
+
+  #result(instance: SimulatedInstance, skipped: readonly OfferingKey[]): LaunchResult {
+    return skipped.length === 0
+      ? this.#launched(instance)
+      : { ...this.#launched(instance), unavailableOfferings: skipped };
+  }
+
+  async #call(): Promise<void> {
+    const latency = this.#options.latencyMs ?? 0;
+    if (latency > 0) await (this.#options.sleep ?? defaultSleep)(latency);
+    if (this.#throttled > 0) {
+      this.#throttled -= 1;
+      throw new ThrottledError('calling the simulated cloud: request limit exceeded');
+    }
+  }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,17 @@
+/** An instance of the simulated cloud, with the times the report and the leak check read. */
+import type { CapacityType } from '../../../domain/labels.ts';
+
+export interface SimulatedInstance {
+  readonly instanceId: string;
+  readonly providerID: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly pricePerHour: number;
+  readonly nodeClaim: string;
+  readonly nodePool: string;
+  readonly nodeClass: string;
+  /** Epoch milliseconds of simulated time. */
+  readonly launchedAt: number;
+  terminatedAt?: number;
+}

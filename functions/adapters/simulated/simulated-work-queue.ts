@@ -1,0 +1,56 @@
+/**
+ * The work queue of the simulated deployment: a Waker whose wakes come due after their delay in
+ * simulated time, plus the second SQS and Lambda take to hand a message to the controller
+ * function. `duplicate` delivers every wake twice, as at-least-once delivery may.
+ */
+import type { Clock } from '../../ports/clock.ts';
+import type { Wake, Waker } from '../../ports/wake.ts';
+
+export interface QueuedWake {
+  readonly wake: Wake;
+  readonly dueAt: number;
+  readonly id: number;
+}
+
+export class SimulatedWorkQueue implements Waker {
+  readonly #clock: Clock;
+  readonly #duplicate: boolean;
+  readonly #deliveryMs: number;
+  #queued: QueuedWake[] = [];
+  #sent = 0;
+
+  constructor(
+    clock: Clock,
+    options: { readonly duplicate?: boolean; readonly deliveryMs?: number } = {},
+  ) {
+    this.#clock = clock;
+    this.#duplicate = options.duplicate ?? false;
+    this.#deliveryMs = options.deliveryMs ?? 1000;
+  }
+
+  async wake(wake: Wake, delaySeconds = 0): Promise<void> {
+    const delayMs = Math.min(Math.max(delaySeconds, 0), 900) * 1000;
+    const dueAt = this.#clock.now().getTime() + delayMs + this.#deliveryMs;
+    const copies = this.#duplicate ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      this.#sent += 1;
+      this.#queued.push({ wake, dueAt, id: this.#sent });
+    }
+  }
+
+  /** Removes and returns the wakes due by now, oldest first. */
+  due(): QueuedWake[] {
+    const now = this.#clock.now().getTime();
+    const due = this.#queued.filter((q) => q.dueAt <= now);
+    this.#queued = this.#queued.filter((q) => q.dueAt > now);
+    return due.sort((a, b) => a.dueAt - b.dueAt || a.id - b.id);
+  }
+
+  /** When the next queued wake comes due, if any. */
+  nextDueAt(): number | undefined {
+    return this.#queued.reduce<number | undefined>(
+      (next, q) => (next === undefined || q.dueAt < next ? q.dueAt : next),
+      undefined,
+    );
+  }
+}
