@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ManifestError } from '../functions/manifests/manifest-error.ts';
 import { isPortError } from '../functions/ports/errors.ts';
 import { addPlanCommand } from './cli/plan-command.ts';
+import { addSimulateCommand } from './cli/simulate-command.ts';
 import { UsageError } from './cli/usage-error.ts';
 
 const program = new Command('nodesmith')
@@ -14,6 +15,7 @@ const program = new Command('nodesmith')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 addPlanCommand(program);
+addSimulateCommand(program);
 
 try {
   await program.parseAsync(process.argv);

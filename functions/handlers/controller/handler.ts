@@ -6,9 +6,9 @@
  * fails the whole batch, so the wakes come back and the next pass tries again.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Logger } from '@aws-lambda-powertools/logger';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -18,8 +18,9 @@ import { parseWake, type WakeMessage } from './event.ts';
 export interface ControllerHandlerDependencies {
   /** Runs one pass; `holder` names this invocation in the lease. */
   readonly pass: (holder: string) => Promise<PassReport>;
-  readonly logger: Logger;
-  readonly metrics: Metrics;
+  /** Powertools defaults (level and namespace from the environment) when absent. */
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
 }
 
 export type ControllerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -40,7 +41,9 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
 }
 
 export function makeControllerHandler(deps: ControllerHandlerDependencies): ControllerHandler {
-  const { logger, metrics } = deps;
+  const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-controller' });
+  const metrics =
+    deps.metrics ?? new Metrics({ namespace: 'Nodesmith', serviceName: 'nodesmith-controller' });
   const handle = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const wakes: WakeMessage[] = [];
     const processor = new BatchProcessor(EventType.SQS);

@@ -1,0 +1,107 @@
+/**
+ * The invariants a simulation run checks at its end (DESIGN §4): every pod placed, no node over
+ * its allocatable, no double launch, no leaked instance, no orphan claim, and capacity errors
+ * resolved in the pass that met them.
+ */
+import type { SimulatedInstance } from '../../../functions/adapters/simulated/cloud/simulated-instance.ts';
+import type { Node } from '../../../functions/domain/node.ts';
+import type { Pod } from '../../../functions/domain/pod.ts';
+import { add, firstShortfall } from '../../../functions/domain/resources.ts';
+import { podRequests } from '../../../functions/domain/scheduling/pod-requests.ts';
+import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
+import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+import type { InvariantCheck } from './simulation-report.ts';
+
+export interface RunOutcome {
+  readonly pods: readonly Pod[];
+  readonly nodes: readonly Node[];
+  readonly instances: readonly SimulatedInstance[];
+  readonly claims: readonly NodeClaimRecord[];
+  readonly passes: readonly PassReport[];
+}
+
+function check(name: string, problems: readonly string[], held: string): InvariantCheck {
+  return problems.length === 0
+    ? { name, held: true, detail: held }
+    : {
+        name,
+        held: false,
+        detail: `${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` and ${problems.length - 5} more` : ''}`,
+      };
+}
+
+function overCommitted({ pods, nodes }: RunOutcome): string[] {
+  return nodes.flatMap((node) => {
+    const bound = pods.filter((p) => p.nodeName === node.name);
+    const shortfall = firstShortfall(add(...bound.map((p) => podRequests(p))), node.allocatable);
+    return shortfall === undefined ? [] : [`${node.name}: ${shortfall}`];
+  });
+}
+
+function replannedLater({ passes }: RunOutcome): string[] {
+  return passes.flatMap((pass) =>
+    pass.failures
+      .filter((f) => f.capacity)
+      .flatMap((f) => {
+        const placed = new Set([
+          ...pass.launches.filter((l) => l.round > 0).flatMap((l) => l.pods),
+          ...pass.rounds.filter((r) => r.round > 0).flatMap((r) => r.onExistingCapacity),
+        ]);
+        const reported = new Set(pass.unschedulable.map((u) => u.pod));
+        const left = f.pods.filter((p) => !placed.has(p) && !reported.has(p));
+        return left.length === 0 ? [] : [`${f.claim}: ${left.length} pods waited for another pass`];
+      }),
+  );
+}
+
+function claimChecks({ instances, claims }: RunOutcome): InvariantCheck[] {
+  const live = instances.filter((i) => i.terminatedAt === undefined);
+  const claimNames = new Set(claims.map((c) => c.name));
+  const instanceClaims = new Set(live.map((i) => i.nodeClaim));
+  const perClaim = new Map<string, number>();
+  for (const i of instances) perClaim.set(i.nodeClaim, (perClaim.get(i.nodeClaim) ?? 0) + 1);
+  return [
+    check(
+      'no double launch',
+      [...perClaim]
+        .filter(([, n]) => n > 1)
+        .map(([claim, n]) => `${claim} launched ${n} instances`),
+      `${instances.length} instances for ${perClaim.size} claims`,
+    ),
+    check(
+      'no leaked instance',
+      live.filter((i) => !claimNames.has(i.nodeClaim)).map((i) => `${i.instanceId} has no claim`),
+      `${live.length} running instances, each with its claim`,
+    ),
+    check(
+      'no orphan claim',
+      claims
+        .filter((c) => c.phase !== 'Pending' && !instanceClaims.has(c.name))
+        .map((c) => `${c.name} has no instance`),
+      `${claims.length} claims, each with its instance`,
+    ),
+  ];
+}
+
+export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
+  const { pods, nodes } = outcome;
+  const pending = pods.filter((p) => p.nodeName === undefined);
+  return [
+    check(
+      'every pod is running',
+      pending.map((p) => `${p.namespace}/${p.name} is pending`),
+      `${pods.length} of ${pods.length} pods bound`,
+    ),
+    check(
+      'no node over capacity',
+      overCommitted(outcome),
+      `${nodes.length} nodes within allocatable`,
+    ),
+    ...claimChecks(outcome),
+    check(
+      'capacity errors re-planned in the same pass',
+      replannedLater(outcome),
+      'no pod waited for a later pass after a capacity error',
+    ),
+  ];
+}

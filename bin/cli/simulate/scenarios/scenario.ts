@@ -1,0 +1,36 @@
+/**
+ * A simulation scenario: the user's configuration (NodePools, EC2NodeClasses and anything else
+ * `plan` reads, as manifest files), the cluster it starts from, and the workload that arrives
+ * over simulated time.
+ */
+import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
+import type { OfferingKey } from '../../../../functions/domain/state/unavailable-offering.ts';
+import type { ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
+
+export interface ScenarioStep {
+  /** Seconds after the start. */
+  readonly at: number;
+  /** `web scaled to 120 replicas`. */
+  readonly description: string;
+  readonly pods: readonly JsonObject[];
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly region: string;
+  readonly zones: readonly string[];
+  /** NodePools, EC2NodeClasses and cluster objects, read as `plan` reads them. */
+  readonly manifests: readonly ManifestFile[];
+  readonly steps: readonly ScenarioStep[];
+  /**
+   * How many of the cheapest offerings of the scenario's pools have no capacity: the
+   * capacity-errors scenario exhausts them so the first choices fail.
+   */
+  readonly exhaustCheapest?: number;
+  /** Offerings with no capacity from the start. */
+  readonly exhausted?: readonly OfferingKey[];
+  /** Zones where spot capacity has run out for every type. */
+  readonly spotExhaustedZones?: readonly string[];
+  /** The run ends by then even if pods are still pending. */
+  readonly maxSeconds: number;
+}

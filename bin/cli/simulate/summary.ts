@@ -1,0 +1,39 @@
+/** The summary line of a run: DESIGN §5's `simulate --output json` object. */
+import type { RunOutcome } from './invariants.ts';
+import type { SimulationSummary } from './simulation-report.ts';
+
+export function round4(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? 0;
+}
+
+export function summarize(
+  scenario: string,
+  { pods, instances, claims, passes }: RunOutcome,
+  latenciesMs: readonly number[],
+): SimulationSummary {
+  const running = pods.filter((p) => p.nodeName !== undefined).length;
+  const live = instances.filter((i) => i.terminatedAt === undefined);
+  const claimNames = new Set(claims.map((c) => c.name));
+  const latencies = [...latenciesMs].sort((a, b) => a - b);
+  return {
+    scenario,
+    pods: { total: pods.length, running, pending: pods.length - running },
+    nodes: {
+      launched: instances.length,
+      terminated: instances.length - live.length,
+      running: live.length,
+    },
+    costPerHour: round4(live.reduce((sum, i) => sum + i.pricePerHour, 0)),
+    decisionLatencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    launches: instances.length,
+    replans: passes.reduce((n, p) => n + p.replannedPods, 0),
+    duplicateLaunches: instances.length - new Set(instances.map((i) => i.nodeClaim)).size,
+    leakedInstances: live.filter((i) => !claimNames.has(i.nodeClaim)).length,
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * The simulated deployment `nodesmith simulate` runs: a Kubernetes API server over HTTP with a
+ * stand-in kube-scheduler, kubelets and an audit webhook backend; the simulated cloud; a state
+ * store; and Nodesmith's own handlers — the audit relay and the controller — wired to them
+ * exactly as the Lambda composition roots wire the real adapters.
+ */
+import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
+import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
+import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../../functions/adapters/simulated/api-server/server.ts';
+import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import { SimulatedAuditBackend } from '../../../functions/adapters/simulated/cluster/audit-backend.ts';
+import { SimulatedKubelets } from '../../../functions/adapters/simulated/cluster/simulated-kubelets.ts';
+import { StandInScheduler } from '../../../functions/adapters/simulated/cluster/stand-in-scheduler.ts';
+import { SimulatedClock } from '../../../functions/adapters/simulated/simulated-clock.ts';
+import {
+  type QueuedWake,
+  SimulatedWorkQueue,
+} from '../../../functions/adapters/simulated/simulated-work-queue.ts';
+import {
+  makeWebhookHandler,
+  type WebhookHandler,
+} from '../../../functions/handlers/audit-relay/handler.ts';
+import {
+  type ControllerHandler,
+  makeControllerHandler,
+} from '../../../functions/handlers/controller/handler.ts';
+import type { Decision, DecisionPublisher } from '../../../functions/ports/decisions.ts';
+import type { StateStore } from '../../../functions/ports/state-store.ts';
+import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
+import {
+  DEFAULT_PASS_SETTINGS,
+  type PassSettings,
+} from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+
+/** The bearer token the simulated apiserver's audit webhook presents. */
+const AUDIT_TOKEN = 'simulated-audit-token';
+
+/** The API Gateway (HTTP API, payload 2.0) event of a webhook POST to `/v1/audit`. */
+export function webhookEvent(body: string, token: string): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'POST /v1/audit',
+    rawPath: '/v1/audit',
+    rawQueryString: '',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'user-agent': 'kube-apiserver-admission',
+    },
+    requestContext: {
+      accountId: '111122223333',
+      apiId: 'simulated',
+      domainName: 'simulated.execute-api.us-east-1.amazonaws.com',
+      domainPrefix: 'simulated',
+      http: {
+        method: 'POST',
+        path: '/v1/audit',
+        protocol: 'HTTP/1.1',
+        sourceIp: '10.0.0.10',
+        userAgent: 'kube-apiserver-admission',
+      },
+      requestId: 'simulated',
+      routeKey: 'POST /v1/audit',
+      stage: '$default',
+      time: '05/Jan/2026:09:00:00 +0000',
+      timeEpoch: 1767603600000,
+    },
+    body,
+    isBase64Encoded: false,
+  };
+}
+
+/** 2026-01-05T09:00:00Z, a Monday morning: every run starts then, so runs compare. */
+export const SIMULATION_START = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+export interface WorldOptions {
+  readonly region: string;
+  readonly zones: readonly string[];
+  readonly seed: number;
+  /** Namespaces the workload uses, created at the start. */
+  readonly namespaces: readonly string[];
+  /** Deliver every wake twice, as at-least-once delivery may. */
+  readonly duplicateWakes?: boolean;
+  /** A state store of the caller's (DynamoDB Local); in memory when absent. */
+  readonly state?: StateStore;
+}
+
+/** Records decisions in order for the report. */
+class RecordedDecisions implements DecisionPublisher {
+  readonly published: Decision[] = [];
+
+  async publish(decisions: readonly Decision[]): Promise<void> {
+    this.published.push(...decisions);
+  }
+}
+
+export class World {
+  readonly clock: SimulatedClock;
+  readonly server: FakeApiServer;
+  readonly cloud: SimulatedCloud;
+  readonly state: StateStore;
+  readonly queue: SimulatedWorkQueue;
+  readonly scheduler: StandInScheduler;
+  readonly kubelets: SimulatedKubelets;
+  readonly audit: SimulatedAuditBackend;
+  readonly decisions = new RecordedDecisions();
+  readonly passes: PassReport[] = [];
+  readonly #controller: ControllerHandler;
+  readonly #relay: WebhookHandler;
+  #relayed = 0;
+  #claimCounter = 0;
+  #invocations = 0;
+
+  private constructor(server: FakeApiServer, options: WorldOptions, clock: SimulatedClock) {
+    this.clock = clock;
+    this.server = server;
+    this.state = options.state ?? makeMemoryStateStore();
+    this.cloud = new SimulatedCloud({
+      clock,
+      region: options.region,
+      zones: options.zones,
+      seed: options.seed,
+    });
+    this.queue = new SimulatedWorkQueue(clock, { duplicate: options.duplicateWakes ?? false });
+    this.scheduler = new StandInScheduler(server.store, clock);
+    this.kubelets = new SimulatedKubelets(server.store, clock, options.region);
+    this.cloud.onLaunch((instance, context) => this.kubelets.launched(instance, context));
+    this.cloud.onTermination((instance) => this.kubelets.terminated(instance.instanceId));
+    this.audit = new SimulatedAuditBackend(server.store, clock);
+    this.#controller = this.#controllerHandler(options);
+    this.#relay = makeWebhookHandler({
+      token: async () => AUDIT_TOKEN,
+      waker: this.queue,
+    });
+  }
+
+  static async start(options: WorldOptions): Promise<World> {
+    const clock = new SimulatedClock(new Date(SIMULATION_START));
+    const server = await startFakeApiServer({
+      now: () => clock.now(),
+      namespaces: [
+        'default',
+        'kube-system',
+        'kube-public',
+        'kube-node-lease',
+        ...options.namespaces,
+      ],
+    });
+    return new World(server, options, clock);
+  }
+
+  #controllerHandler(options: WorldOptions): ControllerHandler {
+    const settings: PassSettings = { ...DEFAULT_PASS_SETTINGS, region: options.region };
+    const cluster = kubernetesClusterFrom(kubeConfigFor(this.server.url), {
+      now: () => this.clock.now(),
+    });
+    const deps = {
+      state: this.state,
+      cluster,
+      cloud: this.cloud,
+      decisions: this.decisions,
+      waker: this.queue,
+      clock: this.clock,
+      newClaimName: (pool: string) => {
+        this.#claimCounter += 1;
+        return `${pool}-${this.#claimCounter.toString(36).padStart(5, '0')}`;
+      },
+    };
+    return makeControllerHandler({
+      pass: async (holder) => {
+        const report = await runControllerPass({ ...deps, holder }, settings);
+        this.passes.push(report);
+        return report;
+      },
+    });
+  }
+
+  /** Creates objects as a client of the API server would (ReplicaSet controller, kubectl). */
+  create(resource: 'pods' | 'nodes' | 'daemonsets', objects: readonly JsonObject[]): void {
+    for (const object of objects) this.server.store.create(resource, object);
+  }
+
+  /** POSTs the batch to the audit relay as the apiserver's webhook backend does; returns the status. */
+  async relay(eventList: JsonObject): Promise<number> {
+    this.#relayed += 1;
+    const response = await this.#relay(
+      webhookEvent(JSON.stringify(eventList), AUDIT_TOKEN),
+      lambdaContext(`audit-relay-${this.#relayed}`),
+    );
+    return response.statusCode ?? 500;
+  }
+
+  /** Invokes the controller function with the wakes due, as one SQS batch. */
+  async deliver(wakes: readonly QueuedWake[]): Promise<void> {
+    if (wakes.length === 0) return;
+    this.#invocations += 1;
+    const event: SQSEvent = {
+      Records: wakes.map((q) => ({
+        messageId: `wake-${q.id}`,
+        receiptHandle: `receipt-${q.id}`,
+        body: JSON.stringify(q.wake),
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(q.dueAt),
+          SenderId: 'simulated',
+          ApproximateFirstReceiveTimestamp: String(this.clock.now().getTime()),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-work',
+        awsRegion: 'us-east-1',
+      })),
+    };
+    await this.#controller(event, lambdaContext(`controller-${this.#invocations}`));
+  }
+
+  async close(): Promise<void> {
+    this.audit.close();
+    await this.server.close();
+  }
+}
+
+/** The parts of a Lambda context the handlers read. */
+export function lambdaContext(requestId: string) {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'nodesmith-simulated',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:nodesmith-simulated',
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: '/aws/lambda/nodesmith-simulated',
+    logStreamName: 'simulated',
+    getRemainingTimeInMillis: () => 60_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * What reaches the audit relay: an `audit.k8s.io/v1` EventList POSTed by kube-apiserver's
+ * webhook backend, or a CloudWatch Logs subscription batch of EKS audit log lines, each one
+ * Event. Only the fields the relay reads are checked; the rest of each document passes.
+ */
+import { gunzipSync } from 'node:zlib';
+import { z } from 'zod';
+import type { AuditEvent } from '../../domain/audit/audit-event.ts';
+
+const auditEventSchema = z.looseObject({
+  verb: z.string(),
+  stage: z.string(),
+  objectRef: z
+    .looseObject({
+      resource: z.string().optional(),
+      subresource: z.string().optional(),
+      namespace: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
+  responseStatus: z.looseObject({ code: z.number().int().optional() }).optional(),
+  requestObject: z.unknown().optional(),
+  responseObject: z.unknown().optional(),
+});
+
+export const eventListSchema = z.looseObject({
+  kind: z.literal('EventList'),
+  apiVersion: z.string().regex(/^audit\.k8s\.io\//, 'expected an audit.k8s.io API version'),
+  items: z.array(auditEventSchema).nullish(),
+});
+
+type ParsedEvent = z.output<typeof auditEventSchema>;
+
+export function toAuditEvent(event: ParsedEvent): AuditEvent {
+  return {
+    verb: event.verb,
+    stage: event.stage,
+    ...(event.objectRef ? { objectRef: event.objectRef } : {}),
+    ...(event.responseStatus?.code === undefined ? {} : { code: event.responseStatus.code }),
+    requestObject: event.requestObject,
+    responseObject: event.responseObject,
+  };
+}
+
+/** The first problem zod found, as `items[3].verb: expected string`. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  const path = issue.path
+    .map((part, i) =>
+      typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`,
+    )
+    .join('');
+  return `${path || 'body'}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** One audit Event per log line: the line must be the Event's JSON. */
+export function parseAuditLine(line: string): AuditEvent {
+  const parsed = auditEventSchema.safeParse(JSON.parse(line));
+  if (!parsed.success) throw new Error(firstIssue(parsed.error));
+  return toAuditEvent(parsed.data);
+}
+
+const logsPayloadSchema = z.looseObject({
+  messageType: z.enum(['DATA_MESSAGE', 'CONTROL_MESSAGE']),
+  logGroup: z.string().optional(),
+  logStream: z.string().optional(),
+  logEvents: z.array(z.looseObject({ id: z.string(), message: z.string() })),
+});
+
+export type LogsPayload = z.output<typeof logsPayloadSchema>;
+
+/** `{awslogs: {data}}`: base64 of gzip of the JSON batch, as CloudWatch Logs delivers it. */
+export const logsEventSchema = z.object({ awslogs: z.object({ data: z.string() }) });
+
+export function decodeLogsPayload(data: string): LogsPayload {
+  const json: unknown = JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8'));
+  const parsed = logsPayloadSchema.safeParse(json);
+  if (!parsed.success)
+    throw new Error(`reading log subscription payload: ${firstIssue(parsed.error)}`);
+  return parsed.data;
+}

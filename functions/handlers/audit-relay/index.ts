@@ -1,0 +1,36 @@
+/**
+ * The audit relay's composition root: the bearer token from Secrets Manager (read once per
+ * container), the work queue from the environment the stack sets. `webhook` serves
+ * `POST /v1/audit`; `logs` is the EKS audit log subscription's target.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import { makeLogsHandler, makeWebhookHandler } from './handler.ts';
+
+function setting(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '')
+    throw new Error(`starting the audit relay: ${name} is not set`);
+  return value;
+}
+
+const logger = new Logger({ serviceName: 'nodesmith-audit-relay' });
+const waker = new SqsWaker(new SQSClient({}), setting('WORK_QUEUE_URL'));
+const secrets = new SecretsManagerClient({});
+let token: Promise<string> | undefined;
+
+function auditToken(): Promise<string> {
+  token ??= secrets
+    .send(new GetSecretValueCommand({ SecretId: setting('AUDIT_TOKEN_SECRET_ARN') }))
+    .then((secret) => secret.SecretString ?? '')
+    .catch((err: unknown) => {
+      token = undefined;
+      throw err;
+    });
+  return token;
+}
+
+export const webhook = makeWebhookHandler({ token: auditToken, waker, logger });
+export const logs = makeLogsHandler({ waker, logger });
