@@ -1,0 +1,165 @@
+/**
+ * The HTML report `nodesmith simulate` writes, opened the way a platform engineer opens it: in
+ * a real headless Chromium, from a file, with the network blocked. Any console error, page
+ * error or request beyond the file itself fails the test; each chart must have drawn.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtmlReport } from '../../bin/cli/simulate/report/html-report.ts';
+import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
+import { runCli } from '../support/cli.ts';
+
+interface Opened {
+  readonly page: Page;
+  readonly problems: string[];
+}
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await puppeteer.launch({
+    args: [...chromium.args, '--lang=en-US'],
+    // uPlot formats numbers in the browser's locale; a bare C locale is not a valid tag.
+    env: { ...process.env, LANG: 'en_US.UTF-8' },
+    executablePath: await chromium.executablePath(),
+    headless: true,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(file: string): Promise<Opened> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const url = pathToFileURL(file).href;
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (request.url() === url) return void request.continue();
+    problems.push(`request ${request.url()}`);
+    void request.abort();
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error ${(error as Error).message}`));
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, problems };
+}
+
+/** Whether the chart's canvas has a size and some pixels that are not blank. */
+function chartDrew(page: Page, name: string) {
+  return page.$eval(`[data-chart="${name}"]`, (el) => {
+    const canvas = el.querySelector('canvas');
+    if (canvas === null) return { drawn: el.getAttribute('data-drawn'), width: 0, inked: 0 };
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+    let inked = 0;
+    for (let i = 3; pixels !== undefined && i < pixels.length; i += 4) if (pixels[i] !== 0) inked++;
+    return { drawn: el.getAttribute('data-drawn'), width: canvas.width, inked };
+  });
+}
+
+describe('the simulate report in a browser', () => {
+  it('opens offline with no errors, and every chart draws', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
+    const run = await runCli(['simulate', '--pods', '60', '--report', file]);
+    expect(run.status).toBe(0);
+    const { page, problems } = await open(file);
+    for (const chart of ['pending', 'nodes', 'cost']) {
+      const drew = await chartDrew(page, chart);
+      expect(drew.drawn, chart).toBe('true');
+      expect(drew.width, chart).toBeGreaterThan(0);
+      expect(drew.inked, chart).toBeGreaterThan(100);
+    }
+    const text = await page.$eval('main', (el) => el.textContent ?? '');
+    expect(text).toContain('60 / 60');
+    expect(text).toContain('no double launch');
+    expect(await page.$$eval('.invariants li.held', (items) => items.length)).toBe(6);
+    const rows = await page.$$eval('table.decisions tbody tr', (items) => items.length);
+    const launched = (readFileSync(file, 'utf8').match(/<td>Launched<\/td>/g) ?? []).length;
+    expect(rows).toBeGreaterThan(launched);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('shows names and reasons as text, never as markup', async () => {
+    const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
+    const report: SimulationReport = {
+      summary: {
+        scenario: 'burst',
+        pods: { total: 2, running: 2, pending: 0 },
+        nodes: { launched: 1, terminated: 0, running: 1 },
+        costPerHour: 0.05,
+        decisionLatencyMs: { p50: 1000, p99: 1000 },
+        launches: 1,
+        replans: 0,
+        duplicateLaunches: 0,
+        leakedInstances: 0,
+      },
+      seed: 1,
+      duration: 60,
+      samples: [
+        { t: 0, pendingPods: 2, runningPods: 0, nodesByType: {}, costPerHour: 0 },
+        { t: 30, pendingPods: 0, runningPods: 2, nodesByType: { 'm7g.large': 1 }, costPerHour: 0.05 },
+      ],
+      timeline: [{ t: 0, message: hostile }],
+      decisions: [
+        {
+          t: 1,
+          kind: 'Launched',
+          nodeClaim: `general-${hostile}`,
+          nodePool: 'general',
+          instanceType: 'm7g.large',
+          zone: 'us-east-1a',
+          capacityType: 'spot',
+          pricePerHour: 0.05,
+          reason: `</script>${hostile}`,
+        },
+      ],
+      invariants: [{ name: 'every pod is running', held: true, detail: hostile }],
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'hostile.html');
+    writeFileSync(file, renderHtmlReport(report));
+    const { page, problems } = await open(file);
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    const reason = await page.$eval('table.decisions tbody td:last-child', (td) => td.textContent);
+    expect(reason).toBe(`</script>${hostile}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe('the report file', () => {
+  it('names no address a browser would fetch', () => {
+    const html = renderHtmlReport({
+      summary: {
+        scenario: 'burst',
+        pods: { total: 0, running: 0, pending: 0 },
+        nodes: { launched: 0, terminated: 0, running: 0 },
+        costPerHour: 0,
+        decisionLatencyMs: { p50: 0, p99: 0 },
+        launches: 0,
+        replans: 0,
+        duplicateLaunches: 0,
+        leakedInstances: 0,
+      },
+      seed: 1,
+      duration: 0,
+      samples: [],
+      timeline: [],
+      decisions: [],
+      invariants: [],
+    });
+    // uPlot's licence banner is a comment naming its home; nothing else may carry a URL.
+    const withoutBanner = html.replace('/*! https://github.com/leeoniya/uPlot (v1.6.32) */', '');
+    expect(withoutBanner).not.toMatch(/https?:\/\//);
+    expect(withoutBanner).not.toMatch(/\b(src|href)=/);
+  });
+});
