@@ -107,7 +107,13 @@ describe('the simulate report in a browser', () => {
       duration: 60,
       samples: [
         { t: 0, pendingPods: 2, runningPods: 0, nodesByType: {}, costPerHour: 0 },
-        { t: 30, pendingPods: 0, runningPods: 2, nodesByType: { 'm7g.large': 1 }, costPerHour: 0.05 },
+        {
+          t: 30,
+          pendingPods: 0,
+          runningPods: 2,
+          nodesByType: { 'm7g.large': 1 },
+          costPerHour: 0.05,
+        },
       ],
       timeline: [{ t: 0, message: hostile }],
       decisions: [
@@ -128,7 +134,7 @@ describe('the simulate report in a browser', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'hostile.html');
     writeFileSync(file, renderHtmlReport(report));
     const { page, problems } = await open(file);
-    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
     const reason = await page.$eval('table.decisions tbody td:last-child', (td) => td.textContent);
     expect(reason).toBe(`</script>${hostile}`);
     expect(problems).toEqual([]);

@@ -84,6 +84,10 @@ export async function runSimulation(
     namespaces,
     ...(options.duplicateWakes ? { duplicateWakes: true } : {}),
     ...(options.state ? { state: options.state } : {}),
+    ...(options.concurrentPasses ? { concurrentPasses: options.concurrentPasses } : {}),
+    ...(options.cloudSeenByController
+      ? { cloudSeenByController: options.cloudSeenByController }
+      : {}),
   });
   try {
     await configurePools(world.state, scenario.manifests);

@@ -1,5 +1,6 @@
 /** How a simulation runs: its seed, delivery faults and where its state lives. */
 import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { WorldOptions } from './world.ts';
 
 export interface SimulationOptions {
   readonly seed: number;
@@ -7,4 +8,8 @@ export interface SimulationOptions {
   readonly state?: StateStore;
   /** Told about each timeline line as it happens. */
   readonly onProgress?: (line: string) => void;
+  /** Controller invocations run at once for each batch of due wakes (passes racing). */
+  readonly concurrentPasses?: number;
+  /** Wraps the cloud the controller sees, to inject faults. */
+  readonly cloudSeenByController?: WorldOptions['cloudSeenByController'];
 }

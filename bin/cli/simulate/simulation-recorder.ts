@@ -70,7 +70,10 @@ export class SimulationRecorder {
   }
 
   #pass(t: number, report: PassReport): void {
-    if (!report.ran) return;
+    if (!report.ran) {
+      this.note(t, 'a pass found the lease held by another and left the work to it');
+      return;
+    }
     for (const step of report.lifecycle) {
       const what = step.claim ?? step.instanceId ?? '';
       this.note(

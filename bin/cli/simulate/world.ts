@@ -30,6 +30,7 @@ import {
   type ControllerHandler,
   makeControllerHandler,
 } from '../../../functions/handlers/controller/handler.ts';
+import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { Decision, DecisionPublisher } from '../../../functions/ports/decisions.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
@@ -90,7 +91,14 @@ export interface WorldOptions {
   readonly duplicateWakes?: boolean;
   /** A state store of the caller's (DynamoDB Local); in memory when absent. */
   readonly state?: StateStore;
+  /** Invocations the due wakes are split over, run at once: passes racing for the lease. */
+  readonly concurrentPasses?: number;
+  /** Wraps the cloud the controller sees, to inject faults; the simulated cloud itself when absent. */
+  readonly cloudSeenByController?: (cloud: SimulatedCloud) => CloudProvider;
 }
+
+/** SQS makes a message visible again this long after an invocation that failed to finish. */
+const VISIBILITY_TIMEOUT_SECONDS = 30;
 
 /** Records decisions in order for the report. */
 class RecordedDecisions implements DecisionPublisher {
@@ -112,6 +120,9 @@ export class World {
   readonly audit: SimulatedAuditBackend;
   readonly decisions = new RecordedDecisions();
   readonly passes: PassReport[] = [];
+  /** Errors of controller invocations that failed (their wakes were redelivered). */
+  readonly failedInvocations: unknown[] = [];
+  readonly #concurrency: number;
   readonly #controller: ControllerHandler;
   readonly #relay: WebhookHandler;
   #relayed = 0;
@@ -122,6 +133,7 @@ export class World {
     this.clock = clock;
     this.server = server;
     this.state = options.state ?? makeMemoryStateStore();
+    this.#concurrency = Math.max(1, options.concurrentPasses ?? 1);
     this.cloud = new SimulatedCloud({
       clock,
       region: options.region,
@@ -164,7 +176,7 @@ export class World {
     const deps = {
       state: this.state,
       cluster,
-      cloud: this.cloud,
+      cloud: options.cloudSeenByController?.(this.cloud) ?? this.cloud,
       decisions: this.decisions,
       waker: this.queue,
       clock: this.clock,
@@ -197,35 +209,55 @@ export class World {
     return response.statusCode ?? 500;
   }
 
-  /** Invokes the controller function with the wakes due, as one SQS batch. */
+  /**
+   * Invokes the controller function with the wakes due, as SQS batches: one, or one per
+   * concurrent invocation. A failed invocation's wakes come back after the visibility timeout.
+   */
   async deliver(wakes: readonly QueuedWake[]): Promise<void> {
     if (wakes.length === 0) return;
+    const lanes = Math.min(this.#concurrency, wakes.length);
+    const batches = Array.from({ length: lanes }, (_, lane) =>
+      wakes.filter((_, i) => i % lanes === lane),
+    );
+    await Promise.all(batches.map((batch) => this.#invoke(batch)));
+  }
+
+  async #invoke(batch: readonly QueuedWake[]): Promise<void> {
     this.#invocations += 1;
-    const event: SQSEvent = {
-      Records: wakes.map((q) => ({
-        messageId: `wake-${q.id}`,
-        receiptHandle: `receipt-${q.id}`,
-        body: JSON.stringify(q.wake),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(q.dueAt),
-          SenderId: 'simulated',
-          ApproximateFirstReceiveTimestamp: String(this.clock.now().getTime()),
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-work',
-        awsRegion: 'us-east-1',
-      })),
-    };
-    await this.#controller(event, lambdaContext(`controller-${this.#invocations}`));
+    try {
+      await this.#controller(sqsEvent(batch), lambdaContext(`controller-${this.#invocations}`));
+    } catch (err) {
+      this.failedInvocations.push(err);
+      this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
+    }
   }
 
   async close(): Promise<void> {
     this.audit.close();
     await this.server.close();
   }
+}
+
+/** The SQS event of one batch of wakes, as Lambda's event source mapping delivers it. */
+function sqsEvent(batch: readonly QueuedWake[]): SQSEvent {
+  return {
+    Records: batch.map((q) => ({
+      messageId: `wake-${q.id}`,
+      receiptHandle: `receipt-${q.id}`,
+      body: JSON.stringify(q.wake),
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(q.dueAt),
+        SenderId: 'simulated',
+        ApproximateFirstReceiveTimestamp: String(q.dueAt),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-work',
+      awsRegion: 'us-east-1',
+    })),
+  };
 }
 
 /** The parts of a Lambda context the handlers read. */

@@ -38,6 +38,15 @@ export class SimulatedWorkQueue implements Waker {
     }
   }
 
+  /**
+   * Puts wakes whose invocation failed back on the queue, visible again after the visibility
+   * timeout, as SQS redelivers a batch the function did not finish.
+   */
+  redeliver(wakes: readonly QueuedWake[], visibilityTimeoutSeconds: number): void {
+    const dueAt = this.#clock.now().getTime() + visibilityTimeoutSeconds * 1000;
+    this.#queued.push(...wakes.map((q) => ({ ...q, dueAt })));
+  }
+
   /** Removes and returns the wakes due by now, oldest first. */
   due(): QueuedWake[] {
     const now = this.#clock.now().getTime();

@@ -18,6 +18,7 @@ import type {
   UnschedulablePod,
 } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import { compareText } from '../../domain/state/order.ts';
 import {
   byOffering,
   type OfferingKey,
@@ -260,6 +261,9 @@ async function planAndLaunch(
       limit(() => provisioning.createAndLaunch(planned, types, round, result)),
     ),
   );
+  // Launches finish in any order; the report lists them in the order the plan made them.
+  result.launches.sort((a, b) => compareText(a.claim.name, b.claim.name));
+  result.decisions.sort((a, b) => compareText(a.nodeClaim, b.nodeClaim));
   progress.all.launches.push(...result.launches);
   progress.all.failures.push(...result.failures);
   progress.all.decisions.push(...result.decisions);

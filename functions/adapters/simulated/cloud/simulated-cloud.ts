@@ -5,6 +5,7 @@
  * still has capacity and report the ones that had none, and instances run after a boot delay.
  * Capacity, throttling and API latency can be set to exercise the controller's fallbacks.
  */
+import { createHash } from 'node:crypto';
 import type { InstanceType } from '../../../domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../../domain/instance-types/bundled-catalog.ts';
 import { buildInstanceTypes } from '../../../domain/instance-types/instance-types.ts';
@@ -218,7 +219,9 @@ export class SimulatedCloud implements CloudProvider {
 
   #start(claim: NodeClaimRecord, offering: Candidate): SimulatedInstance {
     this.capacity.take(offering);
-    const instanceId = `i-${(0x5100000 + this.#instances.length + 1).toString(16).padStart(17, '0')}`;
+    // Named after the claim rather than the order of calls, so concurrent launches that finish
+    // in a different order still give the same instances (and the same run for a seed).
+    const instanceId = `i-${createHash('sha256').update(claim.name).digest('hex').slice(0, 17)}`;
     const instance: SimulatedInstance = {
       instanceId,
       providerID: `aws:///${offering.zone}/${instanceId}`,

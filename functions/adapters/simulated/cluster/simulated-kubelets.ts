@@ -44,10 +44,18 @@ interface Boot {
   registered: boolean;
 }
 
-/** `ip-10-0-1-7.ec2.internal`, as EC2 names nodes by their private address. */
-function nodeName(region: string, ordinal: number): string {
+/**
+ * `ip-10-4-17-201.ec2.internal`, as EC2 names nodes by their private address: an address taken
+ * from the instance id, so the same instances get the same names whatever order they boot in.
+ */
+function nodeName(region: string, instanceId: string, taken: (name: string) => boolean): string {
   const domain = region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`;
-  return `ip-10-${Math.floor(ordinal / 65_536) % 256}-${Math.floor(ordinal / 256) % 256}-${ordinal % 256}.${domain}`;
+  let address = Number.parseInt(instanceId.slice(-6), 16) || 1;
+  for (;;) {
+    const name = `ip-10-${(address >> 16) & 255}-${(address >> 8) & 255}-${address & 255}.${domain}`;
+    if (!taken(name)) return name;
+    address = (address + 1) & 0xffffff;
+  }
 }
 
 function taintJson(taint: Taint): JsonObject {
@@ -60,7 +68,6 @@ export class SimulatedKubelets {
   readonly #region: string;
   readonly #timings: KubeletTimings;
   readonly #boots: Boot[] = [];
-  #ordinal = 0;
 
   constructor(store: ObjectStore, clock: Clock, region: string, timings = DEFAULT_KUBELET_TIMINGS) {
     this.#store = store;
@@ -74,11 +81,11 @@ export class SimulatedKubelets {
     if (this.#boots.some((b) => b.instance.instanceId === instance.instanceId)) return;
     const now = this.#clock.now().getTime();
     const registerAt = now + this.#timings.registerAfterSeconds * 1000;
-    this.#ordinal += 1;
+    const taken = (name: string) => this.#boots.some((b) => b.nodeName === name);
     this.#boots.push({
       instance,
       context,
-      nodeName: nodeName(this.#region, this.#ordinal + 256),
+      nodeName: nodeName(this.#region, instance.instanceId, taken),
       registerAt,
       readyAt: registerAt + this.#timings.readyAfterSeconds * 1000,
       registered: false,
