@@ -1,0 +1,117 @@
+/**
+ * Records provisioning writes: the intent before a launch carries everything a later pass needs
+ * to launch it again or count it as capacity; the launched record describes the offering EC2
+ * actually filled.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  launchedClaimRecord,
+  pendingClaimRecord,
+} from '../../../functions/domain/lifecycle/claim-record.ts';
+import { planningClaim } from '../../../functions/domain/lifecycle/planning-claim.ts';
+import { limitExceeded } from '../../../functions/domain/lifecycle/pool-limits.ts';
+import { parseResources } from '../../../functions/domain/resources.ts';
+import { T0 } from '../../contracts/state-fixtures.ts';
+import { aNodePool, anInstanceType, aPod, instanceTypesFor } from '../../support/builders.ts';
+import { planFor } from '../../support/scheduling-builders.ts';
+
+const small = anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1, arch: 'arm64' });
+const large = anInstanceType({ name: 'c.xlarge', cpu: 4, memoryGiB: 8, price: 0.15 });
+
+function planned() {
+  const pools = [aNodePool({ name: 'default' })];
+  const plan = planFor({
+    pods: [aPod({ name: 'web-1', cpu: '1', memory: '1Gi' })],
+    nodePools: pools,
+    instanceTypes: instanceTypesFor(pools, [small, large]),
+  });
+  const [claim] = plan.nodeClaims;
+  if (claim === undefined) throw new Error('planning a claim: none planned');
+  return claim;
+}
+
+describe('the claim written before a launch', () => {
+  it('keeps the options, the cheapest offering, labels, taints and the predicted capacity', () => {
+    const record = pendingClaimRecord(planned(), 'default-x7k2p', T0);
+    expect(record).toMatchObject({
+      name: 'default-x7k2p',
+      nodePool: 'default',
+      instanceTypeOptions: ['m.large', 'c.xlarge'],
+      offering: { instanceType: 'm.large', capacityType: 'spot' },
+      phase: 'Pending',
+      timestamps: { Pending: T0.toISOString() },
+      capacity: small.capacity,
+      allocatable: small.allocatable,
+    });
+    expect(record.labels?.['karpenter.sh/nodepool']).toBe('default');
+    expect(record.requirements).toContainEqual({
+      key: 'node.kubernetes.io/instance-type',
+      operator: 'In',
+      values: ['m.large', 'c.xlarge'],
+    });
+  });
+
+  it('stands in for its node as capacity, in the quantities the scheduler reads', () => {
+    const record = { ...pendingClaimRecord(planned(), 'default-x7k2p', T0), version: 1 };
+    const claim = planningClaim(record);
+    expect(parseResources(claim.status?.allocatable)).toEqual(small.allocatable);
+    expect(claim.status?.conditions).toEqual([]);
+    expect(claim.metadata.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('the claim once launched', () => {
+  it('describes the offering EC2 filled, with that type’s labels and capacity', () => {
+    const record = { ...pendingClaimRecord(planned(), 'default-x7k2p', T0), version: 1 };
+    const later = new Date(T0.getTime() + 2000);
+    const launched = launchedClaimRecord(
+      record,
+      {
+        instanceId: 'i-0123456789abcdef0',
+        providerID: 'aws:///test-zone-b/i-0123456789abcdef0',
+        instanceType: 'c.xlarge',
+        zone: 'test-zone-b',
+        capacityType: 'spot',
+      },
+      [small, large],
+      later,
+    );
+    expect(launched).toMatchObject({
+      phase: 'Launched',
+      instanceId: 'i-0123456789abcdef0',
+      offering: { instanceType: 'c.xlarge', zone: 'test-zone-b', pricePerHour: 0.06 },
+      capacity: large.capacity,
+      timestamps: { Pending: T0.toISOString(), Launched: later.toISOString() },
+    });
+    expect(launched.labels).toMatchObject({
+      'node.kubernetes.io/instance-type': 'c.xlarge',
+      'topology.kubernetes.io/zone': 'test-zone-b',
+      'kubernetes.io/arch': 'amd64',
+      'karpenter.k8s.aws/instance-cpu': '4',
+    });
+  });
+});
+
+describe('the limit re-check before a claim is written', () => {
+  const pool = aNodePool({ name: 'default', limits: { cpu: '6', nodes: '3' } });
+  const claim = (name: string, cpu: number) => ({
+    ...pendingClaimRecord(planned(), name, T0),
+    version: 1,
+    capacity: { cpu: cpu * 1000 },
+  });
+
+  it('admits a node that fits what is left and names the limit a node would break', () => {
+    expect(limitExceeded(pool, [claim('a', 2)], { cpu: 4000 })).toBeUndefined();
+    expect(limitExceeded(pool, [claim('a', 2), claim('b', 2)], { cpu: 4000 })).toBe(
+      'NodePool "default" would exceed its cpu limit',
+    );
+    expect(limitExceeded(pool, [claim('a', 1), claim('b', 1), claim('c', 1)], { cpu: 1000 })).toBe(
+      'NodePool "default" would exceed its nodes limit',
+    );
+  });
+
+  it('counts only the pool’s own claims', () => {
+    const other = { ...claim('x', 6), nodePool: 'other' };
+    expect(limitExceeded(pool, [other], { cpu: 4000 })).toBeUndefined();
+  });
+});

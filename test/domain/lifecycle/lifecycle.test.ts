@@ -1,0 +1,194 @@
+/**
+ * The lifecycle step's decisions (DESIGN §1 step 3, karpenter-behaviour §5.2): each claim moves
+ * on by exactly what the cluster and the cloud show now, and time limits apply as Karpenter's
+ * liveness and garbage collection apply them.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type CloudInstance,
+  lifecycleActions,
+} from '../../../functions/domain/lifecycle/lifecycle.ts';
+import { UNREGISTERED_TAINT } from '../../../functions/domain/lifecycle/node-readiness.ts';
+import type { Node } from '../../../functions/domain/node.ts';
+import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
+import { aNewNodeClaim, secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
+import { aNode } from '../../support/builders.ts';
+
+const PROVIDER = 'aws:///us-east-1a/i-0123456789abcdef0';
+
+function aClaim(overrides: Partial<NodeClaimRecord> = {}): NodeClaimRecord {
+  return { ...aNewNodeClaim(), version: 1, ...overrides };
+}
+
+function launched(overrides: Partial<NodeClaimRecord> = {}): NodeClaimRecord {
+  return aClaim({
+    phase: 'Launched',
+    instanceId: 'i-0123456789abcdef0',
+    providerID: PROVIDER,
+    timestamps: { Pending: T0.toISOString(), Launched: T0.toISOString() },
+    ...overrides,
+  });
+}
+
+function anInstance(overrides: Partial<CloudInstance> = {}): CloudInstance {
+  return {
+    instanceId: 'i-0123456789abcdef0',
+    providerID: PROVIDER,
+    instanceType: 'm7g.large',
+    zone: 'us-east-1a',
+    capacityType: 'spot',
+    launchTime: T0.toISOString(),
+    nodeClaim: 'default-abc12',
+    ...overrides,
+  };
+}
+
+function joined(overrides: Partial<Node> = {}): Node {
+  return { ...aNode({ name: 'ip-10-0-1-7.ec2.internal' }), providerID: PROVIDER, ...overrides };
+}
+
+const kinds = (actions: ReturnType<typeof lifecycleActions>) => actions.map((a) => a.kind);
+
+describe('lifecycle actions', () => {
+  it('launches a claim a stopped pass wrote, and records an instance it launched instead of launching again', () => {
+    const claim = aClaim();
+    expect(
+      kinds(
+        lifecycleActions({ claims: [claim], nodes: [], instances: [], now: secondsAfter(T0, 10) }),
+      ),
+    ).toEqual(['Launch']);
+    const adopt = lifecycleActions({
+      claims: [claim],
+      nodes: [],
+      instances: [anInstance()],
+      now: secondsAfter(T0, 10),
+    });
+    expect(adopt).toEqual([{ kind: 'Adopt', claim, instance: anInstance() }]);
+  });
+
+  it('gives up on a claim that could not be launched for five minutes', () => {
+    const [action] = lifecycleActions({
+      claims: [aClaim()],
+      nodes: [],
+      instances: [],
+      now: secondsAfter(T0, 301),
+    });
+    expect(action).toMatchObject({ kind: 'Remove', reason: 'launch did not complete within 5m' });
+  });
+
+  it('registers the node that joined with the claim’s provider id, and waits for one that has not', () => {
+    const claim = launched();
+    const node = joined();
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [node],
+        instances: [anInstance()],
+        now: secondsAfter(T0, 40),
+      }),
+    ).toEqual([{ kind: 'Register', claim, node }]);
+    const stranger = joined({ providerID: 'aws:///us-east-1a/i-0fffffffffffffff0' });
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [stranger],
+        instances: [anInstance()],
+        now: secondsAfter(T0, 40),
+      }),
+    ).toEqual([]);
+  });
+
+  it('terminates an instance whose node has not registered within 15 minutes', () => {
+    const claim = launched();
+    const at = (s: number) =>
+      lifecycleActions({
+        claims: [claim],
+        nodes: [],
+        instances: [anInstance()],
+        now: secondsAfter(T0, s),
+      });
+    expect(at(900)).toEqual([]);
+    expect(at(901)).toEqual([
+      { kind: 'Remove', claim, reason: 'node did not register within 15m' },
+    ]);
+  });
+
+  it('initializes a registered node once it is Ready with its startup taints gone and its GPUs registered', () => {
+    const claim = launched({
+      phase: 'Registered',
+      startupTaints: [{ key: 'node.cilium.io/agent-not-ready', effect: 'NoExecute' }],
+      requests: { cpu: 1000, 'nvidia.com/gpu': 1 },
+    });
+    const at = (node: Node) =>
+      kinds(
+        lifecycleActions({
+          claims: [claim],
+          nodes: [node],
+          instances: [anInstance()],
+          now: secondsAfter(T0, 60),
+        }),
+      );
+    const gpu = { ...joined().allocatable, 'nvidia.com/gpu': 1 };
+    expect(at(joined({ ready: false, allocatable: gpu }))).toEqual([]);
+    expect(
+      at(
+        joined({
+          taints: [{ key: 'node.cilium.io/agent-not-ready', value: 'x', effect: 'NoExecute' }],
+          allocatable: gpu,
+        }),
+      ),
+    ).toEqual([]);
+    expect(at(joined({ taints: [UNREGISTERED_TAINT], allocatable: gpu }))).toEqual([]);
+    expect(at(joined())).toEqual([]);
+    expect(at(joined({ allocatable: gpu }))).toEqual(['Initialize']);
+  });
+
+  it('removes a claim whose instance is gone, with its node, after the listing grace', () => {
+    const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    const node = joined();
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [node],
+        instances: [],
+        now: secondsAfter(T0, 20),
+      }),
+    ).toEqual([]);
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [node],
+        instances: [],
+        now: secondsAfter(T0, 31),
+      }),
+    ).toEqual([{ kind: 'Remove', claim, node, reason: 'instance is gone' }]);
+  });
+
+  it('terminates instances with the cluster tags and no claim once they are older than 30 seconds', () => {
+    const young = anInstance({
+      instanceId: 'i-0aaaaaaaaaaaaaaa1',
+      nodeClaim: 'default-gone1',
+      launchTime: secondsAfter(T0, 10).toISOString(),
+    });
+    const old = anInstance({ instanceId: 'i-0aaaaaaaaaaaaaaa2', nodeClaim: 'default-gone2' });
+    const untagged = anInstance({ instanceId: 'i-0aaaaaaaaaaaaaaa3', nodeClaim: undefined });
+    const actions = lifecycleActions({
+      claims: [],
+      nodes: [],
+      instances: [untagged, young, old],
+      now: secondsAfter(T0, 35),
+    });
+    expect(actions).toEqual([
+      { kind: 'TerminateOrphan', instance: old },
+      { kind: 'TerminateOrphan', instance: untagged },
+    ]);
+  });
+
+  it('decides in name order and the same way every time', () => {
+    const claims = ['c', 'a', 'b'].map((name) => aClaim({ name }));
+    const input = { claims, nodes: [], instances: [], now: secondsAfter(T0, 1) };
+    const first = lifecycleActions(input);
+    expect(first.map((a) => ('claim' in a ? a.claim.name : ''))).toEqual(['a', 'b', 'c']);
+    expect(lifecycleActions(input)).toEqual(first);
+  });
+});

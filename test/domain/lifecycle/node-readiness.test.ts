@@ -1,0 +1,35 @@
+/** Registration writes what Karpenter's registration controller writes (core registration.go). */
+import { describe, expect, it } from 'vitest';
+import {
+  registrationPatch,
+  UNREGISTERED_TAINT,
+} from '../../../functions/domain/lifecycle/node-readiness.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { aNode } from '../../support/builders.ts';
+
+const claim = {
+  ...aNewNodeClaim(),
+  version: 2,
+  labels: { 'karpenter.sh/nodepool': 'default', team: 'web' },
+  taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' as const }],
+  startupTaints: [{ key: 'node.cilium.io/agent-not-ready', effect: 'NoExecute' as const }],
+};
+
+describe('registration', () => {
+  it('labels the node as the claim’s and registered, syncs its taints and lifts the unregistered taint', () => {
+    expect(registrationPatch(claim, aNode({ name: 'n' }))).toEqual({
+      labels: {
+        'karpenter.sh/nodepool': 'default',
+        team: 'web',
+        'karpenter.sh/registered': 'true',
+      },
+      addTaints: [...claim.taints, ...claim.startupTaints],
+      removeTaints: [UNREGISTERED_TAINT],
+    });
+  });
+
+  it('leaves the taints alone on a node labelled karpenter.sh/do-not-sync-taints', () => {
+    const node = aNode({ name: 'n', labels: { 'karpenter.sh/do-not-sync-taints': 'true' } });
+    expect(registrationPatch(claim, node).addTaints).toEqual([]);
+  });
+});

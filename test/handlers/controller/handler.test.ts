@@ -1,0 +1,103 @@
+/**
+ * The controller function as SQS invokes it: a batch of wakes runs one pass; a message that is
+ * not a wake is reported for redelivery (and, in the end, the dead-letter queue) while the wakes
+ * beside it are not; a pass that fails fails the batch so the wakes come back.
+ */
+import type { SQSEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../../bin/cli/simulate/world.ts';
+import { makeControllerHandler } from '../../../functions/handlers/controller/handler.ts';
+import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+
+const REPORT: PassReport = {
+  ran: true,
+  startedAt: '2026-11-24T09:00:00.000Z',
+  finishedAt: '2026-11-24T09:00:00.350Z',
+  provisionablePods: 0,
+  rounds: [],
+  launches: [],
+  failures: [],
+  replannedPods: 0,
+  lifecycle: [],
+  unschedulable: [],
+  inFlight: 0,
+};
+
+function batch(...bodies: string[]): SQSEvent {
+  return {
+    Records: bodies.map((body, i) => ({
+      messageId: `m-${i}`,
+      receiptHandle: `r-${i}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: '1795553530105',
+        SenderId: 'AROAEXAMPLE',
+        ApproximateFirstReceiveTimestamp: '1795553530200',
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-work',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+const wake = (source: string) => JSON.stringify({ source, reason: 'test' });
+
+describe('the controller function', () => {
+  it('runs one pass for a batch of wakes, named after the invocation', async () => {
+    const holders: string[] = [];
+    const handler = makeControllerHandler({
+      pass: async (holder) => {
+        holders.push(holder);
+        return REPORT;
+      },
+    });
+    const response = await handler(
+      batch(wake('audit'), wake('schedule'), wake('controller')),
+      lambdaContext('req-1'),
+    );
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(holders).toEqual(['req-1']);
+  });
+
+  it('reports messages that are not wakes, alone, and still runs the pass for the others', async () => {
+    let passes = 0;
+    const handler = makeControllerHandler({
+      pass: async () => {
+        passes += 1;
+        return REPORT;
+      },
+    });
+    const response = await handler(
+      batch(wake('audit'), 'not json', JSON.stringify({ source: 'cron', reason: 'x' })),
+      lambdaContext('req-2'),
+    );
+    expect(response.batchItemFailures).toEqual([
+      { itemIdentifier: 'm-1' },
+      { itemIdentifier: 'm-2' },
+    ]);
+    expect(passes).toBe(1);
+  });
+
+  it('runs no pass when nothing in the batch is a wake', async () => {
+    let passes = 0;
+    const handler = makeControllerHandler({ pass: async () => ((passes += 1), REPORT) });
+    const response = await handler(batch('{}'), lambdaContext('req-3'));
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-0' }]);
+    expect(passes).toBe(0);
+  });
+
+  it('fails the whole batch when the pass fails, so the wakes are delivered again', async () => {
+    const handler = makeControllerHandler({
+      pass: async () => {
+        throw new Error('listing nodes: connect ECONNREFUSED');
+      },
+    });
+    await expect(handler(batch(wake('audit')), lambdaContext('req-4'))).rejects.toThrow(
+      'ECONNREFUSED',
+    );
+  });
+});
