@@ -84,7 +84,12 @@ describe('the controller function', () => {
 
   it('runs no pass when nothing in the batch is a wake', async () => {
     let passes = 0;
-    const handler = makeControllerHandler({ pass: async () => ((passes += 1), REPORT) });
+    const handler = makeControllerHandler({
+      pass: async () => {
+        passes += 1;
+        return REPORT;
+      },
+    });
     const response = await handler(batch('{}'), lambdaContext('req-3'));
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-0' }]);
     expect(passes).toBe(0);
