@@ -179,13 +179,19 @@ export interface ClusterEvent {
   /** UpperCamelCase, machine-readable: `DisruptionBlocked`, `Evicted`, `Launched`. */
   readonly reason: string;
   readonly message: string;
+  /**
+   * Skip this event when one with the same object and reason was recorded within this many
+   * seconds, as Karpenter's recorder dedupes (a pod pending for minutes is not told every pass).
+   */
+  readonly dedupeSeconds?: number;
 }
 
 export interface EventRecorder {
   /**
    * Records a core/v1 Event reported by `nodesmith`, in the object's namespace (`default` for
    * cluster-scoped objects, as Kubernetes' own components do). Not idempotent: each call adds
-   * an event. Rejects with NotFoundError when the object's namespace does not exist.
+   * an event, unless `dedupeSeconds` says an equal one recorded lately by this process is
+   * enough. Rejects with NotFoundError when the object's namespace does not exist.
    *
    * @example
    * await cluster.createEvent({ involvedObject: { kind: 'Node', name: node.name }, type: 'Normal', reason: 'DisruptionTerminating', message: 'empty node' });

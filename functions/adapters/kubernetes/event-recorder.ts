@@ -5,6 +5,7 @@
  */
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { ClusterEvent, EventRecorder } from '../../ports/cluster.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { CoreApi } from './clients.ts';
 import { type ApiCall, request } from './errors.ts';
 
@@ -37,16 +38,29 @@ function toV1Event(event: ClusterEvent, now: Date): CoreV1Event {
   };
 }
 
+/** What makes two events the same for deduplication: the object and the reason (Karpenter's key). */
+function dedupeKey({ involvedObject: o, reason }: ClusterEvent): string {
+  return `${o.kind}/${o.namespace ?? ''}/${o.name}/${o.uid ?? ''}/${reason}`;
+}
+
 export class KubernetesEventRecorder implements EventRecorder {
   readonly #core: CoreApi;
   readonly #now: () => Date;
+  /** Events recorded lately, kept while the container is warm, as Karpenter keeps them in memory. */
+  readonly #recent: TtlCache<true>;
 
   constructor(core: CoreApi, now: () => Date) {
     this.#core = core;
     this.#now = now;
+    this.#recent = new TtlCache<true>(now);
   }
 
   async createEvent(event: ClusterEvent): Promise<void> {
+    if (event.dedupeSeconds !== undefined) {
+      const key = dedupeKey(event);
+      if (this.#recent.get(key) !== undefined) return;
+      this.#recent.set(key, true, new Date(this.#now().getTime() + event.dedupeSeconds * 1000));
+    }
     const body = toV1Event(event, this.#now());
     const namespace = body.metadata.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
     const call: ApiCall = {

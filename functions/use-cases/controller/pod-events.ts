@@ -9,6 +9,10 @@ import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan
 import type { ClusterEvent, EventRecorder } from '../../ports/cluster.ts';
 import type { LaunchRecord } from './pass-report.ts';
 
+/** Karpenter's dedupe windows for these events (core scheduling/events.go). */
+const NOMINATED_DEDUPE_SECONDS = 120;
+const FAILED_DEDUPE_SECONDS = 300;
+
 function podObject(pod: Pod): ClusterEvent['involvedObject'] {
   return { kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid };
 }
@@ -29,6 +33,7 @@ export function podEvents(
         type: 'Normal',
         reason: 'Nominated',
         message: `Pod should schedule on: nodeclaim/${launch.claim.name}`,
+        dedupeSeconds: NOMINATED_DEDUPE_SECONDS,
       });
     }
   }
@@ -40,6 +45,7 @@ export function podEvents(
       type: 'Warning',
       reason: 'FailedScheduling',
       message: `Failed to schedule pod, ${reason}`,
+      dedupeSeconds: FAILED_DEDUPE_SECONDS,
     });
   }
   return events;

@@ -80,3 +80,37 @@ describe('Class: KubernetesCluster', () => {
     });
   });
 });
+
+describe('Class: KubernetesCluster, deduplicating events', () => {
+  let now = new Date('2025-06-01T12:00:00.000Z');
+  const deduping = useFakeCluster({ now: () => now });
+  const nominated = (uid: string) => ({
+    involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'default', uid },
+    type: 'Normal' as const,
+    reason: 'Nominated',
+    message: 'Pod should schedule on: nodeclaim/default-x7k2p',
+    dedupeSeconds: 120,
+  });
+
+  it('records an event once within its dedupe window, again after it, and other reasons apart', async () => {
+    const { server, cluster } = deduping();
+    seedPod(server, 'web-1');
+    await cluster.createEvent(nominated('u-1'));
+    await cluster.createEvent(nominated('u-1'));
+    await cluster.createEvent({ ...nominated('u-1'), reason: 'FailedScheduling' });
+    await cluster.createEvent(nominated('u-2'));
+    expect(server.store.list('events', 'default')).toHaveLength(3);
+    now = new Date(now.getTime() + 121_000);
+    await cluster.createEvent(nominated('u-1'));
+    expect(server.store.list('events', 'default')).toHaveLength(4);
+  });
+
+  it('records every event that asks for no deduplication', async () => {
+    const { server, cluster } = deduping();
+    seedPod(server, 'web-1');
+    const { dedupeSeconds: _, ...plain } = nominated('u-1');
+    await cluster.createEvent(plain);
+    await cluster.createEvent(plain);
+    expect(server.store.list('events', 'default')).toHaveLength(2);
+  });
+});
