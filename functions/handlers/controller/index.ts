@@ -1,0 +1,121 @@
+/**
+ * The controller's composition root: the real adapters, configured from the environment the
+ * stack sets. An EKS cluster is reached with the function's IAM identity; a self-managed one
+ * with the kubeconfig secret named by `CLUSTER_SECRET_ARN`. Clients and caches live for the
+ * container, so warm invocations skip discovery.
+ */
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { EKSClient } from '@aws-sdk/client-eks';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { PricingClient } from '@aws-sdk/client-pricing';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
+import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
+import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
+import {
+  type KubeConfigProvider,
+  makeEksKubeConfigProvider,
+  makeSecretKubeConfigProvider,
+} from '../../adapters/eks/kube-config-provider.ts';
+import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
+import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
+import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import type { CloudProvider } from '../../ports/cloud-provider.ts';
+import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
+import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
+import { eksClusterSettings, environmentClusterSettings } from './cluster-settings.ts';
+import { makeControllerHandler } from './handler.ts';
+
+function setting(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '')
+    throw new Error(`starting the controller: ${name} is not set`);
+  return value;
+}
+
+const region = setting('AWS_REGION');
+const clusterName = setting('CLUSTER_NAME');
+const clusterSecret = process.env.CLUSTER_SECRET_ARN;
+const now = () => new Date();
+const logger = new Logger({ serviceName: 'nodesmith-controller' });
+const eks = new EKSClient({ region });
+
+const state = makeDynamoDbStateStore({
+  client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
+  tables: { state: setting('STATE_TABLE'), nodeClaims: setting('CLAIMS_TABLE') },
+});
+const waker = new SqsWaker(new SQSClient({ region }), setting('WORK_QUEUE_URL'));
+const decisions = new EventBridgeDecisionPublisher({
+  client: new EventBridgeClient({ region }),
+  eventBusName: setting('EVENT_BUS_NAME'),
+  clusterName,
+  logger,
+});
+const kubeConfigs: KubeConfigProvider =
+  clusterSecret === undefined
+    ? makeEksKubeConfigProvider({ eks, clusterName, region, credentials: defaultProvider(), now })
+    : makeSecretKubeConfigProvider({
+        secrets: new SecretsManagerClient({ region }),
+        secretId: clusterSecret,
+        clusterName,
+        now,
+      });
+
+let cloud: Promise<CloudProvider> | undefined;
+
+/** Built on the first pass: launches need the cluster's settings, which need an AWS call. */
+function cloudProvider(): Promise<CloudProvider> {
+  const settings: Promise<ClusterSettings> =
+    clusterSecret === undefined
+      ? eksClusterSettings(eks, clusterName, region)
+      : Promise.resolve(environmentClusterSettings(clusterName, region, setting));
+  cloud ??= settings.then(
+    (cluster) =>
+      new Ec2CloudProvider({
+        ec2: new EC2Client({ region }),
+        ssm: new SSMClient({ region }),
+        // The Price List API answers in us-east-1 (and two other regions) only.
+        pricing: new PricingClient({ region: 'us-east-1' }),
+        cluster,
+        now,
+        onRefreshError: (err, what) =>
+          logger.warn(`refreshing ${what} failed`, { error: String(err) }),
+      }),
+  );
+  cloud.catch(() => {
+    cloud = undefined;
+  });
+  return cloud;
+}
+
+/** `<pool>-<5 of a-z0-9>`, as Karpenter names NodeClaims. */
+function newClaimName(pool: string): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const suffix = [...randomBytes(5)].map((b) => alphabet[b % alphabet.length]).join('');
+  return `${pool}-${suffix}`;
+}
+
+export const handler = makeControllerHandler({
+  logger,
+  pass: async (holder) =>
+    runControllerPass(
+      {
+        state,
+        cluster: kubernetesClusterFrom(await kubeConfigs.current()),
+        cloud: await cloudProvider(),
+        decisions,
+        waker,
+        clock: { now },
+        newClaimName,
+        holder,
+      },
+      { ...DEFAULT_PASS_SETTINGS, region },
+    ),
+});
