@@ -56,12 +56,10 @@ describe('decisions on EventBridge', () => {
   });
 
   it('sends ten entries a call, keeping their order', async () => {
-    events
-      .on(PutEventsCommand)
-      .callsFake((input) => ({
-        FailedEntryCount: 0,
-        Entries: input.Entries.map(() => ({ EventId: 'e' })),
-      }));
+    events.on(PutEventsCommand).callsFake((input) => ({
+      FailedEntryCount: 0,
+      Entries: input.Entries.map(() => ({ EventId: 'e' })),
+    }));
     await publisher().instance.publish(Array.from({ length: 23 }, (_, i) => decision(i)));
     const calls = sent();
     expect(calls.map((c) => c.length)).toEqual([10, 10, 3]);
