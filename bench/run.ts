@@ -242,3 +242,8 @@ const cases: Case[] = [
 ];
 console.log(`catalog: ${types.length} instance types (us-east-1, on-demand list prices)`);
 print(cases.map((c) => measure(c, types)));
+
+if (!process.argv.includes('--planning-only')) {
+  const { benchControllerPass } = await import('./controller-pass.ts');
+  await benchControllerPass();
+}

@@ -46,8 +46,6 @@ spec:
           operator: In
           values: ["amd64", "arm64"]
       expireAfter: 720h
-  limits:
-    cpu: "20000"
   disruption:
     consolidationPolicy: WhenEmptyOrUnderutilized
     consolidateAfter: 1m
