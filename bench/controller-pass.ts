@@ -5,10 +5,13 @@
  * first CreateFleet and the last CreateFleet of the pass.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { makeLocalClient, startDynamoDbLocal } from '../bin/cli/dynamodb-local.ts';
 import { configurePools } from '../bin/cli/simulate/configure-pools.ts';
 import { burstScenario } from '../bin/cli/simulate/scenarios/burst.ts';
 import { lambdaContext } from '../bin/cli/simulate/world.ts';
+import {
+  makeLocalClient,
+  startDynamoDbLocal,
+} from '../functions/adapters/dynamodb/dynamodb-local.ts';
 import { makeDynamoDbStateStore } from '../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables } from '../functions/adapters/dynamodb/tables.ts';
 import { kubernetesClusterFrom } from '../functions/adapters/kubernetes/kubernetes-cluster.ts';

@@ -4,13 +4,16 @@
  * (its `setup`/`teardown` exports); `useDynamoDbLocal()` then reuses that instance.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../bin/cli/dynamodb-local.ts';
+import {
+  type DynamoDbLocal,
+  startDynamoDbLocal,
+} from '../../functions/adapters/dynamodb/dynamodb-local.ts';
 
 export {
   type DynamoDbLocal,
   makeLocalClient,
   startDynamoDbLocal,
-} from '../../bin/cli/dynamodb-local.ts';
+} from '../../functions/adapters/dynamodb/dynamodb-local.ts';
 
 const ENDPOINT_VARIABLE = 'NODESMITH_DYNAMODB_LOCAL_ENDPOINT';
 
