@@ -9,17 +9,23 @@ import type { Command } from 'commander';
 import { renderHtmlReport } from './simulate/report/html-report.ts';
 import { runSimulation } from './simulate/run-simulation.ts';
 import { burstScenario, capacityErrorsScenario } from './simulate/scenarios/burst.ts';
+import { scenarioFromFiles } from './simulate/scenarios/from-files.ts';
 import type { Scenario } from './simulate/scenarios/scenario.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
+import { readManifest } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
 
 interface SimulateOptions {
+  readonly file: string[];
+  readonly region: string;
+  readonly zones?: string;
   readonly scenario: string;
   readonly pods: string;
   readonly seed: string;
   readonly output: string;
   readonly report: string;
   readonly duplicateWakes?: boolean;
+  readonly dynamodbLocal?: boolean;
 }
 
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
@@ -35,7 +41,23 @@ function wholeNumber(option: string, value: string, min: number, max: number): n
   return n;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function scenarioFor(options: SimulateOptions): Scenario {
+  if (options.file.length > 0) {
+    const seed = wholeNumber('--seed', options.seed, 0, 2 ** 31 - 1);
+    const zones =
+      options.zones
+        ?.split(',')
+        .map((z) => z.trim())
+        .filter(Boolean) ?? ['a', 'b', 'c'].map((z) => `${options.region}${z}`);
+    return scenarioFromFiles(options.file.map(readManifest), seed, {
+      region: options.region,
+      zones,
+    });
+  }
   const build = SCENARIOS[options.scenario];
   if (build === undefined) {
     throw new UsageError(
@@ -71,11 +93,18 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   const text = options.output === 'text';
+  // DynamoDB Local (a Java process) is loaded only when asked for.
+  const dynamodb = options.dynamodbLocal
+    ? await (
+        await import('../../functions/adapters/dynamodb/dynamodb-local.ts')
+      ).startLocalStateStore()
+    : undefined;
   const report = await runSimulation(scenario, {
     seed: Number(options.seed),
+    ...(dynamodb ? { state: dynamodb.state } : {}),
     ...(options.duplicateWakes ? { duplicateWakes: true } : {}),
     ...(text ? { onProgress: (line: string) => process.stdout.write(`${line}\n`) } : {}),
-  });
+  }).finally(() => dynamodb?.stop());
   const reportPath = resolve(options.report);
   writeFileSync(reportPath, renderHtmlReport(report));
   if (text) process.stdout.write(summaryText(report, reportPath));
@@ -90,6 +119,14 @@ export function addSimulateCommand(program: Command): void {
       'watch Nodesmith turn pending pods into running nodes in a simulated cluster and cloud, and write an HTML report',
     )
     .option('--scenario <name>', `one of ${Object.keys(SCENARIOS).join(', ')}`, 'burst')
+    .option(
+      '-f, --file <file>',
+      'simulate your own files instead: what plan reads, plus Deployments, StatefulSets and Jobs (repeatable)',
+      collect,
+      [],
+    )
+    .option('--region <region>', 'the region of the -f files', 'us-east-1')
+    .option('--zones <zones>', 'comma-separated zones for the -f files (default <region>a,b,c)')
     .option('--pods <count>', 'pods the scenario creates', '300')
     .option('--seed <number>', 'the same seed gives the same run', '1')
     .option(
@@ -99,5 +136,9 @@ export function addSimulateCommand(program: Command): void {
     )
     .option('--report <file>', 'where to write the HTML report', 'nodesmith-report.html')
     .option('--duplicate-wakes', 'deliver every wake twice, as at-least-once queues may')
+    .option(
+      '--dynamodb-local',
+      'keep the state in DynamoDB Local (needs Java 17) instead of memory',
+    )
     .action((options: SimulateOptions) => runSimulate(options));
 }

@@ -7,7 +7,8 @@ import { loadCluster, type ManifestFile } from '../../functions/manifests/load-c
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 
-function readManifest(file: string): ManifestFile {
+/** A file's text; `-` is standard input. Throws ManifestError naming a file that cannot be read. */
+export function readManifest(file: string): ManifestFile {
   try {
     return { file, text: readFileSync(file === '-' ? 0 : file, 'utf8') };
   } catch (error) {

@@ -2,7 +2,7 @@
  * `nodesmith simulate` through the built binary, as users run it: the JSON summary's contract
  * (DESIGN §5), the timeline a Karpenter user recognises, the report file, and bad options.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,15 @@ describe('nodesmith simulate', () => {
     expect(withoutPath(second.stdout)).toBe(withoutPath(first.stdout));
   });
 
+  it('runs the same with its state on DynamoDB Local', async () => {
+    const args = ['simulate', '--pods', '40', '--seed', '2', '-o', 'json'];
+    const inMemory = await runCli([...args, '--report', reportPath()]);
+    const onDynamoDb = await runCli([...args, '--dynamodb-local', '--report', reportPath()]);
+    expect(onDynamoDb.stderr).toBe('');
+    expect(onDynamoDb.status).toBe(0);
+    expect(JSON.parse(onDynamoDb.stdout)).toEqual(JSON.parse(inMemory.stdout));
+  });
+
   it('re-plans the pods of failed launches in the same pass when capacity runs out', async () => {
     const result = await runCli([
       'simulate',
@@ -94,5 +103,105 @@ describe('nodesmith simulate', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(`nodesmith: ${message}\n`);
     expect(existsSync(report)).toBe(false);
+  });
+});
+
+describe('nodesmith simulate -f', () => {
+  it('launches for a dump what plan chooses for it, and reports what plan cannot place', async () => {
+    const file = 'examples/web-shop.yaml';
+    const plan = JSON.parse((await runCli(['plan', '-f', file, '-o', 'json'])).stdout);
+    const result = await runCli(['simulate', '-f', file, '-o', 'json', '--report', reportPath()]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.scenario).toBe('files');
+    expect(summary.launches).toBe(plan.summary.newNodeClaims);
+    expect(summary.costPerHour).toBeCloseTo(plan.summary.pricePerHour, 4);
+    expect(summary.pods.pending).toBe(plan.unschedulable.length);
+  });
+
+  it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {
+    const file = 'examples/scale-from-zero.yaml';
+    const plan = JSON.parse((await runCli(['plan', '-f', file, '-o', 'json'])).stdout);
+    const result = await runCli(['simulate', '-f', file, '--report', reportPath()]);
+    expect(result.status).toBe(0);
+    const first = /computed (\d+) new node claims/.exec(result.stdout);
+    expect(Number(first?.[1])).toBe(plan.summary.newNodeClaims);
+    const launched = [
+      ...result.stdout.matchAll(/0:01 {2}launched \S+ \(([^,]+), ([^,]+), ([^,]+),/g),
+    ]
+      .map((m) => `${m[1]}/${m[2]}/${m[3]}`)
+      .sort();
+    const planned = plan.nodeClaims
+      .map(
+        (c: { instanceType: string; zone: string; capacityType: string }) =>
+          `${c.instanceType}/${c.zone}/${c.capacityType}`,
+      )
+      .sort();
+    expect(launched).toEqual(planned);
+  });
+
+  it('turns Deployments, StatefulSets and Jobs into their pods', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'workloads-'));
+    const file = join(dir, 'workloads.yaml');
+    writeFileSync(
+      file,
+      `${readFileSync('bin/cli/simulate/scenarios/pools.yaml.ts', 'utf8').split('`')[1]}---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: shop }
+spec:
+  replicas: 5
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec: { containers: [{ name: web, image: web:1, resources: { requests: { cpu: 500m, memory: 512Mi } } }] }
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db, namespace: shop }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec: { containers: [{ name: db, image: db:1, resources: { requests: { cpu: "1", memory: 2Gi } } }] }
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec: { storageClassName: gp3, accessModes: [ReadWriteOnce], resources: { requests: { storage: 10Gi } } }
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: { name: gp3 }
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+parameters: { type: gp3 }
+---
+apiVersion: batch/v1
+kind: Job
+metadata: { name: report, namespace: batch }
+spec:
+  parallelism: 3
+  completions: 10
+  template:
+    spec: { restartPolicy: Never, containers: [{ name: report, image: report:1, resources: { requests: { cpu: "2", memory: 1Gi } } }] }
+`,
+    );
+    const result = await runCli(['simulate', '-f', file, '-o', 'json', '--report', reportPath()]);
+    expect(result.stderr).toBe('');
+    const summary = JSON.parse(result.stdout);
+    expect(summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
+  });
+
+  it('refuses a file plan would refuse, naming file, line and field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bad-'));
+    const file = join(dir, 'pool.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n      requirements: []\n  limits:\n    cpu: lots\n',
+    );
+    const result = await runCli(['simulate', '-f', file, '--report', reportPath()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^nodesmith: ${file}:11: spec\\.limits\\.cpu`));
   });
 });

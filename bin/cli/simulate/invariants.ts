@@ -83,15 +83,35 @@ function claimChecks({ instances, claims }: RunOutcome): InvariantCheck[] {
   ];
 }
 
-export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
-  const { pods, nodes } = outcome;
+/** Why the last pass that looked at each pod could not place it. */
+function reportedUnschedulable(passes: readonly PassReport[]): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const pass of passes) for (const u of pass.unschedulable) reasons.set(u.pod, u.reason);
+  return reasons;
+}
+
+function placementCheck({ pods, passes }: RunOutcome): InvariantCheck {
   const pending = pods.filter((p) => p.nodeName === undefined);
+  const reasons = reportedUnschedulable(passes);
+  const unexplained = pending.filter((p) => !reasons.has(`${p.namespace}/${p.name}`));
+  const running = pods.length - pending.length;
+  const explained = pending.length - unexplained.length;
+  const [example] = pending.flatMap((p) => reasons.get(`${p.namespace}/${p.name}`) ?? []);
+  const held =
+    explained === 0
+      ? `${running} of ${pods.length} pods bound`
+      : `${running} of ${pods.length} pods bound; ${explained} reported unschedulable (${example})`;
+  return check(
+    'every pod runs or is reported unschedulable',
+    unexplained.map((p) => `${p.namespace}/${p.name} is pending with no reason given`),
+    held,
+  );
+}
+
+export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
+  const { nodes } = outcome;
   return [
-    check(
-      'every pod is running',
-      pending.map((p) => `${p.namespace}/${p.name} is pending`),
-      `${pods.length} of ${pods.length} pods bound`,
-    ),
+    placementCheck(outcome),
     check(
       'no node over capacity',
       overCommitted(outcome),

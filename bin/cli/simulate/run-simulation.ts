@@ -82,6 +82,7 @@ export async function runSimulation(
     zones: scenario.zones,
     seed: options.seed,
     namespaces,
+    prices: scenario.prices ?? 'market',
     ...(options.duplicateWakes ? { duplicateWakes: true } : {}),
     ...(options.state ? { state: options.state } : {}),
     ...(options.concurrentPasses ? { concurrentPasses: options.concurrentPasses } : {}),
@@ -91,6 +92,7 @@ export async function runSimulation(
   });
   try {
     await configurePools(world.state, scenario.manifests);
+    world.seed(scenario.cluster ?? []);
     await exhaustCapacity(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);
     const steps = [...scenario.steps];

@@ -150,7 +150,7 @@ export class SimulationRecorder {
       duration: this.#lastT,
       samples: this.#samples,
       timeline: this.#timeline,
-      decisions: world.decisions.published.map((d) => ({
+      decisions: world.decisions.published().map((d) => ({
         t: (Date.parse(d.time) - SIMULATION_START) / 1000,
         kind: d.kind,
         nodeClaim: d.nodeClaim,

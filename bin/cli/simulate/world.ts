@@ -6,9 +6,11 @@
  */
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
 import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import type { ResourceName } from '../../../functions/adapters/simulated/api-server/resource-names.ts';
 import {
   type FakeApiServer,
   startFakeApiServer,
@@ -31,7 +33,6 @@ import {
   makeControllerHandler,
 } from '../../../functions/handlers/controller/handler.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
-import type { Decision, DecisionPublisher } from '../../../functions/ports/decisions.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import {
@@ -91,6 +92,8 @@ export interface WorldOptions {
   readonly duplicateWakes?: boolean;
   /** A state store of the caller's (DynamoDB Local); in memory when absent. */
   readonly state?: StateStore;
+  /** How the simulated cloud prices spot (see Scenario.prices). */
+  readonly prices?: 'market' | 'list';
   /** Invocations the due wakes are split over, run at once: passes racing for the lease. */
   readonly concurrentPasses?: number;
   /** Wraps the cloud the controller sees, to inject faults; the simulated cloud itself when absent. */
@@ -99,15 +102,6 @@ export interface WorldOptions {
 
 /** SQS makes a message visible again this long after an invocation that failed to finish. */
 const VISIBILITY_TIMEOUT_SECONDS = 30;
-
-/** Records decisions in order for the report. */
-class RecordedDecisions implements DecisionPublisher {
-  readonly published: Decision[] = [];
-
-  async publish(decisions: readonly Decision[]): Promise<void> {
-    this.published.push(...decisions);
-  }
-}
 
 export class World {
   readonly clock: SimulatedClock;
@@ -118,7 +112,7 @@ export class World {
   readonly scheduler: StandInScheduler;
   readonly kubelets: SimulatedKubelets;
   readonly audit: SimulatedAuditBackend;
-  readonly decisions = new RecordedDecisions();
+  readonly decisions = new MemoryDecisionPublisher();
   readonly passes: PassReport[] = [];
   /** Errors of controller invocations that failed (their wakes were redelivered). */
   readonly failedInvocations: unknown[] = [];
@@ -139,6 +133,7 @@ export class World {
       region: options.region,
       zones: options.zones,
       seed: options.seed,
+      spotPrices: options.prices ?? 'market',
     });
     this.queue = new SimulatedWorkQueue(clock, { duplicate: options.duplicateWakes ?? false });
     this.scheduler = new StandInScheduler(server.store, clock);
@@ -158,11 +153,13 @@ export class World {
     const server = await startFakeApiServer({
       now: () => clock.now(),
       namespaces: [
-        'default',
-        'kube-system',
-        'kube-public',
-        'kube-node-lease',
-        ...options.namespaces,
+        ...new Set([
+          'default',
+          'kube-system',
+          'kube-public',
+          'kube-node-lease',
+          ...options.namespaces,
+        ]),
       ],
     });
     return new World(server, options, clock);
@@ -195,8 +192,17 @@ export class World {
   }
 
   /** Creates objects as a client of the API server would (ReplicaSet controller, kubectl). */
-  create(resource: 'pods' | 'nodes' | 'daemonsets', objects: readonly JsonObject[]): void {
+  create(resource: ResourceName, objects: readonly JsonObject[]): void {
     for (const object of objects) this.server.store.create(resource, object);
+  }
+
+  /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
+  seed(objects: readonly { resource: ResourceName; object: JsonObject }[]): void {
+    for (const { resource, object } of objects) {
+      const name = String((object.metadata as JsonObject | undefined)?.name ?? '');
+      if (resource === 'namespaces' && this.server.store.get('namespaces', name)) continue;
+      this.server.store.create(resource, object);
+    }
   }
 
   /** POSTs the batch to the audit relay as the apiserver's webhook backend does; returns the status. */

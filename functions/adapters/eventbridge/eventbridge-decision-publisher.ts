@@ -17,6 +17,21 @@ export const DECISION_SOURCE = 'nodesmith';
 /** Bumped when a field of the detail changes meaning; new fields do not bump it. */
 export const DECISION_DETAIL_VERSION = 1;
 
+/**
+ * Per-entry refusals the same entry will meet again (EventBridge API reference,
+ * PutEventsResultEntry): retrying them only delays the pass. Anything else — throttling, an
+ * internal failure, a code added later — is worth another try.
+ */
+const PERMANENT_REFUSALS: ReadonlySet<string> = new Set([
+  'AccessDeniedException',
+  'InvalidAccountIdException',
+  'InvalidArgument',
+  'MalformedDetail',
+  'RedactionFailure',
+  'NotAuthorizedForSourceException',
+  'NotAuthorizedForDetailTypeException',
+]);
+
 const ENTRIES_PER_CALL = 10;
 const CONCURRENT_CALLS = 4;
 const ATTEMPTS = 3;
@@ -38,6 +53,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+function describe(entry: PutEventsRequestEntry): string {
+  return `${entry.DetailType}: ${JSON.parse(entry.Detail ?? '{}').nodeClaim}`;
 }
 
 export class EventBridgeDecisionPublisher implements DecisionPublisher {
@@ -74,12 +93,18 @@ export class EventBridgeDecisionPublisher implements DecisionPublisher {
   async #put(batch: readonly PutEventsRequestEntry[]): Promise<void> {
     const sleep = this.#options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     let pending = [...batch];
+    const refused: string[] = [];
     for (let attempt = 1; attempt <= ATTEMPTS && pending.length > 0; attempt++) {
       if (attempt > 1) await sleep(100 * 2 ** attempt);
       try {
         const result = await this.#options.client.send(new PutEventsCommand({ Entries: pending }));
-        const entries = result.Entries ?? [];
-        pending = pending.filter((_, i) => entries[i]?.ErrorCode !== undefined);
+        const codes = (result.Entries ?? []).map((e) => e.ErrorCode);
+        refused.push(
+          ...pending.filter((_, i) => PERMANENT_REFUSALS.has(codes[i] ?? '')).map(describe),
+        );
+        pending = pending.filter(
+          (_, i) => codes[i] !== undefined && !PERMANENT_REFUSALS.has(codes[i] ?? ''),
+        );
       } catch (err) {
         this.#options.logger.warn('publishing decisions failed', {
           error: (err as Error).message,
@@ -88,10 +113,7 @@ export class EventBridgeDecisionPublisher implements DecisionPublisher {
         return;
       }
     }
-    if (pending.length > 0) {
-      this.#options.logger.warn('EventBridge refused decisions', {
-        refused: pending.map((e) => `${e.DetailType}: ${JSON.parse(e.Detail ?? '{}').nodeClaim}`),
-      });
-    }
+    refused.push(...pending.map(describe));
+    if (refused.length > 0) this.#options.logger.warn('EventBridge refused decisions', { refused });
   }
 }

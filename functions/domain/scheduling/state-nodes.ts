@@ -39,6 +39,11 @@ const _PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoS
 
 export interface StateNode {
   readonly input: ExistingNodeInput;
+  /**
+   * What orders it among the others: its claim's name while it has one, so a claim keeps its
+   * place when its node joins under another name and the same pods are placed the same way.
+   */
+  readonly orderKey: string;
   readonly nodePool?: string;
   readonly initialized: boolean;
   /** Capacity counted against the pool's limits. */
@@ -135,9 +140,10 @@ function fromNode(
     boundRequests: add(...bound.map((p) => podRequests(p))),
     pendingDaemons: pendingDaemons(labels, taints, bound, sources.daemonSets),
   };
+  const orderKey = claim?.metadata.name ?? node.name;
   return poolName === undefined
-    ? { input, initialized, capacity: node.capacity }
-    : { input, nodePool: poolName, initialized, capacity: node.capacity };
+    ? { input, orderKey, initialized, capacity: node.capacity }
+    : { input, orderKey, nodePool: poolName, initialized, capacity: node.capacity };
 }
 
 /** A NodeClaim that is launching: its predicted capacity stands in for the node to come. */
@@ -158,9 +164,10 @@ function fromInFlightClaim(claim: NodeClaim, sources: StateNodeSources): StateNo
   };
   const pool = claim.metadata.labels?.[Label.nodePool];
   const capacity = parseResources(claim.status?.capacity);
+  const orderKey = claim.metadata.name;
   return pool === undefined
-    ? { input, initialized: false, capacity }
-    : { input, nodePool: pool, initialized: false, capacity };
+    ? { input, orderKey, initialized: false, capacity }
+    : { input, orderKey, nodePool: pool, initialized: false, capacity };
 }
 
 export function stateNodes(sources: StateNodeSources): StateNode[] {
@@ -182,6 +189,6 @@ export function stateNodes(sources: StateNodeSources): StateNode[] {
   return out.sort(
     (a, b) =>
       Number(b.initialized) - Number(a.initialized) ||
-      (a.input.name < b.input.name ? -1 : a.input.name > b.input.name ? 1 : 0),
+      (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0),
   );
 }

@@ -109,6 +109,16 @@ describe('decisions on EventBridge', () => {
     expect(denied.warnings[0]?.message).toBe('publishing decisions failed');
   });
 
+  it('does not retry a refusal the same entry would meet again', async () => {
+    events
+      .on(PutEventsCommand)
+      .resolves({ FailedEntryCount: 1, Entries: [{ ErrorCode: 'MalformedDetail' }] });
+    const { instance, warnings } = publisher();
+    await instance.publish([decision(9)]);
+    expect(sent()).toHaveLength(1);
+    expect(warnings[0]?.fields).toEqual({ refused: ['NodeClaim Launched: general-00009'] });
+  });
+
   it('sends nothing for no decisions', async () => {
     await publisher().instance.publish([]);
     expect(sent()).toEqual([]);

@@ -272,7 +272,7 @@ describe('NodeClaims still launching', () => {
     expect(states).toEqual([]);
   });
 
-  it('orders initialized nodes first, then by name', () => {
+  it('orders initialized nodes first, then by their claim’s name (their own without one)', () => {
     // Prepare
     const b = aManagedNode({ name: 'b-ready' });
     const a = aManagedNode({ name: 'a-starting', initialized: false });
@@ -288,12 +288,29 @@ describe('NodeClaims still launching', () => {
     );
 
     // Assess
+    // b-ready's claim is default-b-ready, a-starting's default-a-starting.
     expect(states.map((s) => [s.input.name, s.initialized])).toEqual([
-      ['b-ready', true],
       ['c-byo', true],
+      ['b-ready', true],
       ['a-launching', false],
       ['a-starting', false],
     ]);
+  });
+
+  it('keeps a claim in its place when its node joins under another name', () => {
+    // Prepare: two claims in flight, then the later one's node joins first.
+    const first = anInFlightNodeClaim({ name: 'default-00001' });
+    const second = aManagedNode({ name: 'a-joined-node', initialized: false });
+    const secondClaim = {
+      ...second.nodeClaim,
+      metadata: { ...second.nodeClaim.metadata, name: 'default-00002' },
+    };
+
+    // Act
+    const states = stateNodes(sources({ nodes: [second.node], nodeClaims: [first, secondClaim] }));
+
+    // Assess
+    expect(states.map((s) => s.input.name)).toEqual(['default-00001', 'a-joined-node']);
   });
 });
 

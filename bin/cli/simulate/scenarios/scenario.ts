@@ -4,6 +4,7 @@
  * over simulated time.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
+import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
 import type { OfferingKey } from '../../../../functions/domain/state/unavailable-offering.ts';
 import type { ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
 
@@ -15,13 +16,26 @@ export interface ScenarioStep {
   readonly pods: readonly JsonObject[];
 }
 
+/** An object the cluster holds before the run starts. */
+export interface SeededObject {
+  readonly resource: ResourceName;
+  readonly object: JsonObject;
+}
+
 export interface Scenario {
   readonly name: string;
   readonly region: string;
   readonly zones: readonly string[];
   /** NodePools, EC2NodeClasses and cluster objects, read as `plan` reads them. */
   readonly manifests: readonly ManifestFile[];
+  /** Objects the cluster holds from the start: existing nodes and their pods, DaemonSets, volumes. */
+  readonly cluster?: readonly SeededObject[];
   readonly steps: readonly ScenarioStep[];
+  /**
+   * Spot prices: `market` simulates a spot market (30–40 % of on-demand); `list` prices spot at
+   * on-demand, as `plan` does until live prices are known, so a dump launches what `plan` shows.
+   */
+  readonly prices?: 'market' | 'list';
   /**
    * How many of the cheapest offerings of the scenario's pools have no capacity: the
    * capacity-errors scenario exhausts them so the first choices fail.

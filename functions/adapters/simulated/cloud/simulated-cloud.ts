@@ -41,6 +41,11 @@ export interface SimulatedCloudOptions {
   readonly region: string;
   readonly zones: readonly string[];
   readonly seed: number;
+  /**
+   * `market` simulates spot at 30–40 % of on-demand; `list` prices spot at on-demand, as a
+   * what-if plan does without live prices. @default market
+   */
+  readonly spotPrices?: 'market' | 'list';
   /** From launch to `running`. @default 20 */
   readonly bootSeconds?: number;
   /** Each API call waits this long first (through `sleep`, so simulations can use simulated time). */
@@ -95,10 +100,13 @@ export class SimulatedCloud implements CloudProvider {
     const onDemand = onDemandPrices(options.region);
     this.#prices = {
       onDemand: onDemand.prices,
-      spot: simulatedSpotPrices(onDemand.prices, options.zones, options.seed),
+      spot:
+        options.spotPrices === 'list'
+          ? new Map()
+          : simulatedSpotPrices(onDemand.prices, options.zones, options.seed),
       currency: onDemand.currency,
       onDemandSource: 'bundled',
-      spotSource: 'live',
+      spotSource: options.spotPrices === 'list' ? 'none' : 'live',
       priceSource: onDemand.priceSource,
     };
   }

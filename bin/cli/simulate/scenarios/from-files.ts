@@ -1,0 +1,96 @@
+/**
+ * `simulate -f`: the user's own files as a scenario. Everything `plan` reads is read and checked
+ * the same way (a bad file is refused with file, line and field before anything runs); the
+ * cluster objects seed the simulated API server (existing nodes and their pods, DaemonSets,
+ * volumes, namespaces), pending pods and the pods of Deployments, StatefulSets and Jobs are the
+ * workload, and NodePools and EC2NodeClasses go to the state store as the pools API will put them.
+ */
+import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
+import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
+import { readDocuments } from '../../../../functions/manifests/documents.ts';
+import { parseNodeClaim } from '../../../../functions/manifests/karpenter/node-claim.ts';
+import { parseEC2NodeClass } from '../../../../functions/manifests/karpenter/node-class.ts';
+import { parseNodePool } from '../../../../functions/manifests/karpenter/node-pool.ts';
+import { loadCluster, type ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
+import { seededRandom } from './random.ts';
+import type { Scenario, SeededObject } from './scenario.ts';
+import { workloadObjects } from './workload-pods.ts';
+
+/** Kinds seeded into the API server as they are, by `apiVersion/kind`. */
+const SEEDED: ReadonlyMap<string, ResourceName> = new Map([
+  ['v1/Node', 'nodes'],
+  ['v1/Namespace', 'namespaces'],
+  ['v1/PersistentVolume', 'persistentvolumes'],
+  ['v1/PersistentVolumeClaim', 'persistentvolumeclaims'],
+  ['apps/v1/DaemonSet', 'daemonsets'],
+  ['storage.k8s.io/v1/StorageClass', 'storageclasses'],
+  ['node.k8s.io/v1/RuntimeClass', 'runtimeclasses'],
+]);
+
+/** The object as the API server would hold it: no status-less assumptions, no server fields. */
+function cleaned(object: JsonObject): JsonObject {
+  const metadata = { ...(object.metadata as JsonObject) };
+  for (const field of [
+    'uid',
+    'resourceVersion',
+    'creationTimestamp',
+    'generation',
+    'managedFields',
+  ]) {
+    delete metadata[field];
+  }
+  return { ...object, metadata };
+}
+
+export interface FileScenarioOptions {
+  readonly region: string;
+  readonly zones: readonly string[];
+}
+
+export function scenarioFromFiles(
+  files: readonly ManifestFile[],
+  seed: number,
+  options: FileScenarioOptions,
+): Scenario {
+  // The same reading and checks as `plan`: a file plan refuses is refused here, before any work.
+  loadCluster(files, {
+    nodePool: parseNodePool,
+    nodeClaim: parseNodeClaim,
+    nodeClass: parseEC2NodeClass,
+  });
+  const random = seededRandom(seed);
+  const cluster: SeededObject[] = [];
+  const pending: JsonObject[] = [];
+  for (const document of files.flatMap((f) => readDocuments(f.text, f.file))) {
+    const object = cleaned(document.object as JsonObject);
+    const key = `${document.apiVersion}/${document.kind}`;
+    const resource = SEEDED.get(key);
+    if (resource !== undefined) cluster.push({ resource, object });
+    else if (key === 'v1/Pod') {
+      const bound = (object.spec as JsonObject | undefined)?.nodeName !== undefined;
+      if (bound) cluster.push({ resource: 'pods', object });
+      else pending.push(object);
+    } else {
+      const made = workloadObjects(document.apiVersion, document.kind, object, random);
+      pending.push(...made.pods);
+      for (const claim of made.persistentVolumeClaims)
+        cluster.push({ resource: 'persistentvolumeclaims', object: claim });
+    }
+  }
+  return {
+    name: 'files',
+    region: options.region,
+    zones: options.zones,
+    manifests: files,
+    cluster,
+    steps: [
+      {
+        at: 0,
+        description: `${pending.length} pods from ${files.map((f) => f.file).join(', ')}`,
+        pods: pending,
+      },
+    ],
+    prices: 'list',
+    maxSeconds: 900,
+  };
+}
