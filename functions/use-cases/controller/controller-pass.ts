@@ -9,8 +9,9 @@ import { runLifecycle } from './lifecycle-step.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import type { PassReport } from './pass-report.ts';
 import { readSnapshot } from './pass-snapshot.ts';
-import { podEvents, recordEvents } from './pod-events.ts';
+import { podEvents } from './pod-events.ts';
 import { provision } from './provisioning-step.ts';
+import { recordEvents } from './record-events.ts';
 
 /** The lease outlives the pass's deadline by this much, so launches after it stay fenced. */
 const LEASE_MARGIN_SECONDS = 60;
@@ -87,7 +88,10 @@ async function fencedPass(
   await deps.decisions.publish([...lifecycle.decisions, ...provisioning.decisions]);
   await recordEvents(
     deps.cluster,
-    podEvents(snapshot.cluster.pods, provisioning.launches, provisioning.unschedulable),
+    [
+      ...lifecycle.events,
+      ...podEvents(snapshot.cluster.pods, provisioning.launches, provisioning.unschedulable),
+    ],
     concurrency,
   );
   const inFlight = provisioning.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;

@@ -11,6 +11,7 @@ import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/l
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { defaultNodeClass } from '../instance-types-by-pool.ts';
@@ -19,6 +20,7 @@ import { decisionOf } from './decisions.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
 import type { PassSnapshot } from './pass-snapshot.ts';
+import { recordEvents } from './record-events.ts';
 
 export interface LifecycleContext {
   readonly snapshot: PassSnapshot;
@@ -30,6 +32,7 @@ export interface LifecycleContext {
 export interface LifecycleOutcome {
   readonly records: readonly LifecycleRecord[];
   readonly decisions: readonly Decision[];
+  readonly events: readonly ClusterEvent[];
   /** The claims as they stand after the step; removed ones are gone. */
   readonly claims: readonly NodeClaimRecord[];
 }
@@ -43,6 +46,17 @@ interface Step {
   readonly removed?: string;
   readonly record: Omit<LifecycleRecord, 'at'>;
   readonly decision?: Decision;
+  /** What `kubectl describe node` shows about the step. */
+  readonly event?: ClusterEvent;
+}
+
+function nodeEvent(
+  nodeName: string,
+  reason: string,
+  message: string,
+  type: 'Normal' | 'Warning' = 'Normal',
+): ClusterEvent {
+  return { involvedObject: { kind: 'Node', name: nodeName }, type, reason, message };
 }
 
 async function register(
@@ -70,6 +84,7 @@ async function register(
     claim: registered,
     record: { kind: 'Registered', claim: claim.name, nodeName: node.name, reason },
     decision: decisionOf('Registered', registered, now, reason),
+    event: nodeEvent(node.name, 'Registered', `Node registered as nodeclaim/${claim.name}`),
   };
 }
 
@@ -94,6 +109,7 @@ async function initialize(
     claim: initialized,
     record: { kind: 'Initialized', claim: claim.name, nodeName: node.name, reason },
     decision: decisionOf('Initialized', initialized, now, reason),
+    event: nodeEvent(node.name, 'Initialized', `Node is ready for pods of nodeclaim/${claim.name}`),
   };
 }
 
@@ -104,7 +120,10 @@ async function remove(
 ): Promise<Step> {
   const { claim, node, reason } = action;
   if (claim.instanceId !== undefined) await deps.cloud.terminate(claim.instanceId);
-  if (node !== undefined) await deps.cluster.deleteNode(node.name);
+  if (node !== undefined) {
+    await recordEvents(deps.cluster, [nodeEvent(node.name, 'Terminating', reason, 'Warning')], 1);
+    await deps.cluster.deleteNode(node.name);
+  }
   await deps.state.nodeClaims.delete(claim.name, write);
   const kind = claim.instanceId === undefined ? 'LaunchFailed' : 'Terminated';
   return {
@@ -239,6 +258,7 @@ export async function runLifecycle(
   return {
     records: steps.map((s) => ({ at: s.at, ...s.record })),
     decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
+    events: steps.flatMap((s) => (s.event ? [s.event] : [])),
     claims: snapshot.claims
       .filter((c) => !removed.has(c.name))
       .map((c) => changed.get(c.name) ?? c),

@@ -1,12 +1,10 @@
 /**
  * Kubernetes Events that explain provisioning to whoever runs `kubectl describe pod`: which
- * claim will hold a pod (Karpenter's `Nominated`) or why none can (`FailedScheduling`). Events
- * are best effort: one that cannot be written is not worth failing a pass for.
+ * claim will hold a pod (Karpenter's `Nominated`) or why none can (`FailedScheduling`).
  */
-import pLimit from 'p-limit';
 import { type Pod, podKey } from '../../domain/pod.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
-import type { ClusterEvent, EventRecorder } from '../../ports/cluster.ts';
+import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { LaunchRecord } from './pass-report.ts';
 
 /** Karpenter's dedupe windows for these events (core scheduling/events.go). */
@@ -49,15 +47,4 @@ export function podEvents(
     });
   }
   return events;
-}
-
-/** Records the events; resolves with how many could not be written. */
-export async function recordEvents(
-  recorder: EventRecorder,
-  events: readonly ClusterEvent[],
-  concurrency: number,
-): Promise<number> {
-  const limit = pLimit(concurrency);
-  const results = await Promise.allSettled(events.map((e) => limit(() => recorder.createEvent(e))));
-  return results.filter((r) => r.status === 'rejected').length;
 }
