@@ -55,6 +55,8 @@ export interface ProvisioningInput {
   readonly requireUnschedulableMark?: boolean;
   /** `Ignore` drops preferences up front, as Karpenter's `--preference-policy Ignore`. */
   readonly preferencePolicy?: 'Respect' | 'Ignore';
+  /** The controller's time box (see SchedulerInput.outOfTime); a what-if plan has none. */
+  readonly outOfTime?: () => boolean;
 }
 
 /** What each limited pool may still launch: its limits less its nodes' capacity, limited keys only. */
@@ -194,6 +196,7 @@ export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
     canToleratePreferNoSchedule: templates.some((t) =>
       t.taints.some((taint) => taint.effect === 'PreferNoSchedule'),
     ),
+    ...(input.outOfTime === undefined ? {} : { outOfTime: input.outOfTime }),
   }).solve();
   return assemblePlan({ selection, volumeFailures, pods, existing, result, region: input.region });
 }

@@ -26,7 +26,16 @@ export interface SchedulerInput {
   readonly canToleratePreferNoSchedule: boolean;
   /** NodePools left out of this pass (not ready), reported with every pod that found no place. */
   readonly skipped?: readonly PoolUnfit[];
+  /**
+   * Asked now and then; once it answers true, scheduling stops and the pods not yet placed are
+   * reported with code `Deadline`. The caller's clock stands behind it, never the domain's: a
+   * plan without it runs to the end and stays deterministic.
+   */
+  readonly outOfTime?: () => boolean;
 }
+
+/** Pods placed between two looks at the deadline: often enough, and cheap next to placing them. */
+const DEADLINE_CHECK_EVERY = 64;
 
 export interface PoolUnfit extends Unfit {
   readonly nodePool?: string;
@@ -114,7 +123,12 @@ export class Scheduler {
   solve(): SchedulerResult {
     for (const pod of this.input.pods) this.input.topology.update(pod.pod, pod.preferences);
     const queue = new Queue(this.input.pods);
+    let placed = 0;
     for (let pod = queue.pop(); pod !== undefined; pod = queue.pop()) {
+      if (++placed % DEADLINE_CHECK_EVERY === 0 && this.input.outOfTime?.()) {
+        this.stopAtDeadline([pod, ...queue.remaining()]);
+        break;
+      }
       const failures = this.add(pod);
       if (failures === undefined) {
         this.failures.delete(pod.uid);
@@ -126,6 +140,15 @@ export class Scheduler {
       queue.push(pod, relaxed);
     }
     return { newClaims: this.claims.all, failures: this.failures };
+  }
+
+  /** The pods left when time ran out keep no place and say why; the next pass takes them up. */
+  private stopAtDeadline(left: readonly SchedulingPod[]): void {
+    const reason = unfit(
+      'Deadline',
+      'the pass reached its deadline before this pod; the next pass continues',
+    );
+    for (const pod of left) this.failures.set(pod.uid, [reason]);
   }
 
   private add(pod: SchedulingPod): PoolUnfit[] | undefined {

@@ -11,7 +11,8 @@ export type UnfitCode =
   | 'Limits'
   | 'NoNodePools'
   | 'NotReady'
-  | 'Deleting';
+  | 'Deleting'
+  | 'Deadline';
 
 export interface Unfit {
   readonly code: UnfitCode;

@@ -3,14 +3,15 @@
  * it), snapshot, lifecycle, provisioning, then release and ask for the next pass in about ten
  * seconds while anything is in flight. Disruption and termination join in later steps.
  */
+import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
-import { runLifecycle } from './lifecycle-step.ts';
+import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import type { PassReport } from './pass-report.ts';
-import { readSnapshot } from './pass-snapshot.ts';
+import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
-import { provision } from './provisioning-step.ts';
+import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
 
 /** The lease outlives the pass's deadline by this much, so launches after it stay fenced. */
@@ -48,16 +49,42 @@ export async function runControllerPass(
   }
 }
 
-/** Asks for the next pass soon while claims are on their way; the minute tick covers the rest. */
-async function wakeWhileInFlight(
+/**
+ * Asks for the next pass at once when this one ran out of time with pods left, soon while
+ * claims are on their way; the minute tick covers the rest.
+ */
+async function wakeForWhatIsLeft(
   deps: PassDependencies,
   settings: PassSettings,
   inFlight: number,
+  unschedulable: readonly UnschedulablePod[],
 ): Promise<number | undefined> {
+  const cut = unschedulable.filter((u) => u.reasons.some((r) => r.code === 'Deadline')).length;
+  if (cut > 0) {
+    await deps.waker.wake({ source: 'controller', reason: `${cut} pods left at the deadline` }, 0);
+    return 0;
+  }
   if (inFlight === 0) return undefined;
   const reason = `${inFlight} node claims in flight`;
   await deps.waker.wake({ source: 'controller', reason }, settings.inFlightWakeSeconds);
   return settings.inFlightWakeSeconds;
+}
+
+/** Decisions to the bus, events to the cluster: what operators and `kubectl describe` see. */
+async function tell(
+  deps: PassDependencies,
+  concurrency: number,
+  snapshot: PassSnapshot,
+  lifecycle: LifecycleOutcome,
+  provisioning: ProvisioningOutcome,
+): Promise<void> {
+  await deps.decisions.publish([...lifecycle.decisions, ...provisioning.decisions]);
+  const { launches, unschedulable } = provisioning;
+  await recordEvents(
+    deps.cluster,
+    [...lifecycle.events, ...podEvents(snapshot.cluster.pods, launches, unschedulable)],
+    concurrency,
+  );
 }
 
 async function fencedPass(
@@ -85,17 +112,14 @@ async function fencedPass(
     settings,
     deadline: started.getTime() + settings.deadlineMs,
   });
-  await deps.decisions.publish([...lifecycle.decisions, ...provisioning.decisions]);
-  await recordEvents(
-    deps.cluster,
-    [
-      ...lifecycle.events,
-      ...podEvents(snapshot.cluster.pods, provisioning.launches, provisioning.unschedulable),
-    ],
-    concurrency,
-  );
+  await tell(deps, concurrency, snapshot, lifecycle, provisioning);
   const inFlight = provisioning.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;
-  const nextWakeSeconds = await wakeWhileInFlight(deps, settings, inFlight);
+  const nextWakeSeconds = await wakeForWhatIsLeft(
+    deps,
+    settings,
+    inFlight,
+    provisioning.unschedulable,
+  );
   return {
     ran: true,
     startedAt: started.toISOString(),

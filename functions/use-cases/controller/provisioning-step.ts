@@ -100,6 +100,7 @@ class Provisioning {
       namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
       region: settings.region,
       requireUnschedulableMark: true,
+      outOfTime: () => this.#deps.clock.now().getTime() >= this.#context.deadline,
     });
   }
 

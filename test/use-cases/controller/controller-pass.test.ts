@@ -1,0 +1,116 @@
+/**
+ * One controller pass on its own, through its ports: the lease decides who works, the time box
+ * stops scheduling and asks for the next pass at once, and decisions and events tell what it did.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
+import { burstScenario } from '../../../bin/cli/simulate/scenarios/burst.ts';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
+import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
+import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../../functions/adapters/simulated/api-server/server.ts';
+import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import type { Wake, Waker } from '../../../functions/ports/wake.ts';
+import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
+import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+
+const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+let server: FakeApiServer;
+
+beforeEach(async () => {
+  server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+class Wakes implements Waker {
+  readonly queued: { wake: Wake; delaySeconds: number }[] = [];
+  async wake(wake: Wake, delaySeconds = 0): Promise<void> {
+    this.queued.push({ wake, delaySeconds });
+  }
+}
+
+/** A clock that moves `stepMs` every time it is read, as wall time moves during a pass. */
+function tickingClock(stepMs: number) {
+  let now = T0;
+  return { now: () => new Date((now += stepMs)) };
+}
+
+async function setUp(pods: number, clock = tickingClock(0)) {
+  const scenario = burstScenario(1, pods);
+  const state = makeMemoryStateStore();
+  await configurePools(state, scenario.manifests);
+  for (const pod of scenario.steps.flatMap((s) => s.pods)) {
+    server.store.create('pods', {
+      ...pod,
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+      },
+    });
+  }
+  const waker = new Wakes();
+  const decisions = new MemoryDecisionPublisher();
+  let n = 0;
+  const deps = {
+    state,
+    cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: clock.now }),
+    cloud: new SimulatedCloud({ clock, region: 'us-east-1', zones: scenario.zones, seed: 1 }),
+    decisions,
+    waker,
+    clock,
+    newClaimName: (pool: string) => `${pool}-${String(++n).padStart(5, '0')}`,
+    holder: 'test-pass',
+  };
+  return { deps, waker, decisions, state };
+}
+
+describe('a controller pass', () => {
+  it('launches for every Unschedulable pod, publishes each launch, and comes back while claims are in flight', async () => {
+    const { deps, waker, decisions } = await setUp(40);
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    expect(report.ran).toBe(true);
+    expect(report.provisionablePods).toBe(40);
+    expect(report.launches.flatMap((l) => l.pods)).toHaveLength(40);
+    expect(decisions.published().map((d) => d.kind)).toEqual(report.launches.map(() => 'Launched'));
+    expect(waker.queued).toEqual([
+      {
+        wake: { source: 'controller', reason: `${report.launches.length} node claims in flight` },
+        delaySeconds: 10,
+      },
+    ]);
+    const nominated = server.store.list('events', 'shop').filter((e) => e.reason === 'Nominated');
+    expect(nominated.length).toBeGreaterThan(0);
+  });
+
+  it('does nothing while another pass holds the lease', async () => {
+    const { deps, state } = await setUp(10);
+    await state.lease.acquire('another-pass', new Date(T0), 120);
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    expect(report.ran).toBe(false);
+    expect(await state.nodeClaims.list()).toEqual([]);
+  });
+
+  it('stops scheduling at its deadline, launches what it decided and asks for the next pass at once', async () => {
+    const { deps, waker } = await setUp(400, tickingClock(5));
+    const report = await runControllerPass(deps, {
+      ...DEFAULT_PASS_SETTINGS,
+      region: 'us-east-1',
+      deadlineMs: 20,
+    });
+    const cut = report.unschedulable.filter((u) => u.reasons.some((r) => r.code === 'Deadline'));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(report.launches.length).toBeGreaterThan(0);
+    expect(report.launches.flatMap((l) => l.pods).length + cut.length).toBe(400);
+    expect(report.nextWakeSeconds).toBe(0);
+    expect(waker.queued[0]).toEqual({
+      wake: { source: 'controller', reason: `${cut.length} pods left at the deadline` },
+      delaySeconds: 0,
+    });
+  });
+});
