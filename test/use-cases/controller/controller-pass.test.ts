@@ -38,7 +38,12 @@ class Wakes implements Waker {
 /** A clock that moves `stepMs` every time it is read, as wall time moves during a pass. */
 function tickingClock(stepMs: number) {
   let now = T0;
-  return { now: () => new Date((now += stepMs)) };
+  return {
+    now: () => {
+      now += stepMs;
+      return new Date(now);
+    },
+  };
 }
 
 async function setUp(pods: number, clock = tickingClock(0)) {
