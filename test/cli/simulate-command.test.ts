@@ -24,7 +24,7 @@ function reportPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'simulate-')), 'report.html');
 }
 
-describe('nodesmith simulate', () => {
+describe('nodesmith simulate', { timeout: 180_000 }, () => {
   it('prints exactly one JSON summary object with the contract fields', async () => {
     const report = reportPath();
     const result = await runCli(['simulate', '--pods', '80', '-o', 'json', '--report', report]);
@@ -106,7 +106,7 @@ describe('nodesmith simulate', () => {
   });
 });
 
-describe('nodesmith simulate -f', () => {
+describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('launches for a dump what plan chooses for it, and reports what plan cannot place', async () => {
     const file = 'examples/web-shop.yaml';
     const plan = JSON.parse((await runCli(['plan', '-f', file, '-o', 'json'])).stdout);
