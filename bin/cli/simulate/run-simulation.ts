@@ -59,6 +59,7 @@ async function simulateSecond(
     world.create('pods', next.pods);
     recorder.note(t, next.description);
   }
+  world.cloud.reclaim();
   world.kubelets.tick();
   recorder.scheduled(t, world.scheduler.cycle());
   if (t % AUDIT_FLUSH_SECONDS === 0) await recorder.relayAudit(world.audit.flush());

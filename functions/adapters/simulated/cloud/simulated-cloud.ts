@@ -34,6 +34,11 @@ import {
 } from '../../../ports/errors.ts';
 import { CapacityPools } from './capacity-pools.ts';
 import type { SimulatedInstance } from './simulated-instance.ts';
+import {
+  SPOT_NOTICE_MS,
+  type SpotInterruptionWarning,
+  spotInterruptionWarning,
+} from './spot-interruption.ts';
 import { simulatedSpotPrices } from './spot-prices.ts';
 
 export interface SimulatedCloudOptions {
@@ -92,6 +97,8 @@ export class SimulatedCloud implements CloudProvider {
   readonly #byClaim = new Map<string, SimulatedInstance>();
   readonly #launchListeners: LaunchListener[] = [];
   readonly #terminationListeners: TerminationListener[] = [];
+  readonly #reclaimAt = new Map<string, number>();
+  #interruptions = 0;
   #throttled = 0;
   #launchCalls = 0;
 
@@ -127,6 +134,39 @@ export class SimulatedCloud implements CloudProvider {
   /** Every instance ever launched, terminated ones included, in launch order. */
   instances(): readonly SimulatedInstance[] {
     return this.#instances;
+  }
+
+  /**
+   * Interrupts a spot instance: returns the warning EventBridge would deliver now, and the
+   * instance is reclaimed two minutes of simulated time later (see `reclaim`).
+   */
+  interrupt(instanceId: string): SpotInterruptionWarning {
+    const instance = this.#instances.find((i) => i.instanceId === instanceId);
+    if (instance === undefined || instance.terminatedAt !== undefined) {
+      throw new Error(`interrupting ${instanceId}: no such running instance`);
+    }
+    if (instance.capacityType !== 'spot') {
+      throw new Error(`interrupting ${instanceId}: it is ${instance.capacityType}, not spot`);
+    }
+    const now = this.#options.clock.now();
+    this.#reclaimAt.set(instanceId, now.getTime() + SPOT_NOTICE_MS);
+    this.#interruptions += 1;
+    return spotInterruptionWarning(instance, this.#options.region, now, this.#interruptions);
+  }
+
+  /** Terminates the interrupted instances whose notice has run out; returns their ids. */
+  reclaim(): string[] {
+    const now = this.#options.clock.now().getTime();
+    const due = [...this.#reclaimAt].filter(([, at]) => at <= now).map(([id]) => id);
+    for (const id of due) {
+      this.#reclaimAt.delete(id);
+      const instance = this.#instances.find((i) => i.instanceId === id);
+      if (instance === undefined || instance.terminatedAt !== undefined) continue;
+      instance.terminatedAt = now;
+      this.capacity.give(instance);
+      for (const listener of this.#terminationListeners) listener(instance);
+    }
+    return due.sort();
   }
 
   /** Launch calls made, repeats of a claim included. */

@@ -168,3 +168,38 @@ describe('the simulated cloud', () => {
     expect((await run(3)).prices).not.toEqual((await run(4)).prices);
   });
 });
+
+describe('spot interruptions in the simulated cloud', () => {
+  it('warns as EventBridge does and reclaims the instance two minutes later', async () => {
+    const { clock, cloud } = world();
+    const context = await launchContext(cloud, ['m7g.large']);
+    const { instanceId } = await cloud.launch(claim('general-8', ['m7g.large']), context);
+    const reclaimed: string[] = [];
+    cloud.onTermination((instance) => reclaimed.push(instance.instanceId));
+    const warning = cloud.interrupt(instanceId);
+    expect(warning).toMatchObject({
+      version: '0',
+      source: 'aws.ec2',
+      'detail-type': 'EC2 Spot Instance Interruption Warning',
+      time: clock.now().toISOString().replace('.000Z', 'Z'),
+      detail: { 'instance-id': instanceId, 'instance-action': 'terminate' },
+    });
+    clock.advanceBy(119_000);
+    expect(cloud.reclaim()).toEqual([]);
+    clock.advanceBy(1_000);
+    expect(cloud.reclaim()).toEqual([instanceId]);
+    expect(reclaimed).toEqual([instanceId]);
+    expect(await cloud.listManaged()).toEqual([]);
+  });
+
+  it('interrupts only spot instances that are running', async () => {
+    const { cloud } = world();
+    const context = await launchContext(cloud, ['m7g.large']);
+    const onDemand = await cloud.launch(
+      claim('general-9', ['m7g.large'], ZONES, 'on-demand'),
+      context,
+    );
+    expect(() => cloud.interrupt(onDemand.instanceId)).toThrow('it is on-demand, not spot');
+    expect(() => cloud.interrupt('i-00000000000000000')).toThrow('no such running instance');
+  });
+});
