@@ -69,6 +69,8 @@ class Provisioning {
   readonly #deps: PassDependencies;
   readonly #context: ProvisioningContext;
   #claims: NodeClaimRecord[];
+  /** Each limited pool's claims as the store held them when this pass first needed them. */
+  readonly #live = new Map<string, Promise<readonly NodeClaimRecord[]>>();
 
   constructor(deps: PassDependencies, context: ProvisioningContext) {
     this.#deps = deps;
@@ -114,7 +116,10 @@ class Provisioning {
     round: number,
     result: RoundResult,
   ): Promise<void> {
-    const refusal = this.#limitRefusal(planned);
+    const stored = await this.#storedClaims(planned.nodePool);
+    // From here to the placeholder below nothing awaits, so no launch beside this one can pass
+    // the limit check in between.
+    const refusal = this.#limitRefusal(planned, stored);
     if (refusal !== undefined) {
       result.refused.push(...refusal);
       return;
@@ -126,8 +131,11 @@ class Provisioning {
       deps.newClaimName(planned.nodePool),
       deps.clock.now(),
     );
+    // Counted at once, before the write resolves, so launches running beside this one see it
+    // when they check the pool's limits.
+    this.#claims.push({ ...record, version: 0 });
     const pending = await deps.state.nodeClaims.create(record, write);
-    this.#claims.push(pending);
+    this.#replace(pending);
     const nodeClass =
       snapshot.nodeClasses.find((c) => c.metadata.name === planned.nodeClass) ??
       defaultNodeClass(planned.nodeClass);
@@ -140,9 +148,31 @@ class Provisioning {
     this.#record(outcome, { planned, pending, round }, result);
   }
 
-  #limitRefusal(planned: PlannedNodeClaim): UnschedulablePod[] | undefined {
+  /** The pool's claims as the store holds them, read once a pass and only for limited pools. */
+  #storedClaims(nodePool: string): Promise<readonly NodeClaimRecord[]> {
+    const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === nodePool);
+    if (pool?.spec.limits === undefined) return Promise.resolve([]);
+    let stored = this.#live.get(nodePool);
+    if (stored === undefined) {
+      stored = this.#deps.state.nodeClaims.listByPool(nodePool);
+      this.#live.set(nodePool, stored);
+    }
+    return stored;
+  }
+
+  /**
+   * The pool's limits checked again against live usage (core provisioner.go `Create`): the
+   * claims the store holds with those this pass has written or is writing.
+   */
+  #limitRefusal(
+    planned: PlannedNodeClaim,
+    stored: readonly NodeClaimRecord[],
+  ): UnschedulablePod[] | undefined {
     const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === planned.nodePool);
-    const refusal = pool && limitExceeded(pool, this.#claims, planned.instanceType.capacity);
+    if (pool?.spec.limits === undefined) return undefined;
+    const ours = new Set(this.#claims.map((c) => c.name));
+    const usage = [...this.#claims, ...stored.filter((c) => !ours.has(c.name))];
+    const refusal = limitExceeded(pool, usage, planned.instanceType.capacity);
     if (refusal === undefined) return undefined;
     const reasons = [{ nodePool: planned.nodePool, code: 'Limits' as const, message: refusal }];
     return planned.pods.map((pod) => ({ pod, reason: refusal, reasons }));

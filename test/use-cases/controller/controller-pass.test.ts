@@ -17,6 +17,7 @@ import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simu
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 let server: FakeApiServer;
@@ -91,6 +92,47 @@ describe('a controller pass', () => {
     ]);
     const nominated = server.store.list('events', 'shop').filter((e) => e.reason === 'Nominated');
     expect(nominated.length).toBeGreaterThan(0);
+  });
+
+  it('checks pool limits again against the claims the store holds now', async () => {
+    const { deps, state } = await setUp(20);
+    const [stored] = await state.nodePools.list();
+    if (stored === undefined) throw new Error('setting up: no pool');
+    const limited = {
+      ...stored.document,
+      spec: { ...stored.document.spec, limits: { nodes: '3' } },
+    };
+    await state.nodePools.put({
+      document: limited,
+      hash: 'limited',
+      expectedResourceVersion: stored.resourceVersion,
+    });
+    // Claims the snapshot did not see: written after it, as if by a pass before the lease moved.
+    const foreign = ['general-zz001', 'general-zz002'].map((name) => ({
+      ...aNewNodeClaim({ name, nodePool: 'general' }),
+      version: 1,
+    }));
+    const claims = deps.state.nodeClaims;
+    const withForeign = {
+      ...deps.state,
+      nodeClaims: Object.assign(Object.create(claims) as typeof claims, {
+        listByPool: async (pool: string) => [...(await claims.listByPool(pool)), ...foreign],
+        create: claims.create.bind(claims),
+        update: claims.update.bind(claims),
+        delete: claims.delete.bind(claims),
+        list: claims.list.bind(claims),
+      }),
+    };
+    const report = await runControllerPass(
+      { ...deps, state: withForeign },
+      { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' },
+    );
+    expect(report.launches).toHaveLength(1);
+    const refused = report.unschedulable.filter(
+      (u) => u.reason === 'NodePool "general" would exceed its nodes limit',
+    );
+    expect(refused.length).toBeGreaterThan(0);
+    expect(report.unschedulable.length + (report.launches[0]?.pods.length ?? 0)).toBe(20);
   });
 
   it('does nothing while another pass holds the lease', async () => {
