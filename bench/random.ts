@@ -1,14 +1,7 @@
-/** A small seeded generator (mulberry32), so every benchmark run builds the same pods. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulations' seeded generator, so every benchmark run builds the same pods. */
+import { seededRandom } from '../bin/cli/simulate/scenarios/random.ts';
+
+export { seededRandom };
 
 export function pick<T>(random: () => number, values: readonly T[]): T {
   const value = values[Math.floor(random() * values.length)];
