@@ -6,8 +6,8 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { configurePools } from '../bin/cli/simulate/configure-pools.ts';
+import { lambdaContext, sqsEvent } from '../bin/cli/simulate/lambda-events.ts';
 import { burstScenario } from '../bin/cli/simulate/scenarios/burst.ts';
-import { lambdaContext } from '../bin/cli/simulate/world.ts';
 import {
   makeLocalClient,
   startDynamoDbLocal,
@@ -98,27 +98,9 @@ async function onePass(endpoint: string, run: number): Promise<PassTiming> {
         { ...DEFAULT_PASS_SETTINGS, region: scenario.region },
       ),
   });
-  const body = JSON.stringify({ source: 'audit', reason: `${PODS} pods unschedulable` });
-  const event = {
-    Records: [
-      {
-        messageId: 'm',
-        receiptHandle: 'r',
-        body,
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: '0',
-          SenderId: 'bench',
-          ApproximateFirstReceiveTimestamp: '0',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:work',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
+  const event = sqsEvent([
+    { wake: { source: 'audit', reason: `${PODS} pods unschedulable` }, dueAt: 0, id: 1 },
+  ]);
   const start = performance.now();
   await handler(event, lambdaContext(`bench-${run}`));
   const end = performance.now();

@@ -4,7 +4,6 @@
  * store; and Nodesmith's own handlers — the audit relay and the controller — wired to them
  * exactly as the Lambda composition roots wire the real adapters.
  */
-import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
@@ -40,44 +39,10 @@ import {
   type PassSettings,
 } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+import { lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
 
 /** The bearer token the simulated apiserver's audit webhook presents. */
 const AUDIT_TOKEN = 'simulated-audit-token';
-
-/** The API Gateway (HTTP API, payload 2.0) event of a webhook POST to `/v1/audit`. */
-export function webhookEvent(body: string, token: string): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'POST /v1/audit',
-    rawPath: '/v1/audit',
-    rawQueryString: '',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'user-agent': 'kube-apiserver-admission',
-    },
-    requestContext: {
-      accountId: '111122223333',
-      apiId: 'simulated',
-      domainName: 'simulated.execute-api.us-east-1.amazonaws.com',
-      domainPrefix: 'simulated',
-      http: {
-        method: 'POST',
-        path: '/v1/audit',
-        protocol: 'HTTP/1.1',
-        sourceIp: '10.0.0.10',
-        userAgent: 'kube-apiserver-admission',
-      },
-      requestId: 'simulated',
-      routeKey: 'POST /v1/audit',
-      stage: '$default',
-      time: '05/Jan/2026:09:00:00 +0000',
-      timeEpoch: 1767603600000,
-    },
-    body,
-    isBase64Encoded: false,
-  };
-}
 
 /** 2026-01-05T09:00:00Z, a Monday morning: every run starts then, so runs compare. */
 export const SIMULATION_START = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -242,44 +207,4 @@ export class World {
     this.audit.close();
     await this.server.close();
   }
-}
-
-/** The SQS event of one batch of wakes, as Lambda's event source mapping delivers it. */
-function sqsEvent(batch: readonly QueuedWake[]): SQSEvent {
-  return {
-    Records: batch.map((q) => ({
-      messageId: `wake-${q.id}`,
-      receiptHandle: `receipt-${q.id}`,
-      body: JSON.stringify(q.wake),
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(q.dueAt),
-        SenderId: 'simulated',
-        ApproximateFirstReceiveTimestamp: String(q.dueAt),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-work',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
-
-/** The parts of a Lambda context the handlers read. */
-export function lambdaContext(requestId: string) {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'nodesmith-simulated',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:nodesmith-simulated',
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: '/aws/lambda/nodesmith-simulated',
-    logStreamName: 'simulated',
-    getRemainingTimeInMillis: () => 60_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }

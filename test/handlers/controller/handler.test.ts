@@ -5,7 +5,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../../bin/cli/simulate/world.ts';
+import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { makeControllerHandler } from '../../../functions/handlers/controller/handler.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
 
