@@ -16,7 +16,6 @@ import {
   offeringId,
 } from '../../domain/state/unavailable-offering.ts';
 import type { Decision } from '../../ports/decisions.ts';
-import type { FencedWrite } from '../../ports/state-store.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 import {
   emptyRound,
@@ -24,9 +23,8 @@ import {
   type ProvisioningContext,
   type RoundResult,
 } from './pass-claims.ts';
-import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
 import type { LaunchFailure, LaunchRecord, PlanRound } from './pass-report.ts';
-import type { PassSnapshot } from './pass-snapshot.ts';
 
 export interface ProvisioningOutcome {
   readonly provisionablePods: number;

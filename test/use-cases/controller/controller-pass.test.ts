@@ -14,6 +14,7 @@ import {
   startFakeApiServer,
 } from '../../../functions/adapters/simulated/api-server/server.ts';
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
@@ -133,6 +134,68 @@ describe('a controller pass', () => {
     );
     expect(refused.length).toBeGreaterThan(0);
     expect(report.unschedulable.length + (report.launches[0]?.pods.length ?? 0)).toBe(20);
+  });
+
+  it('registers and initializes a node that joined, telling the node and the bus', async () => {
+    const { deps, decisions, state } = await setUp(0);
+    const providerID = 'aws:///us-east-1a/i-0123456789abcdef0';
+    const claim = await state.nodeClaims.create({
+      ...aNewNodeClaim({ name: 'general-abcde', nodePool: 'general' }),
+      phase: 'Launched',
+      instanceId: 'i-0123456789abcdef0',
+      providerID,
+      labels: { 'karpenter.sh/nodepool': 'general', team: 'platform' },
+      timestamps: { Pending: new Date(T0).toISOString(), Launched: new Date(T0).toISOString() },
+    });
+    server.store.create('nodes', {
+      metadata: {
+        name: 'ip-10-0-1-7.ec2.internal',
+        labels: { 'karpenter.sh/nodepool': 'general' },
+      },
+      spec: { providerID, taints: [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }] },
+      status: {
+        allocatable: { cpu: '2', memory: '8Gi', pods: '110' },
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    });
+    const listed = {
+      instanceId: claim.instanceId ?? '',
+      providerID,
+      instanceType: 'm7g.large',
+      zone: 'us-east-1a',
+      capacityType: 'spot' as const,
+      launchTime: new Date(T0).toISOString(),
+      state: 'running',
+      nodeClaim: claim.name,
+    };
+    const real = deps.cloud;
+    const cloud: CloudProvider = {
+      resolveNodeClass: (c) => real.resolveNodeClass(c),
+      instanceTypes: (c, o) => real.instanceTypes(c, o),
+      prices: () => real.prices(),
+      launch: (c, x) => real.launch(c, x),
+      terminate: (id) => real.terminate(id),
+      listManaged: async () => [listed],
+    };
+    const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
+    await runControllerPass({ ...deps, cloud }, settings);
+    await runControllerPass({ ...deps, cloud }, settings);
+    const node = server.store.get('nodes', 'ip-10-0-1-7.ec2.internal');
+    expect(node?.metadata).toMatchObject({
+      labels: {
+        team: 'platform',
+        'karpenter.sh/registered': 'true',
+        'karpenter.sh/initialized': 'true',
+      },
+    });
+    expect((node?.spec as { taints?: unknown[] } | undefined)?.taints ?? []).toEqual([]);
+    expect((await state.nodeClaims.get(claim.name))?.phase).toBe('Initialized');
+    const reasons = server.store.list('events', 'default').map((e) => e.reason);
+    expect(reasons).toEqual(['Registered', 'Initialized']);
+    expect(decisions.published().map((d) => [d.kind, d.nodeName])).toEqual([
+      ['Registered', 'ip-10-0-1-7.ec2.internal'],
+      ['Initialized', 'ip-10-0-1-7.ec2.internal'],
+    ]);
   });
 
   it('does nothing while another pass holds the lease', async () => {
