@@ -1,8 +1,9 @@
 /**
  * PATCH by content type, with the status codes kube-apiserver gives each failure: an unparseable
  * or malformed patch is a 400, a JSON patch that cannot apply (a failed `test` included) is the
- * generic 422, and an unknown content type is a 415 naming the accepted ones. Server-side apply
- * (`application/apply-patch+yaml`) is not implemented, so it gets that 415 too.
+ * generic 422, and an unknown content type is a 415 naming the accepted ones. The simulated
+ * server serves no server-side apply (`application/apply-patch+yaml`): Nodesmith never sends it,
+ * and a client that does gets that 415, as from a server without the feature.
  */
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
