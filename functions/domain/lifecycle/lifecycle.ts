@@ -91,6 +91,11 @@ function launchedAction(
     }
     return undefined;
   }
+  if (node === undefined && claim.nodeName !== undefined) {
+    // Its Node was deleted (kubectl delete node): as Karpenter's finalizer does, the claim and
+    // its instance go too, or the claim would stand in as capacity no pod can reach.
+    return { kind: 'Remove', claim, reason: `node ${claim.nodeName} was deleted` };
+  }
   if (claim.phase === NodeClaimPhase.registered && node !== undefined) {
     return initializationBlocker(claim, node) === undefined
       ? { kind: 'Initialize', claim, node }

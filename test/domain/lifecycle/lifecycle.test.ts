@@ -164,6 +164,18 @@ describe('lifecycle actions', () => {
     ).toEqual([{ kind: 'Remove', claim, node, reason: 'instance is gone' }]);
   });
 
+  it('removes the claim and its instance when its registered node was deleted', () => {
+    const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [],
+        instances: [anInstance()],
+        now: secondsAfter(T0, 60),
+      }),
+    ).toEqual([{ kind: 'Remove', claim, reason: 'node ip-10-0-1-7.ec2.internal was deleted' }]);
+  });
+
   it('terminates instances with the cluster tags and no claim once they are older than 30 seconds', () => {
     const young = anInstance({
       instanceId: 'i-0aaaaaaaaaaaaaaa1',
