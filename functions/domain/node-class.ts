@@ -79,6 +79,8 @@ export interface EC2NodeClass {
   };
   readonly status?: {
     readonly subnets?: readonly ResolvedSubnet[];
+    /** The AMIs the selector terms resolve to now: a node on another image has drifted. */
+    readonly amis?: readonly { readonly id: string; readonly name?: string }[];
     readonly conditions?: readonly Condition[];
   };
 }

@@ -40,7 +40,12 @@ export interface NodeClaimTemplateSpec {
 
 export interface NodePool {
   /** `deletionTimestamp` set: the pool is being deleted and launches nothing more. */
-  readonly metadata: { readonly name: string; readonly deletionTimestamp?: string };
+  readonly metadata: {
+    readonly name: string;
+    readonly deletionTimestamp?: string;
+    /** Karpenter stamps the template hash here (`karpenter.sh/nodepool-hash` and its version). */
+    readonly annotations?: Labels;
+  };
   readonly spec: {
     readonly template: {
       readonly metadata?: { readonly labels?: Labels; readonly annotations?: Labels };

@@ -169,11 +169,47 @@ function boundPodsOf(input: ProvisioningInput, pending: readonly Pod[]): BoundPo
   });
 }
 
-export function planProvisioning(input: ProvisioningInput): ProvisioningPlan {
+/**
+ * The parts of a plan that depend only on the pools, their instance types, the daemons and the
+ * live nodes: what consolidation, which plans many "what if these nodes went?" variants of one
+ * snapshot, computes once and hands to each.
+ */
+export interface PreparedScheduling {
+  readonly templates: readonly NodeClaimTemplate[];
+  readonly skipped: readonly PoolUnfit[];
+  /** Every state node of the snapshot, none left out as deleting. */
+  readonly nodes: readonly StateNode[];
+}
+
+export function prepareScheduling(input: ProvisioningInput): PreparedScheduling {
+  const { templates, skipped } = templatesFor(input);
+  const nodes = stateNodes({ ...input, nodes: input.nodes.map(notDeleting) });
+  return { templates, skipped, nodes };
+}
+
+function notDeleting(node: Node): Node {
+  return node.deleting ? { ...node, deleting: false } : node;
+}
+
+/** The prepared state nodes less those the input marks as being deleted. */
+function liveStateNodes(input: ProvisioningInput, prepared: PreparedScheduling): StateNode[] {
+  const deleting = new Set(input.nodes.filter((n) => n.deleting).map((n) => n.name));
+  if (deleting.size === 0) return [...prepared.nodes];
+  return prepared.nodes.filter((n) => !deleting.has(n.input.name));
+}
+
+/**
+ * `prepared` must come from `prepareScheduling` over the same pools, instance types, daemons,
+ * claims and nodes; the input may then mark some of those nodes deleting and move their pods.
+ */
+export function planProvisioning(
+  input: ProvisioningInput,
+  prepared?: PreparedScheduling,
+): ProvisioningPlan {
   const selection = selectPending(input.pods, input.nodes, input.requireUnschedulableMark ?? false);
   const { pods, volumeFailures } = preparePods(input, selection.pending);
-  const nodes = stateNodes(input);
-  const { templates, skipped } = templatesFor(input);
+  const nodes = prepared === undefined ? stateNodes(input) : liveStateNodes(input, prepared);
+  const { templates, skipped } = prepared ?? templatesFor(input);
   const boundPods = boundPodsOf(input, selection.pending);
   const constrained = [...pods.map((p) => p.pod), ...boundPods.map((b) => b.pod)];
   const topology = new Topology({

@@ -1,0 +1,67 @@
+/** What voluntary disruption decides: data only, ready for the controller and the `disruption` command. */
+import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
+
+/** In the order a pass takes them (karpenter-behaviour §1e). */
+export type DisruptionMethod =
+  | 'expiration'
+  | 'emptiness'
+  | 'drift'
+  | 'consolidation-multi'
+  | 'consolidation-delete'
+  | 'consolidation-replace';
+
+/** Karpenter's reason names: budgets are written against the last three. */
+export type DecisionReason = 'Expired' | 'Empty' | 'Drifted' | 'Underutilized';
+
+export interface BudgetUse {
+  readonly nodePool: string;
+  /** Nodes this decision takes from the pool. */
+  readonly nodes: number;
+  /** What the pool's budgets allowed for the reason before it (null: no budget applied). */
+  readonly allowed: number | null;
+  readonly budget?: string;
+}
+
+export interface DisruptionDecision {
+  readonly method: DisruptionMethod;
+  readonly reason: DecisionReason;
+  /** Node names. */
+  readonly nodes: readonly string[];
+  /** Claims to launch (and see Initialized) before the nodes are drained. */
+  readonly replacements: readonly PlannedNodeClaim[];
+  /** What the nodes cost less what the replacements cost, per hour. */
+  readonly savingsPerHour: number;
+  /** One sentence for people and events. */
+  readonly message: string;
+  readonly budgets: readonly BudgetUse[];
+}
+
+export type StayCode =
+  | 'Deleting'
+  | 'NotInitialized'
+  | 'UnknownNodePool'
+  | 'DoNotDisrupt'
+  | 'Nominated'
+  | 'PodsBlock'
+  | 'Budget'
+  | 'ConsolidateAfter'
+  | 'ConsolidationPolicy'
+  | 'NoPlaceForPods'
+  | 'NoCheaperReplacement'
+  | 'SpotToSpot'
+  | 'TooManyReplacements'
+  | 'UnknownPrice'
+  | 'OutOfTime'
+  | 'Later';
+
+export interface StayingNode {
+  readonly node: string;
+  readonly code: StayCode;
+  readonly reason: string;
+}
+
+export interface DisruptionPlan {
+  readonly decisions: readonly DisruptionDecision[];
+  /** Every other managed node, with the first reason it stays. */
+  readonly staying: readonly StayingNode[];
+}

@@ -1,0 +1,25 @@
+/**
+ * Voluntary disruption for one snapshot, in Karpenter's order (karpenter-behaviour §1e, §5.3):
+ * expired nodes; empty nodes within their budgets; one drifted node; then consolidation. Empty
+ * nodes go in the same pass as a drift or consolidation command rather than a pass ahead of it,
+ * since the simulation counts them as gone. Pure and deterministic: the controller and the
+ * `disruption` command call it with the same snapshot and get the same answer.
+ */
+import type { DisruptionInput } from './disruption-input.ts';
+import type { DisruptionPlan } from './disruption-plan-types.ts';
+import { DisruptionState } from './disruption-state.ts';
+import { consolidate } from './methods/consolidation.ts';
+import { replaceDrifted } from './methods/drift.ts';
+import { removeEmpty } from './methods/emptiness.ts';
+import { expire } from './methods/expiration.ts';
+import { RemovalSimulator } from './removal-simulation.ts';
+
+export function planDisruption(input: DisruptionInput): DisruptionPlan {
+  const state = new DisruptionState(input);
+  expire(state);
+  removeEmpty(state);
+  const simulator = new RemovalSimulator(input, state.settling());
+  const drifted = replaceDrifted(state, simulator);
+  consolidate(state, simulator, drifted);
+  return { decisions: state.decisions, staying: state.staying() };
+}

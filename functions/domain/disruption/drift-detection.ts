@@ -1,0 +1,102 @@
+/**
+ * Why a managed node no longer matches what its NodePool and EC2NodeClass would launch now
+ * (core: pkg/controllers/nodeclaim/disruption/drift.go; aws: pkg/cloudprovider/drift.go), first
+ * reason first: the template changed, its labels no longer meet the pool's requirements, its
+ * instance type or offering is gone from the catalog, or the class resolves to another AMI.
+ */
+import type { InstanceType } from '../instance-type.ts';
+import type { Labels } from '../label-selector.ts';
+import { Annotation, Label } from '../labels.ts';
+import type { NodeClaim } from '../node-claim.ts';
+import type { EC2NodeClass } from '../node-class.ts';
+import type { NodePool } from '../node-pool.ts';
+import { compatibilityReason, fromLabels, fromNodeSelector } from '../requirements/requirements.ts';
+import { templateHash } from './template-hash.ts';
+
+export type DriftReason =
+  | 'NodePoolDrifted'
+  | 'RequirementsDrifted'
+  | 'InstanceTypeNotFound'
+  | 'AMIDrift';
+
+export interface Drift {
+  readonly reason: DriftReason;
+  readonly message: string;
+}
+
+export interface DriftInput {
+  readonly pool: NodePool;
+  readonly nodeClass?: EC2NodeClass;
+  /** The node's labels (its claim's, where the node has not joined). */
+  readonly labels: Labels;
+  readonly claim?: NodeClaim;
+  /** The pool's catalog, unavailable offerings included. */
+  readonly instanceTypes: readonly InstanceType[];
+  /** Karpenter checks the catalog only for nodes older than an hour: a new type may lag. */
+  readonly ageMs: number;
+}
+
+const CATALOG_GRACE_MS = 60 * 60_000;
+
+function staticDrift(pool: NodePool, claim: NodeClaim | undefined): Drift | undefined {
+  const hash = claim?.metadata.annotations?.[Annotation.nodePoolHash];
+  const version = claim?.metadata.annotations?.[Annotation.nodePoolHashVersion];
+  if (hash === undefined || version === undefined) return undefined;
+  const current = templateHash(pool);
+  if (current.version !== version || current.hash === hash) return undefined;
+  return { reason: 'NodePoolDrifted', message: `NodePool ${pool.metadata.name} template changed` };
+}
+
+function requirementsDrift(pool: NodePool, labels: Labels): Drift | undefined {
+  const reason = compatibilityReason(
+    fromLabels(labels),
+    fromNodeSelector(pool.spec.template.spec.requirements),
+  );
+  if (reason === undefined) return undefined;
+  return {
+    reason: 'RequirementsDrifted',
+    message: `NodePool requirements no longer met: ${reason}`,
+  };
+}
+
+function catalogDrift(input: DriftInput): Drift | undefined {
+  if (input.ageMs <= CATALOG_GRACE_MS) return undefined;
+  const name = input.labels[Label.instanceType];
+  const type = input.instanceTypes.find((it) => it.name === name);
+  const zone = input.labels[Label.zone];
+  const capacityType = input.labels[Label.capacityType];
+  const offered = type?.offerings.some(
+    (o) =>
+      (zone === undefined || o.zone === zone) &&
+      (capacityType === undefined ||
+        o.capacityType === capacityType ||
+        (capacityType === 'reserved' && o.capacityType === 'on-demand')),
+  );
+  if (offered === true) return undefined;
+  const what =
+    type === undefined
+      ? `instance type ${name ?? '(none)'}`
+      : `${name} in ${zone} as ${capacityType}`;
+  return { reason: 'InstanceTypeNotFound', message: `${what} is no longer offered` };
+}
+
+function amiDrift(
+  nodeClass: EC2NodeClass | undefined,
+  claim: NodeClaim | undefined,
+): Drift | undefined {
+  const image = claim?.status?.imageID;
+  const amis = nodeClass?.status?.amis;
+  if (image === undefined || amis === undefined || amis.length === 0) return undefined;
+  if (amis.some((ami) => ami.id === image)) return undefined;
+  const now = amis.map((ami) => ami.id).join(', ');
+  return { reason: 'AMIDrift', message: `AMI ${image} is no longer selected (now ${now})` };
+}
+
+export function driftOf(input: DriftInput): Drift | undefined {
+  return (
+    staticDrift(input.pool, input.claim) ??
+    requirementsDrift(input.pool, input.labels) ??
+    catalogDrift(input) ??
+    amiDrift(input.nodeClass, input.claim)
+  );
+}

@@ -1,0 +1,317 @@
+/** Ported from core: pkg/controllers/disruption/consolidation_test.go. */
+import { describe, expect, it } from 'vitest';
+import { planDisruption } from '../../../functions/domain/disruption/disruption-plan.ts';
+import { aPod } from '../../support/builders.ts';
+import {
+  aBudget,
+  aCatalog,
+  aDisruptionInput,
+  aDisruptionPool,
+  aPoolNode,
+  disruptionFor,
+  fates,
+} from '../../support/disruption-builders.ts';
+
+const app = (node: string, cpu: string, extra: Parameters<typeof aPod>[0] = {}) =>
+  aPod({ nodeName: node, cpu, labels: { app: 'web' }, ...extra });
+
+/** A pool whose nodes are never consolidated, but take pods moved off others. */
+const HOST_POOL = aDisruptionPool({ consolidateAfter: 'Never' }, { name: 'host' });
+const POOLS = [HOST_POOL, aDisruptionPool({ budgets: [{ nodes: '100%' }] })];
+const host = () => aPoolNode({ name: 'host', nodePool: 'host', cpu: 8 });
+
+describe('consolidation: delete', () => {
+  it('can delete nodes whose pods fit on the others, onto a node whose consolidateAfter is Never', () => {
+    const plan = disruptionFor({
+      nodes: [host(), aPoolNode({ name: 'small', cpu: 2 })],
+      pods: [app('host', '2'), app('small', '1')],
+      nodePools: POOLS,
+    });
+    expect(plan.decisions).toHaveLength(1);
+    expect(plan.decisions[0]).toMatchObject({
+      method: 'consolidation-delete',
+      nodes: ['small'],
+      replacements: [],
+    });
+    expect(plan.decisions[0]?.savingsPerHour).toBeCloseTo(0.1);
+    expect(fates(plan).host).toBe('stay:ConsolidateAfter');
+  });
+
+  it("won't delete nodes if it would make a non-pending pod go pending", () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'a', cpu: 4 }), aPoolNode({ name: 'b', cpu: 4 })],
+      pods: [app('a', '3'), app('b', '3')],
+      catalog: aCatalog({ launchable: false }),
+    });
+    expect(plan.decisions).toEqual([]);
+    expect(plan.staying.map((s) => s.code)).toEqual(['NoPlaceForPods', 'NoPlaceForPods']);
+    expect(plan.staying[0]?.reason).toMatch(/would fit nowhere else/);
+  });
+
+  it('considers PDBs: a budget allowing no disruption keeps the node', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'big', cpu: 8 }), aPoolNode({ name: 'small', cpu: 2 })],
+      pods: [app('big', '1', { labels: { app: 'other' } }), app('small', '1')],
+      podDisruptionBudgets: [
+        aBudget({ name: 'web', matchLabels: { app: 'web' }, disruptionsAllowed: 0 }),
+      ],
+    });
+    expect(fates(plan).small).toBe('stay:PodsBlock');
+    expect(plan.staying.find((s) => s.node === 'small')?.reason).toMatch(
+      /^PodDisruptionBudget default\/web allows no disruption now/,
+    );
+  });
+
+  it('refuses pods selected by several PDBs, as the Eviction API does', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'big', cpu: 8 }), aPoolNode({ name: 'small', cpu: 2 })],
+      pods: [app('small', '1')],
+      podDisruptionBudgets: [
+        aBudget({ name: 'one', matchLabels: { app: 'web' }, disruptionsAllowed: 5 }),
+        aBudget({ name: 'two', matchLabels: { app: 'web' }, disruptionsAllowed: 5 }),
+      ],
+    });
+    expect(plan.staying.find((s) => s.node === 'small')?.reason).toMatch(
+      /several PodDisruptionBudgets/,
+    );
+  });
+
+  it('considers karpenter.sh/do-not-disrupt on pods, and lets a duration expire', () => {
+    const input = (value: string) => ({
+      nodes: [host(), aPoolNode({ name: 'small', cpu: 2 })],
+      nodePools: POOLS,
+      pods: [
+        app('host', '1'),
+        {
+          ...app('small', '1'),
+          annotations: { 'karpenter.sh/do-not-disrupt': value },
+          creationTimestamp: '2026-06-01T10:00:00Z',
+        },
+      ],
+    });
+    expect(fates(disruptionFor(input('true'))).small).toBe(
+      'stay:DoNotDisrupt'.replace('DoNotDisrupt', 'PodsBlock'),
+    );
+    expect(fates(disruptionFor(input('3h'))).small).toBe('stay:PodsBlock');
+    expect(fates(disruptionFor(input('1h'))).small).toBe('consolidation-delete');
+    expect(fates(disruptionFor(input('not-a-duration'))).small).toBe('consolidation-delete');
+  });
+
+  it('does not consolidate do-not-disrupt pods even when the pool has a terminationGracePeriod', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'big', cpu: 8 }), aPoolNode({ name: 'small', cpu: 2 })],
+      pods: [{ ...app('small', '1'), annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }],
+      nodePools: [
+        aDisruptionPool(
+          { budgets: [{ nodes: '100%' }] },
+          { template: { terminationGracePeriod: '1h' } },
+        ),
+      ],
+    });
+    expect(fates(plan).small).toBe('stay:PodsBlock');
+  });
+
+  it("won't delete a node if its pods would have to go to an uninitialized node", () => {
+    const plan = disruptionFor({
+      nodes: [
+        aPoolNode({ name: 'booting', cpu: 8, initialized: false }),
+        aPoolNode({ name: 'small', cpu: 2 }),
+      ],
+      pods: [app('small', '1')],
+      catalog: aCatalog({ launchable: false }),
+    });
+    expect(fates(plan)).toEqual({ booting: 'stay:NotInitialized', small: 'stay:NoPlaceForPods' });
+    expect(plan.staying.find((s) => s.node === 'small')?.reason).toMatch(/not initialized yet/);
+  });
+
+  it('should not consolidate pods onto a destination node that is under its consolidateAfter window', () => {
+    const pool = aDisruptionPool({ consolidateAfter: '1m', budgets: [{ nodes: '100%' }] });
+    const nodes = [aPoolNode({ name: 'fresh', cpu: 2 }), aPoolNode({ name: 'old', cpu: 2 })];
+    const pods = [
+      { ...app('fresh', '500m'), creationTimestamp: '2026-06-01T11:59:30Z' },
+      app('old', '500m'),
+    ];
+    const plan = disruptionFor({
+      nodes,
+      pods,
+      nodePools: [pool],
+      catalog: aCatalog({ launchable: false }),
+    });
+    expect(fates(plan)).toEqual({ fresh: 'stay:ConsolidateAfter', old: 'stay:NoPlaceForPods' });
+    expect(plan.staying.find((s) => s.node === 'old')?.reason).toMatch(/consolidateAfter window/);
+  });
+
+  it('keeps a node whose pool consolidates only when empty', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'big', cpu: 8 }), aPoolNode({ name: 'small', cpu: 2 })],
+      pods: [app('big', '1'), app('small', '1')],
+      nodePools: [
+        aDisruptionPool({ consolidationPolicy: 'WhenEmpty', budgets: [{ nodes: '100%' }] }),
+      ],
+    });
+    expect(plan.staying.map((s) => s.code)).toEqual(['ConsolidationPolicy', 'ConsolidationPolicy']);
+  });
+
+  it('should only allow 3 nodes to be deleted in multi node consolidation', () => {
+    const nodes = [
+      aPoolNode({ name: 'host', cpu: 20 }),
+      ...Array.from({ length: 6 }, (_, i) => aPoolNode({ name: `n${i}`, cpu: 2 })),
+    ];
+    const pods = [app('host', '1'), ...nodes.slice(1).map((n) => app(n.node.name, '500m'))];
+    const plan = disruptionFor({
+      nodes,
+      pods,
+      nodePools: [aDisruptionPool({ budgets: [{ nodes: '3' }] })],
+    });
+    expect(plan.decisions).toHaveLength(1);
+    expect(plan.decisions[0]?.method).toBe('consolidation-multi');
+    expect(plan.decisions[0]?.nodes).toHaveLength(3);
+    expect(plan.staying.filter((s) => s.code === 'Budget')).toHaveLength(4);
+  });
+});
+
+describe('consolidation: replace', () => {
+  it('replaces a node with one strictly cheaper node', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'big', cpu: 16 })],
+      pods: [app('big', '1500m')],
+      nodePools: [
+        aDisruptionPool(
+          { budgets: [{ nodes: '100%' }] },
+          {
+            template: {
+              requirements: [
+                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+              ],
+            },
+          },
+        ),
+      ],
+    });
+    const [decision] = plan.decisions;
+    expect(decision?.method).toBe('consolidation-replace');
+    expect(decision?.replacements[0]?.instanceType.name).toBe('c.2x');
+    expect(decision?.savingsPerHour).toBeCloseTo(0.8 - 0.1);
+    // Every option left on the replacement is cheaper than the node it replaces.
+    const options = decision?.replacements[0]?.instanceTypeOptions.map((it) => it.name) ?? [];
+    expect(options).not.toContain('c.16x');
+    expect(options.length).toBeGreaterThan(0);
+  });
+
+  it("won't replace an on-demand node if the replacement is not cheaper", () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'n', cpu: 2 })],
+      pods: [app('n', '1500m')],
+      nodePools: [
+        aDisruptionPool(
+          { budgets: [{ nodes: '100%' }] },
+          {
+            template: {
+              requirements: [
+                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+              ],
+            },
+          },
+        ),
+      ],
+    });
+    expect(plan.staying).toEqual([
+      expect.objectContaining({ node: 'n', code: 'NoCheaperReplacement' }),
+    ]);
+  });
+
+  it('cannot replace spot with spot with fewer than 15 cheaper instance types', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'n', cpu: 10, capacityType: 'spot' })],
+      pods: [app('n', '1500m')],
+      nodePools: [
+        aDisruptionPool(
+          { budgets: [{ nodes: '100%' }] },
+          {
+            template: {
+              requirements: [
+                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+              ],
+            },
+          },
+        ),
+      ],
+    });
+    expect(plan.staying[0]).toMatchObject({ code: 'SpotToSpot' });
+    expect(plan.staying[0]?.reason).toMatch(/at least 15 cheaper instance types; 8 are/);
+  });
+
+  it('replaces spot with spot when 15 cheaper types exist, launching only the 15 cheapest', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'n', cpu: 20, capacityType: 'spot' })],
+      pods: [app('n', '500m')],
+      nodePools: [
+        aDisruptionPool(
+          { budgets: [{ nodes: '100%' }] },
+          {
+            template: {
+              requirements: [
+                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+              ],
+            },
+          },
+        ),
+      ],
+    });
+    const replacement = plan.decisions[0]?.replacements[0];
+    expect(replacement?.instanceTypeOptions).toHaveLength(15);
+    expect(replacement?.offering.capacityType).toBe('spot');
+  });
+
+  it('can merge 3 nodes into 1 if the candidates have both spot and on-demand', () => {
+    const nodes = [
+      aPoolNode({ name: 'a', cpu: 4, capacityType: 'spot' }),
+      aPoolNode({ name: 'b', cpu: 4, capacityType: 'on-demand' }),
+      aPoolNode({ name: 'c', cpu: 4, capacityType: 'spot' }),
+    ];
+    const plan = disruptionFor({ nodes, pods: nodes.map((n) => app(n.node.name, '1')) });
+    expect(plan.decisions).toHaveLength(1);
+    expect(plan.decisions[0]).toMatchObject({ method: 'consolidation-multi' });
+    expect(plan.decisions[0]?.nodes).toHaveLength(3);
+    expect(plan.decisions[0]?.replacements).toHaveLength(1);
+  });
+
+  it('never replaces one node by two', () => {
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'n', cpu: 20 })],
+      pods: [app('n', '1', { hostPort: 80 }), app('n', '1', { hostPort: 80 })],
+    });
+    expect(plan.staying).toEqual([
+      expect.objectContaining({ node: 'n', code: 'TooManyReplacements' }),
+    ]);
+  });
+});
+
+describe('disruption plans', () => {
+  it('list every managed node exactly once and leave other nodes out', () => {
+    const nodes = [
+      aPoolNode({ name: 'empty' }),
+      aPoolNode({ name: 'busy', cpu: 8 }),
+      aPoolNode({ name: 'small', cpu: 2 }),
+      aPoolNode({ name: 'booting', initialized: false }),
+      aPoolNode({ name: 'orphan', nodePool: 'gone' }),
+    ];
+    const unmanaged = aPoolNode({ name: 'static', labels: {} });
+    const { 'karpenter.sh/nodepool': _drop, ...labels } = unmanaged.node.labels;
+    const plan = disruptionFor({
+      nodes: [...nodes, { ...unmanaged, node: { ...unmanaged.node, labels } }],
+      pods: [app('busy', '6'), app('small', '1')],
+    });
+    const listed = [...plan.decisions.flatMap((d) => d.nodes), ...plan.staying.map((s) => s.node)];
+    expect(listed.sort()).toEqual(['booting', 'busy', 'empty', 'orphan', 'small']);
+    expect(fates(plan).orphan).toBe('stay:UnknownNodePool');
+  });
+
+  it('are the same for the same snapshot', () => {
+    const input = aDisruptionInput({
+      nodes: Array.from({ length: 12 }, (_, i) => aPoolNode({ name: `n${i}`, cpu: 2 + (i % 5) })),
+      pods: Array.from({ length: 12 }, (_, i) => app(`n${i}`, `${300 + 100 * i}m`)),
+    });
+    expect(planDisruption(input)).toEqual(planDisruption(input));
+  });
+});
