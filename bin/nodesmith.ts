@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ManifestError } from '../functions/manifests/manifest-error.ts';
 import { isPortError } from '../functions/ports/errors.ts';
+import { addDisruptionCommand } from './cli/disruption-command.ts';
 import { addPlanCommand } from './cli/plan-command.ts';
 import { addSimulateCommand } from './cli/simulate-command.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -15,6 +16,7 @@ const program = new Command('nodesmith')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 addPlanCommand(program);
+addDisruptionCommand(program);
 addSimulateCommand(program);
 
 try {

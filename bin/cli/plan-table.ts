@@ -1,19 +1,6 @@
 /** The human view of a plan: what would launch, where pods go, what cannot run, and the cost. */
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+import { plural, table } from './text-table.ts';
 
 function listPods(pods: readonly string[]): string {
   return pods.length <= 3

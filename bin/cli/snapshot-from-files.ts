@@ -5,7 +5,7 @@ import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-clas
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
-import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
+import type { DisruptionSnapshot } from '../../functions/use-cases/disruption/what-if-disruption.ts';
 
 /** A file's text; `-` is standard input. Throws ManifestError naming a file that cannot be read. */
 export function readManifest(file: string): ManifestFile {
@@ -20,7 +20,8 @@ export function readManifest(file: string): ManifestFile {
   }
 }
 
-export function snapshotFromFiles(files: readonly string[]): PlanningSnapshot {
+/** Everything `plan` reads, and the PodDisruptionBudgets `disruption` reads besides. */
+export function snapshotFromFiles(files: readonly string[]): DisruptionSnapshot {
   const cluster = loadCluster(files.map(readManifest), {
     nodePool: parseNodePool,
     nodeClaim: parseNodeClaim,

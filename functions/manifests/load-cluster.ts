@@ -7,6 +7,7 @@
 import type { DaemonSet } from '../domain/daemon-set.ts';
 import type { Node } from '../domain/node.ts';
 import type { Pod } from '../domain/pod.ts';
+import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
@@ -19,6 +20,7 @@ import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
 import { type Namespace, toNamespace } from './kubernetes/namespace.ts';
 import { toNode } from './kubernetes/node.ts';
 import { toPod } from './kubernetes/pod.ts';
+import { toPodDisruptionBudget } from './kubernetes/pod-disruption-budget.ts';
 import { toRuntimeClass } from './kubernetes/runtime-class.ts';
 import {
   toPersistentVolume,
@@ -49,6 +51,8 @@ export interface ClusterManifests<
   readonly storageClasses: readonly StorageClass[];
   readonly runtimeClasses: readonly RuntimeClass[];
   readonly namespaces: readonly Namespace[];
+  /** Read by `nodesmith disruption`; `plan` has no use for them. */
+  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
 }
 
 /**
@@ -102,6 +106,14 @@ const READERS: ReadonlyMap<string, KindReader> = new Map([
     reader(false, (d, into) => into.runtimeClasses.push(parseLocated(d, toRuntimeClass))),
   ],
   ['/Namespace', reader(false, (d, into) => into.namespaces.push(parseLocated(d, toNamespace)))],
+  [
+    'policy/PodDisruptionBudget',
+    reader(
+      true,
+      (d, into) => into.podDisruptionBudgets.push(parseLocated(d, toPodDisruptionBudget)),
+      'v1',
+    ),
+  ],
   ['karpenter.sh/NodePool', reader(false, (d, into) => into.nodePools.push(d), 'v1')],
   ['karpenter.sh/NodeClaim', reader(false, (d, into) => into.nodeClaims.push(d), 'v1')],
   ['karpenter.k8s.aws/EC2NodeClass', reader(false, (d, into) => into.nodeClasses.push(d), 'v1')],
@@ -145,6 +157,7 @@ function emptyCollection(): Collected {
     storageClasses: [],
     runtimeClasses: [],
     namespaces: [],
+    podDisruptionBudgets: [],
   };
 }
 

@@ -27,6 +27,7 @@ import { toDaemonSet } from '../../manifests/kubernetes/daemon-set.ts';
 import { toNamespace } from '../../manifests/kubernetes/namespace.ts';
 import { toNode } from '../../manifests/kubernetes/node.ts';
 import { toPod } from '../../manifests/kubernetes/pod.ts';
+import { toPodDisruptionBudget } from '../../manifests/kubernetes/pod-disruption-budget.ts';
 import {
   toPersistentVolume,
   toPersistentVolumeClaim,
@@ -35,7 +36,6 @@ import {
 import { ManifestError } from '../../manifests/manifest-error.ts';
 import type { Namespace } from '../../ports/cluster.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
-import { toPodDisruptionBudget } from './pod-disruption-budgets.ts';
 
 interface Named {
   readonly metadata?: { readonly name?: string; readonly namespace?: string };

@@ -72,5 +72,5 @@ export function budgetReason(
 ): string {
   const allowance = state.allowance(candidate.pool, reason);
   const budget = allowance.budget ?? 'the default budget (nodes: 10%)';
-  return `over the ${reason} budget of NodePool ${candidate.pool.metadata.name}: ${budget} allows ${allowance.budgeted} at a time, nodes already disrupting or NotReady included`;
+  return `over the ${reason} budget of NodePool ${candidate.pool.metadata.name}: ${budget} allows ${allowance.budgeted} at a time, counting nodes already going or NotReady and those this pass takes`;
 }

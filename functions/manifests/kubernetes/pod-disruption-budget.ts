@@ -1,14 +1,13 @@
 /**
- * A policy/v1 PodDisruptionBudget object as a domain PodDisruptionBudget. The readers in
- * functions/manifests/kubernetes serve `nodesmith plan`, which has no use for budgets; this one
- * is built from their schemas so that it reads and fails the same way.
+ * A policy/v1 PodDisruptionBudget object as a domain PodDisruptionBudget: what the controller
+ * reads from the API server and `nodesmith disruption` reads from a kubectl dump.
  */
 import { z } from 'zod';
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
-import { describeValue } from '../../manifests/issue-messages.ts';
-import { DEFAULT_NAMESPACE, objectMeta } from '../../manifests/kubernetes/metadata.ts';
-import { defined, integer, oneOf, optional, readWith } from '../../manifests/kubernetes/schema.ts';
-import { labelSelector } from '../../manifests/kubernetes/selectors.ts';
+import { describeValue } from '../issue-messages.ts';
+import { DEFAULT_NAMESPACE, objectMeta } from './metadata.ts';
+import { defined, integer, oneOf, optional, readWith } from './schema.ts';
+import { labelSelector } from './selectors.ts';
 
 /** `intstr.IntOrString`: a count, or a percentage as text. */
 const intOrString = optional(

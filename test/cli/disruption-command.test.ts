@@ -1,0 +1,135 @@
+/**
+ * `nodesmith disruption` through the built binary: the decisions and the reasons every other
+ * managed node stays (DESIGN §5), for a kubectl dump with PodDisruptionBudgets, and bad input
+ * refused with one line naming the file, line or option.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/underused.yaml', import.meta.url));
+const NOW = '2026-10-06T10:00:00Z';
+
+interface Report {
+  readonly decisions: readonly {
+    readonly method: string;
+    readonly nodes: readonly string[];
+    readonly replacement: {
+      readonly instanceType: string;
+      readonly zone: string;
+      readonly capacityType: string;
+      readonly pricePerHour: number;
+    } | null;
+    readonly savingsPerHour: number;
+  }[];
+  readonly staying: readonly {
+    readonly node: string;
+    readonly code: string;
+    readonly reason: string;
+  }[];
+}
+
+async function disruption(...args: string[]): Promise<Report> {
+  const result = await runCli(['disruption', ...args, '-o', 'json']);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as Report;
+}
+
+function writeDump(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'nodesmith-disruption-')), 'cluster.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('nodesmith disruption', () => {
+  it('decides in Karpenter order and explains every other node of the dump', async () => {
+    const report = await disruption('-f', EXAMPLE, '--now', NOW);
+    expect(report.decisions.map((d) => d.method)).toEqual([
+      'expiration',
+      'emptiness',
+      'consolidation-multi',
+    ]);
+    const [expired, empty, multi] = report.decisions;
+    expect(expired?.nodes).toEqual(['ip-10-0-1-15.ec2.internal']);
+    expect(empty?.nodes).toEqual(['ip-10-0-1-12.ec2.internal']);
+    expect(multi?.replacement).toMatchObject({ capacityType: 'on-demand' });
+    expect(multi?.savingsPerHour).toBeGreaterThan(0);
+    expect(Object.fromEntries(report.staying.map((s) => [s.node, s.code]))).toEqual({
+      'ip-10-0-1-11.ec2.internal': 'Budget',
+      'ip-10-0-1-13.ec2.internal': 'PodsBlock',
+      'ip-10-0-1-14.ec2.internal': 'PodsBlock',
+      'ip-10-0-1-17.ec2.internal': 'ConsolidationPolicy',
+      'ip-10-0-1-18.ec2.internal': 'NotInitialized',
+    });
+    expect(report.staying.find((s) => s.node === 'ip-10-0-1-14.ec2.internal')?.reason).toBe(
+      'PodDisruptionBudget shop/orders-db allows no disruption now (pod shop/orders-db-0)',
+    );
+  });
+
+  it('lists every managed node exactly once', async () => {
+    const report = await disruption('-f', EXAMPLE, '--now', NOW);
+    const listed = [
+      ...report.decisions.flatMap((d) => d.nodes),
+      ...report.staying.map((s) => s.node),
+    ];
+    expect(listed).toHaveLength(9);
+    expect(new Set(listed).size).toBe(9);
+  });
+
+  it('holds drift off inside the business-hours budget and lets it through outside it', async () => {
+    const evening = await disruption('-f', EXAMPLE, '--now', '2026-10-06T18:00:00Z');
+    const drift = evening.decisions.find((d) => d.method === 'drift');
+    expect(drift?.nodes).toEqual(['ip-10-0-1-16.ec2.internal']);
+  });
+
+  it('prints a table for people', async () => {
+    const result = await runCli(['disruption', '-f', EXAMPLE, '--now', NOW]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^METHOD +NODES +REPLACEMENT +SAVES\/H +BUDGET +WHY$/m);
+    expect(result.stdout).toMatch(/^STAYING +WHY$/m);
+    expect(result.stdout).toMatch(
+      /3 decisions: 4 nodes to go, saving \$\d+\.\d{4} per hour; 5 nodes stay/,
+    );
+  });
+
+  it('refuses a bad --now, a missing file and a bad budget with one line and status 2', async () => {
+    const badNow = await runCli(['disruption', '-f', EXAMPLE, '--now', 'tuesday']);
+    expect(badNow.status).toBe(2);
+    expect(badNow.stderr).toBe(
+      'nodesmith: --now must be an RFC 3339 time such as 2026-06-01T12:00:00Z, got "tuesday"\n',
+    );
+    const noFile = await runCli(['disruption']);
+    expect(noFile.status).toBe(2);
+    expect(noFile.stderr).toMatch(/give at least one file with -f FILE/);
+    const file = writeDump(
+      [
+        'apiVersion: policy/v1',
+        'kind: PodDisruptionBudget',
+        'metadata:',
+        '  name: web',
+        'spec:',
+        '  minAvailable: true',
+        '',
+      ].join('\n'),
+    );
+    const badBudget = await runCli(['disruption', '-f', file]);
+    expect(badBudget.status).toBe(2);
+    expect(badBudget.stderr).toMatch(new RegExp(`${file}:6`));
+    expect(badBudget.stderr).toMatch(/spec\.minAvailable/);
+  });
+
+  it('refuses the removed policy/v1beta1 budgets by name', async () => {
+    const file = writeDump(
+      'apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec: {}\n',
+    );
+    const result = await runCli(['disruption', '-f', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /PodDisruptionBudget policy\/v1beta1 is not supported; write it as policy\/v1/,
+    );
+  });
+});
