@@ -11,6 +11,8 @@ import {
   T0,
 } from './state-fixtures.ts';
 
+const EMPTY = { reason: 'Empty', message: 'empty node', decidedAt: T0.toISOString() };
+
 function launched(claim: NodeClaimRecord, instanceId: string): NodeClaimRecord {
   return {
     ...claim,
@@ -71,7 +73,7 @@ function updateContract(makeStore: StoreFactory): void {
     const { nodeClaims } = await makeStore();
     const created = await nodeClaims.create(aNewNodeClaim());
     const updated = await nodeClaims.update(launched(created, 'i-0abc'));
-    const stale = await rejectionOf(nodeClaims.update({ ...created, disruptionReason: 'Empty' }));
+    const stale = await rejectionOf(nodeClaims.update({ ...created, disruption: EMPTY }));
     expect(stale).toBeInstanceOf(ConflictError);
     expect(await nodeClaims.get(created.name)).toEqual(updated);
   });
@@ -96,11 +98,11 @@ function updateContract(makeStore: StoreFactory): void {
 function replaceAndDeleteContract(makeStore: StoreFactory): void {
   it('replaces the whole claim: a field the update leaves out is gone', async () => {
     const { nodeClaims } = await makeStore();
-    const created = await nodeClaims.create(aNewNodeClaim({ disruptionReason: 'Drifted' }));
-    const { disruptionReason: _, ...rest } = created;
+    const created = await nodeClaims.create(aNewNodeClaim({ disruption: EMPTY }));
+    const { disruption: _, ...rest } = created;
     const updated = await nodeClaims.update(rest);
     expect(await nodeClaims.get(created.name)).toEqual(updated);
-    expect(updated.disruptionReason).toBeUndefined();
+    expect(updated.disruption).toBeUndefined();
   });
 
   it('deletes idempotently, and only the expected version when one is given', async () => {

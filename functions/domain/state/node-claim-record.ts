@@ -31,6 +31,26 @@ export interface ChosenOffering {
   readonly pricePerHour: number;
 }
 
+/**
+ * Why and since when a claim is going. Reasons are Karpenter's: `Expired`, `Empty`,
+ * `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`, `InstanceStopping`,
+ * `InstanceTerminating`, `ScheduledChange`, `RebalanceRecommended` for interruptions;
+ * `NodeDeleted` when someone deleted its Node.
+ */
+export interface ClaimDisruption {
+  readonly reason: string;
+  /** One sentence for people: the decision's message, or the event that caused it. */
+  readonly message: string;
+  readonly decidedAt: string;
+  /**
+   * When pods still on the node are deleted rather than evicted: the decision plus the
+   * NodePool's terminationGracePeriod. None means the drain waits for as long as it takes.
+   */
+  readonly terminateBy?: string;
+  /** Claims that must be Initialized before this one drains (a drift or consolidation replacement). */
+  readonly replacements?: readonly string[];
+}
+
 /** When the claim entered each phase it has reached (ISO-8601); `Pending` is its creation. */
 export type PhaseTimestamps = { readonly [P in NodeClaimPhase]?: string };
 
@@ -66,8 +86,8 @@ export interface NodeClaimRecord {
   readonly nodeName?: string;
   readonly phase: NodeClaimPhase;
   readonly timestamps: PhaseTimestamps;
-  /** Why the claim is being disrupted (Karpenter's reasons: Empty, Underutilized, Drifted, Expired, Interrupted). */
-  readonly disruptionReason?: string;
+  /** Why the claim is going, set when it is decided; with replacements, it waits for them. */
+  readonly disruption?: ClaimDisruption;
   /** 1 when created; every successful update adds one. */
   readonly version: number;
 }

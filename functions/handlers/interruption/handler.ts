@@ -1,0 +1,84 @@
+/**
+ * The interruption function's middy chain: each message of the batch is one EventBridge event,
+ * handled on its own (Powertools batch, partial responses), so one failure redelivers only its
+ * message. A message that cannot be read is logged with its body and dropped, as Karpenter
+ * deletes it; a message that failed for a transient reason (DynamoDB, the API server, SQS) is
+ * reported as a batch item failure, retried by the queue and, after its retries, kept intact in
+ * the dead-letter queue.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { InterruptionMessage } from '../../domain/interruption/interruption-message.ts';
+import type { InterruptionOutcome } from '../../use-cases/interruption/handle-interruption.ts';
+import { parseInterruptionMessage } from './event.ts';
+
+export interface InterruptionHandlerDependencies {
+  readonly handle: (message: InterruptionMessage) => Promise<InterruptionOutcome>;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+}
+
+export type InterruptionHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+export function makeInterruptionHandler(
+  deps: InterruptionHandlerDependencies,
+): InterruptionHandler {
+  const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-interruption' });
+  const metrics =
+    deps.metrics ?? new Metrics({ namespace: 'Nodesmith', serviceName: 'nodesmith-interruption' });
+
+  const processRecord = async (record: SQSRecord): Promise<void> => {
+    const parsed = parseInterruptionMessage(record.body);
+    if (parsed.kind === 'unparsable') {
+      logger.warn('dropping a message that is not an interruption event', {
+        messageId: record.messageId,
+        reason: parsed.reason,
+        body: record.body,
+      });
+      metrics.addMetric('UnparsableMessages', MetricUnit.Count, 1);
+      return;
+    }
+    if (parsed.kind === 'ignored') {
+      logger.debug('ignoring event', { messageId: record.messageId, reason: parsed.reason });
+      return;
+    }
+    const outcome = await deps.handle(parsed.message);
+    metrics.addMetric(
+      outcome.duplicate ? 'DuplicateInterruptions' : `${outcome.kind}Events`,
+      MetricUnit.Count,
+      1,
+    );
+    logger.info(outcome.duplicate ? 'interruption already handled' : 'interruption handled', {
+      event: outcome.event,
+      kind: outcome.kind,
+      instances: outcome.instances,
+    });
+  };
+
+  const handle = async (event: SQSEvent): Promise<SQSBatchResponse> =>
+    processPartialResponse(
+      event,
+      async (record: SQSRecord) => {
+        try {
+          await processRecord(record);
+        } catch (err) {
+          logger.error('interruption failed; the queue will deliver it again', {
+            messageId: record.messageId,
+            error: (err as Error).message,
+          });
+          throw err;
+        }
+      },
+      new BatchProcessor(EventType.SQS),
+      { throwOnFullBatchFailure: false },
+    );
+
+  return middy(handle)
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics)) as unknown as InterruptionHandler;
+}

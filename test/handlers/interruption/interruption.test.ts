@@ -1,0 +1,284 @@
+/**
+ * The interruption function as SQS invokes it, on DynamoDB Local and the fake API server:
+ * each documented EventBridge shape, duplicated and reordered; unreadable messages dropped with
+ * their body logged; a transient failure reported for redelivery (and, in the end, the
+ * dead-letter queue) while the rest of the batch is not.
+ */
+import { readFileSync } from 'node:fs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
+import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables } from '../../../functions/adapters/dynamodb/tables.ts';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../../functions/adapters/simulated/api-server/server.ts';
+import type { NodePool } from '../../../functions/domain/node-pool.ts';
+import { makeInterruptionHandler } from '../../../functions/handlers/interruption/handler.ts';
+import { ThrottledError } from '../../../functions/ports/errors.ts';
+import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { Wake, Waker } from '../../../functions/ports/wake.ts';
+import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { seedNode } from '../../adapters/kubernetes/support.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { aNodePool } from '../../support/builders.ts';
+import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
+
+const NOW = new Date('2026-11-24T09:00:30Z');
+const endpoint = useDynamoDbLocal();
+const clients: { destroy(): void }[] = [];
+let tableSets = 0;
+let server: FakeApiServer;
+
+afterAll(() => {
+  for (const client of clients) client.destroy();
+});
+beforeEach(async () => {
+  server = await startFakeApiServer({ namespaces: ['default'] });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function fixture(name: string): string {
+  return readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8');
+}
+
+/** An SQS event of these bodies, as Lambda's event source mapping delivers it. */
+function sqsEvent(...bodies: string[]): SQSEvent {
+  return {
+    Records: bodies.map((body, i) => ({
+      messageId: `message-${i}`,
+      receiptHandle: `receipt-${i}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(NOW.getTime()),
+        SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+        ApproximateFirstReceiveTimestamp: String(NOW.getTime()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-interruption',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+class Wakes implements Waker {
+  readonly queued: Wake[] = [];
+  failing = 0;
+  async wake(wake: Wake): Promise<void> {
+    if (this.failing > 0) {
+      this.failing -= 1;
+      throw new ThrottledError('SQS refused for rate');
+    }
+    this.queued.push(wake);
+  }
+}
+
+const CLAIMS = [
+  { name: 'default-spot1', instanceId: 'i-0b662ef9931388ba0', node: 'ip-10-0-1-1.ec2.internal' },
+  { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
+  { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
+];
+
+async function freshState(): Promise<StateStore> {
+  const client = makeLocalClient(endpoint());
+  clients.push(client);
+  tableSets += 1;
+  const tables = {
+    state: `interruption-state-${process.pid}-${tableSets}`,
+    nodeClaims: `interruption-claims-${process.pid}-${tableSets}`,
+  };
+  await createTables(client, tables);
+  return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+}
+
+async function setUp(pool: NodePool = aNodePool()) {
+  const state = await freshState();
+  await state.nodePools.create(pool, 'hash');
+  for (const c of CLAIMS) {
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({ name: c.name }),
+      phase: 'Initialized',
+      instanceId: c.instanceId,
+      nodeName: c.node,
+      providerID: `aws:///us-east-1a/${c.instanceId}`,
+    });
+    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
+  }
+  const waker = new Wakes();
+  const logger = new Logger({ serviceName: 'test' });
+  const handler = makeInterruptionHandler({
+    logger,
+    handle: (message) =>
+      handleInterruption(
+        {
+          state,
+          cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => NOW }),
+          waker,
+          clock: { now: () => NOW },
+        },
+        message,
+      ),
+  });
+  const invoke = (...bodies: string[]) => handler(sqsEvent(...bodies), lambdaContext('test'));
+  return { state, waker, logger, invoke };
+}
+
+function nodeEvents(node: string) {
+  return server.store
+    .list('events', 'default')
+    .filter((e) => (e.involvedObject as { name: string }).name === node)
+    .map((e) => String(e.reason));
+}
+
+function taintsOf(node: string) {
+  const spec = server.store.get('nodes', node)?.spec as { taints?: { key: string }[] } | undefined;
+  return (spec?.taints ?? []).map((t) => t.key);
+}
+
+describe('the interruption function', () => {
+  it('marks a spot-interrupted claim for deletion, cordons its node, marks the offering and wakes the controller', async () => {
+    const { state, waker, invoke } = await setUp();
+    const response = await invoke(fixture('spot-interruption'));
+    expect(response.batchItemFailures).toEqual([]);
+    const claim = await state.nodeClaims.get('default-spot1');
+    expect(claim?.phase).toBe('Disrupting');
+    expect(claim?.disruption).toMatchObject({
+      reason: 'SpotInterrupted',
+      decidedAt: NOW.toISOString(),
+    });
+    expect(taintsOf('ip-10-0-1-1.ec2.internal')).toContain('karpenter.sh/disrupted');
+    const unavailable = await state.unavailableOfferings.listLive(NOW);
+    expect(unavailable.map((u) => [u.instanceType, u.zone, u.capacityType])).toEqual([
+      ['m7g.large', 'us-east-1a', 'spot'],
+    ]);
+    expect(waker.queued).toEqual([
+      { source: 'interruption', reason: 'SpotInterruption for default-spot1' },
+    ]);
+    expect(nodeEvents('ip-10-0-1-1.ec2.internal')).toEqual(['SpotInterrupted']);
+  });
+
+  it('does nothing new for a duplicated or redelivered event', async () => {
+    const { state, invoke } = await setUp();
+    const body = fixture('spot-interruption');
+    await invoke(body, body);
+    const first = await state.nodeClaims.get('default-spot1');
+    const again = await invoke(body);
+    expect(again.batchItemFailures).toEqual([]);
+    expect(await state.nodeClaims.get('default-spot1')).toEqual(first);
+    expect(nodeEvents('ip-10-0-1-1.ec2.internal')).toEqual(['SpotInterrupted']);
+  });
+
+  it('keeps the first reason when events about one instance arrive out of order', async () => {
+    const { state, invoke } = await setUp();
+    await invoke(fixture('state-change-stopping'));
+    const stopping = await state.nodeClaims.get('default-od001');
+    expect(stopping?.disruption?.reason).toBe('InstanceStopping');
+    await invoke(fixture('state-change-running'));
+    expect(await state.nodeClaims.get('default-od001')).toEqual(stopping);
+    expect(nodeEvents('ip-10-0-1-2.ec2.internal')).toEqual(['InstanceStopping']);
+  });
+
+  it('reads AWS Health scheduled changes naming the instance by ARN or by bare id', async () => {
+    const { state, invoke } = await setUp();
+    const response = await invoke(
+      fixture('health-scheduled-change'),
+      fixture('health-scheduled-change-bare-id'),
+    );
+    expect(response.batchItemFailures).toEqual([]);
+    expect((await state.nodeClaims.get('default-od002'))?.disruption).toMatchObject({
+      reason: 'ScheduledChange',
+      message: 'scheduled maintenance (AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED)',
+    });
+    expect((await state.nodeClaims.get('default-od001'))?.disruption).toMatchObject({
+      reason: 'ScheduledChange',
+      message: 'scheduled maintenance (AWS_EC2_INSTANCE_STOP_SCHEDULED)',
+    });
+    expect(taintsOf('ip-10-0-1-3.ec2.internal')).toContain('karpenter.sh/disrupted');
+  });
+
+  it('ignores health issues and instances entering running', async () => {
+    const { state, waker, invoke } = await setUp();
+    const response = await invoke(fixture('health-issue'), fixture('state-change-running'));
+    expect(response.batchItemFailures).toEqual([]);
+    expect((await state.nodeClaims.list()).map((c) => c.phase)).toEqual(
+      Array(3).fill('Initialized'),
+    );
+    expect(waker.queued).toEqual([]);
+  });
+
+  it('only records a rebalance recommendation, unless the NodePool opts in', async () => {
+    const recorded = await setUp();
+    await recorded.invoke(fixture('rebalance'));
+    expect((await recorded.state.nodeClaims.get('default-spot1'))?.phase).toBe('Initialized');
+    expect(nodeEvents('ip-10-0-1-1.ec2.internal')).toEqual(['SpotRebalanceRecommendation']);
+    await server.close();
+    server = await startFakeApiServer({ namespaces: ['default'] });
+    const pool = aNodePool();
+    const optedIn = await setUp({
+      ...pool,
+      metadata: { ...pool.metadata, annotations: { 'nodesmith.io/drain-on-rebalance': 'true' } },
+      spec: {
+        ...pool.spec,
+        template: {
+          ...pool.spec.template,
+          spec: { ...pool.spec.template.spec, terminationGracePeriod: '10m' },
+        },
+      },
+    });
+    await optedIn.invoke(fixture('rebalance'));
+    const claim = await optedIn.state.nodeClaims.get('default-spot1');
+    expect(claim?.disruption).toMatchObject({
+      reason: 'RebalanceRecommended',
+      terminateBy: '2026-11-24T09:10:30.000Z',
+    });
+  });
+
+  it('drops unreadable messages, logging their body, and handles the rest', async () => {
+    const { state, logger, invoke } = await setUp();
+    const warn = vi.spyOn(logger, 'warn');
+    const missingId = JSON.stringify({
+      ...JSON.parse(fixture('spot-interruption')),
+      id: undefined,
+    });
+    const response = await invoke('not json', missingId, fixture('spot-interruption'));
+    expect(response.batchItemFailures).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[0]?.[1]).toMatchObject({ body: 'not json', reason: 'body is not JSON' });
+    expect(warn.mock.calls[1]?.[1]).toMatchObject({ body: missingId });
+    expect((await state.nodeClaims.get('default-spot1'))?.phase).toBe('Disrupting');
+  });
+
+  it('reports a transient failure for redelivery, and the redelivery finishes the work once', async () => {
+    const { state, waker, invoke } = await setUp();
+    waker.failing = 1;
+    const response = await invoke(fixture('state-change-stopping'), fixture('spot-interruption'));
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'message-0' }]);
+    expect((await state.nodeClaims.get('default-spot1'))?.phase).toBe('Disrupting');
+    const retried = await invoke(fixture('state-change-stopping'));
+    expect(retried.batchItemFailures).toEqual([]);
+    expect(nodeEvents('ip-10-0-1-2.ec2.internal')).toEqual(['InstanceStopping']);
+    expect(waker.queued.map((w) => w.reason)).toContain('StateChange for default-od001');
+  });
+
+  it('leaves instances it has no claim for alone', async () => {
+    const { state, waker, invoke } = await setUp();
+    const other = fixture('spot-interruption').replaceAll(
+      'i-0b662ef9931388ba0',
+      'i-0aaaaaaaaaaaaaaaa',
+    );
+    const response = await invoke(other);
+    expect(response.batchItemFailures).toEqual([]);
+    expect((await state.nodeClaims.list()).every((c) => c.phase === 'Initialized')).toBe(true);
+    expect(waker.queued).toEqual([]);
+  });
+});
