@@ -11,6 +11,8 @@ export type DecisionKind =
   | 'LaunchFailed'
   | 'Registered'
   | 'Initialized'
+  /** Marked for deletion: expired, empty, drifted, underused or interrupted (the reason says). */
+  | 'Disrupting'
   | 'Terminated';
 
 export interface Decision {

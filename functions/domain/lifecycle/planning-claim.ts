@@ -1,11 +1,14 @@
 /**
  * A stored NodeClaim as the scheduler sees it: in-flight capacity with the claim's labels,
  * requirements and taints until its node joins, then the link between the node and its claim
- * (core state/statenode.go). Claims being taken away do not count.
+ * (core state/statenode.go). Claims being taken away do not count, and their nodes are seen as
+ * being deleted, so their pods are planned for elsewhere (core provisioner.go, Schedule).
  */
+import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
 import { toResourceList } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
+import { isGoing } from './claim-deletion.ts';
 
 const PAST_INITIALIZED: ReadonlySet<string> = new Set([
   NodeClaimPhase.initialized,
@@ -13,10 +16,6 @@ const PAST_INITIALIZED: ReadonlySet<string> = new Set([
   NodeClaimPhase.draining,
   NodeClaimPhase.terminating,
 ]);
-
-function isGoing(record: NodeClaimRecord): boolean {
-  return record.phase === NodeClaimPhase.draining || record.phase === NodeClaimPhase.terminating;
-}
 
 export function planningClaim(record: NodeClaimRecord): NodeClaim {
   const initialized = PAST_INITIALIZED.has(record.phase);
@@ -46,4 +45,23 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
       conditions: initialized ? [{ type: 'Initialized', status: 'True' }] : [],
     },
   };
+}
+
+/** The nodes with those of claims being deleted marked deleting. */
+export function nodesForPlanning(
+  nodes: readonly Node[],
+  claims: readonly NodeClaimRecord[],
+): readonly Node[] {
+  const going = claims.filter(isGoing);
+  if (going.length === 0) return nodes;
+  const names = new Set(going.flatMap((c) => (c.nodeName === undefined ? [] : [c.nodeName])));
+  const providers = new Set(
+    going.flatMap((c) => (c.providerID === undefined ? [] : [c.providerID])),
+  );
+  return nodes.map((n) =>
+    !n.deleting &&
+    (names.has(n.name) || (n.providerID !== undefined && providers.has(n.providerID)))
+      ? { ...n, deleting: true }
+      : n,
+  );
 }

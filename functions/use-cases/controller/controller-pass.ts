@@ -1,7 +1,8 @@
 /**
  * One controller pass, DESIGN §1 in order: take the lease (or leave it to the pass that holds
- * it), snapshot, lifecycle, provisioning, then release and ask for the next pass in about ten
- * seconds while anything is in flight. Disruption and termination join in later steps.
+ * it), snapshot, lifecycle, provisioning (replacements for nodes being deleted included),
+ * termination, then release and ask for the next pass in about ten seconds while anything is
+ * in flight.
  */
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
@@ -13,6 +14,7 @@ import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
+import { runTermination, type TerminationOutcome } from './termination-step.ts';
 
 /** The lease outlives the pass's deadline by this much, so launches after it stay fenced. */
 const LEASE_MARGIN_SECONDS = 60;
@@ -77,23 +79,40 @@ async function tell(
   snapshot: PassSnapshot,
   lifecycle: LifecycleOutcome,
   provisioning: ProvisioningOutcome,
+  termination: TerminationOutcome,
 ): Promise<void> {
-  await deps.decisions.publish([...lifecycle.decisions, ...provisioning.decisions]);
+  await deps.decisions.publish([
+    ...lifecycle.decisions,
+    ...provisioning.decisions,
+    ...termination.decisions,
+  ]);
   const { launches, unschedulable } = provisioning;
   await recordEvents(
     deps.cluster,
-    [...lifecycle.events, ...podEvents(snapshot.cluster.pods, launches, unschedulable)],
+    [
+      ...lifecycle.events,
+      ...podEvents(snapshot.cluster.pods, launches, unschedulable),
+      ...termination.events,
+    ],
     concurrency,
   );
 }
 
-async function fencedPass(
+interface PassSteps {
+  readonly lifecycle: LifecycleOutcome;
+  readonly provisioning: ProvisioningOutcome;
+  readonly termination: TerminationOutcome;
+}
+
+type Write = { readonly fence: { readonly fencingToken: number } };
+
+async function runSteps(
   deps: PassDependencies,
   settings: PassSettings,
-  write: { readonly fence: { readonly fencingToken: number } },
+  write: Write,
   started: Date,
-): Promise<PassReport> {
-  const snapshot = await readSnapshot(deps, started);
+  snapshot: PassSnapshot,
+): Promise<PassSteps> {
   const instanceTypes = await instanceTypesByPool(
     {
       nodePools: snapshot.nodePools,
@@ -112,26 +131,54 @@ async function fencedPass(
     settings,
     deadline: started.getTime() + settings.deadlineMs,
   });
-  await tell(deps, concurrency, snapshot, lifecycle, provisioning);
-  const inFlight = provisioning.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;
+  const termination = await runTermination(deps, {
+    snapshot,
+    claims: provisioning.claims,
+    write,
+    concurrency,
+  });
+  return { lifecycle, provisioning, termination };
+}
+
+function reportOf(
+  started: Date,
+  finished: Date,
+  { lifecycle, provisioning, termination }: PassSteps,
+  inFlight: number,
+  nextWakeSeconds: number | undefined,
+): PassReport {
+  return {
+    ran: true,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    provisionablePods: provisioning.provisionablePods,
+    rounds: provisioning.rounds,
+    launches: provisioning.launches,
+    failures: provisioning.failures,
+    replannedPods: provisioning.replannedPods,
+    lifecycle: [...lifecycle.records, ...termination.records],
+    unschedulable: provisioning.unschedulable,
+    inFlight,
+    ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
+  };
+}
+
+async function fencedPass(
+  deps: PassDependencies,
+  settings: PassSettings,
+  write: Write,
+  started: Date,
+): Promise<PassReport> {
+  const snapshot = await readSnapshot(deps, started);
+  const steps = await runSteps(deps, settings, write, started, snapshot);
+  const { lifecycle, provisioning, termination } = steps;
+  await tell(deps, settings.launchConcurrency, snapshot, lifecycle, provisioning, termination);
+  const inFlight = termination.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;
   const nextWakeSeconds = await wakeForWhatIsLeft(
     deps,
     settings,
     inFlight,
     provisioning.unschedulable,
   );
-  return {
-    ran: true,
-    startedAt: started.toISOString(),
-    finishedAt: deps.clock.now().toISOString(),
-    provisionablePods: provisioning.provisionablePods,
-    rounds: provisioning.rounds,
-    launches: provisioning.launches,
-    failures: provisioning.failures,
-    replannedPods: provisioning.replannedPods,
-    lifecycle: lifecycle.records,
-    unschedulable: provisioning.unschedulable,
-    inFlight,
-    ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
-  };
+  return reportOf(started, deps.clock.now(), steps, inFlight, nextWakeSeconds);
 }

@@ -4,7 +4,7 @@
  */
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
-import { planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { limitExceeded } from '../../domain/lifecycle/pool-limits.ts';
 import { podKey } from '../../domain/pod.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
@@ -70,7 +70,7 @@ export class Provisioning {
         : cluster.pods.filter((p) => p.nodeName !== undefined || focus.has(podKey(p)));
     return planProvisioning({
       pods,
-      nodes: cluster.nodes,
+      nodes: nodesForPlanning(cluster.nodes, this.#claims),
       nodeClaims: this.#claims.map(planningClaim),
       nodePools: snapshot.nodePools,
       nodeClasses: snapshot.nodeClasses,

@@ -1,0 +1,241 @@
+/**
+ * DESIGN §1 step 6: carries out the termination step the domain decides for each claim being
+ * deleted — taint and start the drain, evict (a PDB's refusal is an Event and a later pass),
+ * delete what the deadline no longer waits for, terminate the instance, then remove the Node
+ * and the claim. Every step is idempotent; a step cut short is decided again next pass.
+ */
+import pLimit from 'p-limit';
+import { podKey } from '../../domain/pod.ts';
+import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import { DISRUPTED_TAINT } from '../../domain/taints.ts';
+import {
+  drainStep,
+  type TerminationAction,
+  terminationSteps,
+} from '../../domain/termination/termination.ts';
+import type { ClusterEvent } from '../../ports/cluster.ts';
+import type { Decision } from '../../ports/decisions.ts';
+import type { FencedWrite } from '../../ports/state-store.ts';
+import { decisionOf } from './decisions.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+import type { LifecycleRecord } from './pass-report.ts';
+import type { PassSnapshot } from './pass-snapshot.ts';
+
+/** Karpenter's label that takes a node out of cloud load balancers while it drains. */
+const EXCLUDE_FROM_LOAD_BALANCERS = 'node.kubernetes.io/exclude-from-external-load-balancers';
+
+export interface TerminationOutcome {
+  readonly records: readonly LifecycleRecord[];
+  readonly decisions: readonly Decision[];
+  readonly events: readonly ClusterEvent[];
+  /** The claims as they stand after the step; finished ones are gone. */
+  readonly claims: readonly NodeClaimRecord[];
+}
+
+interface Step {
+  readonly claim?: NodeClaimRecord;
+  readonly removed?: string;
+  readonly records: Omit<LifecycleRecord, 'at'>[];
+  readonly decision?: Decision;
+  readonly events: ClusterEvent[];
+}
+
+function nodeEvent(node: string, reason: string, message: string, warning = false): ClusterEvent {
+  return {
+    involvedObject: { kind: 'Node', name: node },
+    type: warning ? 'Warning' : 'Normal',
+    reason,
+    message,
+    ...(warning ? { dedupeSeconds: 60 } : {}),
+  };
+}
+
+function why(claim: NodeClaimRecord): string {
+  const d = claim.disruption;
+  return d === undefined ? 'being deleted' : `${d.reason}: ${d.message}`;
+}
+
+class Terminator {
+  readonly #deps: PassDependencies;
+  readonly #snapshot: PassSnapshot;
+  readonly #write: FencedWrite;
+
+  constructor(deps: PassDependencies, snapshot: PassSnapshot, write: FencedWrite) {
+    this.#deps = deps;
+    this.#snapshot = snapshot;
+    this.#write = write;
+  }
+
+  async #advance(claim: NodeClaimRecord, phase: NodeClaimPhase): Promise<NodeClaimRecord> {
+    const at = this.#deps.clock.now().toISOString();
+    return this.#deps.state.nodeClaims.update(
+      { ...claim, phase, timestamps: { ...claim.timestamps, [phase]: at } },
+      this.#write,
+    );
+  }
+
+  async startDrain(action: Extract<TerminationAction, { kind: 'StartDrain' }>): Promise<Step> {
+    const { node } = action;
+    if (!action.tainted) await this.#deps.cluster.addTaints(node.name, [DISRUPTED_TAINT]);
+    await this.#deps.cluster.patchNodeMetadata(node.name, {
+      labels: { [EXCLUDE_FROM_LOAD_BALANCERS]: 'karpenter' },
+    });
+    const draining = await this.#advance(action.claim, NodeClaimPhase.draining);
+    const started: Step = {
+      claim: draining,
+      records: [
+        { kind: 'Draining', claim: draining.name, nodeName: node.name, reason: why(draining) },
+      ],
+      events: [nodeEvent(node.name, 'Draining', `Draining node: ${why(draining)}`)],
+    };
+    // The first evictions go out in this pass: a spot warning leaves two minutes.
+    const next = drainStep(draining, node, {
+      pods: this.#snapshot.cluster.pods,
+      nowMs: this.#deps.clock.now().getTime(),
+    });
+    const more = await this.carryOut(next);
+    return {
+      ...more,
+      claim: more.claim ?? draining,
+      records: [...started.records, ...more.records],
+      events: [...started.events, ...more.events],
+    };
+  }
+
+  async drain(action: Extract<TerminationAction, { kind: 'Drain' }>): Promise<Step> {
+    const { node } = action;
+    const events: ClusterEvent[] = [];
+    const limit = pLimit(16);
+    const refused: string[] = [];
+    await Promise.all([
+      ...action.evict.map((pod) =>
+        limit(async () => {
+          const outcome = await this.#deps.cluster.evict(pod);
+          if (!outcome.evicted) {
+            refused.push(podKey(pod));
+            events.push(
+              nodeEvent(
+                node.name,
+                'FailedDraining',
+                `Cannot evict pod ${podKey(pod)}: ${outcome.message}`,
+                true,
+              ),
+            );
+          }
+        }),
+      ),
+      ...action.delete.map((pod) =>
+        limit(async () => {
+          await this.#deps.cluster.deletePod(pod);
+          events.push(
+            nodeEvent(
+              node.name,
+              'Deleted',
+              `Deleted pod ${podKey(pod)}: the termination grace period ends`,
+            ),
+          );
+        }),
+      ),
+    ]);
+    const evicted = action.evict.length - refused.length;
+    const reason = `evicted ${evicted}, refused ${refused.length}, deleted ${action.delete.length}, waiting for ${action.waiting.length}`;
+    return {
+      records: [{ kind: 'Drain', claim: action.claim.name, nodeName: node.name, reason }],
+      events,
+    };
+  }
+
+  async terminateInstance(
+    action: Extract<TerminationAction, { kind: 'TerminateInstance' }>,
+  ): Promise<Step> {
+    const { claim, node } = action;
+    if (claim.instanceId !== undefined) await this.#deps.cloud.terminate(claim.instanceId);
+    const terminating =
+      claim.phase === NodeClaimPhase.terminating
+        ? claim
+        : await this.#advance(claim, NodeClaimPhase.terminating);
+    const events =
+      node === undefined || claim.phase === NodeClaimPhase.terminating
+        ? []
+        : [
+            nodeEvent(
+              node.name,
+              'Terminating',
+              `Terminating instance ${claim.instanceId ?? ''}: ${why(claim)}`,
+            ),
+          ];
+    const record = {
+      kind: 'Terminating',
+      claim: claim.name,
+      ...(claim.instanceId ? { instanceId: claim.instanceId } : {}),
+      reason: why(claim),
+    };
+    return { claim: terminating, records: [record], events };
+  }
+
+  async finish(action: Extract<TerminationAction, { kind: 'Finish' }>): Promise<Step> {
+    const { claim, node } = action;
+    if (node !== undefined) await this.#deps.cluster.deleteNode(node.name);
+    await this.#deps.state.nodeClaims.delete(claim.name, this.#write);
+    const reason = `${why(claim)}; ${action.reason}`;
+    return {
+      removed: claim.name,
+      records: [
+        {
+          kind: 'Terminated',
+          claim: claim.name,
+          ...(claim.instanceId ? { instanceId: claim.instanceId } : {}),
+          reason,
+        },
+      ],
+      decision: decisionOf('Terminated', claim, this.#deps.clock.now(), reason),
+      events: [],
+    };
+  }
+
+  carryOut(action: TerminationAction): Promise<Step> {
+    switch (action.kind) {
+      case 'StartDrain':
+        return this.startDrain(action);
+      case 'Drain':
+        return this.drain(action);
+      case 'TerminateInstance':
+        return this.terminateInstance(action);
+      case 'Finish':
+        return this.finish(action);
+    }
+  }
+}
+
+export async function runTermination(
+  deps: PassDependencies,
+  context: {
+    readonly snapshot: PassSnapshot;
+    readonly claims: readonly NodeClaimRecord[];
+    readonly write: FencedWrite;
+    readonly concurrency: number;
+  },
+): Promise<TerminationOutcome> {
+  const { snapshot } = context;
+  const actions = terminationSteps({
+    claims: context.claims,
+    nodes: snapshot.cluster.nodes,
+    pods: snapshot.cluster.pods,
+    liveInstances: new Set(snapshot.instances.map((i) => i.instanceId)),
+    nowMs: deps.clock.now().getTime(),
+  });
+  const terminator = new Terminator(deps, snapshot, context.write);
+  const limit = pLimit(context.concurrency);
+  const steps = await Promise.all(actions.map((a) => limit(() => terminator.carryOut(a))));
+  const at = deps.clock.now().toISOString();
+  const changed = new Map(
+    steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),
+  );
+  const removed = new Set(steps.flatMap((s) => (s.removed ? [s.removed] : [])));
+  return {
+    records: steps.flatMap((s) => s.records.map((r) => ({ at, ...r }))),
+    decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
+    events: steps.flatMap((s) => s.events),
+    claims: context.claims.filter((c) => !removed.has(c.name)).map((c) => changed.get(c.name) ?? c),
+  };
+}
