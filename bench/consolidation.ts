@@ -5,7 +5,7 @@
  * is simulated before the answer is "nothing"; each timed as the controller decides (first
  * command) and as `nodesmith disruption` explains (every node).
  */
-import { cronSchedules } from '../functions/adapters/cron/cron-schedules.ts';
+
 import { planDisruption } from '../functions/domain/disruption/disruption-plan.ts';
 import type { InstanceType } from '../functions/domain/instance-type.ts';
 import { Label } from '../functions/domain/labels.ts';
@@ -14,6 +14,7 @@ import type { NodeClaim } from '../functions/domain/node-claim.ts';
 import type { NodePool } from '../functions/domain/node-pool.ts';
 import type { Pod } from '../functions/domain/pod.ts';
 import { parseResources } from '../functions/domain/resources.ts';
+import { cronSchedules } from '../functions/use-cases/disruption/cron-schedules.ts';
 
 const NODES = 1000;
 const PODS_PER_NODE = 10;

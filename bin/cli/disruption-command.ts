@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
-import { cronSchedules } from '../../functions/adapters/cron/cron-schedules.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
+import { cronSchedules } from '../../functions/use-cases/disruption/cron-schedules.ts';
 import { toDisruptionReport } from '../../functions/use-cases/disruption/disruption-report.ts';
 import { whatIfDisruption } from '../../functions/use-cases/disruption/what-if-disruption.ts';
 import { renderDisruptionTable } from './disruption-table.ts';

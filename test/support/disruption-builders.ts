@@ -3,7 +3,7 @@
  * instance type, zone, capacity type, initialized) and their claims, PodDisruptionBudgets, and
  * a whole `planDisruption` input with a fixed "now".
  */
-import { cronSchedules } from '../../functions/adapters/cron/cron-schedules.ts';
+
 import type { DisruptionInput } from '../../functions/domain/disruption/disruption-input.ts';
 import { planDisruption } from '../../functions/domain/disruption/disruption-plan.ts';
 import type { DisruptionPlan } from '../../functions/domain/disruption/disruption-plan-types.ts';
@@ -14,6 +14,7 @@ import type { NodeClaim } from '../../functions/domain/node-claim.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
 import type { Pod } from '../../functions/domain/pod.ts';
 import type { PodDisruptionBudget } from '../../functions/domain/pod-disruption-budget.ts';
+import { cronSchedules } from '../../functions/use-cases/disruption/cron-schedules.ts';
 import { aNode, aNodePool, anInstanceType, instanceTypesFor } from './builders.ts';
 
 export const NOW = '2026-06-01T12:00:00Z';

@@ -17,6 +17,7 @@ export interface Launch {
   readonly instanceType: string;
   readonly zone: string;
   readonly capacityType: CapacityType;
+  readonly imageId?: string;
 }
 
 /**
@@ -27,6 +28,7 @@ export function pendingClaimRecord(
   planned: PlannedNodeClaim,
   name: string,
   now: Date,
+  nodePoolHash?: NewNodeClaimRecord['nodePoolHash'],
 ): NewNodeClaimRecord {
   const options = planned.instanceTypeOptions.map((it) => it.name);
   return {
@@ -50,6 +52,7 @@ export function pendingClaimRecord(
     requests: planned.requests,
     capacity: planned.instanceType.capacity,
     allocatable: planned.instanceType.allocatable,
+    ...(nodePoolHash === undefined ? {} : { nodePoolHash }),
     phase: 'Pending',
     timestamps: { Pending: now.toISOString() },
   };
@@ -96,6 +99,7 @@ export function launchedClaimRecord(
     ...claim,
     instanceId: launch.instanceId,
     providerID: launch.providerID,
+    ...(launch.imageId === undefined ? {} : { imageId: launch.imageId }),
     offering: {
       instanceType: launch.instanceType,
       zone: launch.zone,

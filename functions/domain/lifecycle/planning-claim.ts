@@ -4,6 +4,8 @@
  * (core state/statenode.go). Claims being taken away do not count, and their nodes are seen as
  * being deleted, so their pods are planned for elsewhere (core provisioner.go, Schedule).
  */
+
+import { Annotation } from '../labels.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
 import { toResourceList } from '../resources.ts';
@@ -24,6 +26,14 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
       name: record.name,
       labels: record.labels ?? {},
       creationTimestamp: record.timestamps.Pending,
+      ...(record.nodePoolHash === undefined
+        ? {}
+        : {
+            annotations: {
+              [Annotation.nodePoolHash]: record.nodePoolHash.hash,
+              [Annotation.nodePoolHashVersion]: record.nodePoolHash.version,
+            },
+          }),
       ...(isGoing(record) ? { deletionTimestamp: record.timestamps[record.phase] } : {}),
     },
     spec: {
@@ -38,6 +48,7 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
     status: {
       ...(record.nodeName === undefined ? {} : { nodeName: record.nodeName }),
       ...(record.providerID === undefined ? {} : { providerID: record.providerID }),
+      ...(record.imageId === undefined ? {} : { imageID: record.imageId }),
       ...(record.capacity === undefined ? {} : { capacity: toResourceList(record.capacity) }),
       ...(record.allocatable === undefined
         ? {}
@@ -47,16 +58,17 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
   };
 }
 
-/** The nodes with those of claims being deleted marked deleting. */
+/** The nodes with those of claims being deleted (or, as the caller says, about to be) marked deleting. */
 export function nodesForPlanning(
   nodes: readonly Node[],
   claims: readonly NodeClaimRecord[],
+  going: (claim: NodeClaimRecord) => boolean = isGoing,
 ): readonly Node[] {
-  const going = claims.filter(isGoing);
-  if (going.length === 0) return nodes;
-  const names = new Set(going.flatMap((c) => (c.nodeName === undefined ? [] : [c.nodeName])));
+  const gone = claims.filter(going);
+  if (gone.length === 0) return nodes;
+  const names = new Set(gone.flatMap((c) => (c.nodeName === undefined ? [] : [c.nodeName])));
   const providers = new Set(
-    going.flatMap((c) => (c.providerID === undefined ? [] : [c.providerID])),
+    gone.flatMap((c) => (c.providerID === undefined ? [] : [c.providerID])),
   );
   return nodes.map((n) =>
     !n.deleting &&

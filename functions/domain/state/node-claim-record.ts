@@ -47,6 +47,14 @@ export interface ClaimDisruption {
    * NodePool's terminationGracePeriod. None means the drain waits for as long as it takes.
    */
   readonly terminateBy?: string;
+  /**
+   * Where a voluntary command stands before the claim is marked for deletion: `Validating`,
+   * decided and waiting the 15 s Karpenter waits before it checks the decision again;
+   * `Replacing`, tainted, with its replacements launched and not yet Initialized.
+   */
+  readonly stage?: 'Validating' | 'Replacing';
+  /** The disruption method that decided it (`emptiness`, `consolidation-replace`, …). */
+  readonly method?: string;
   /** Claims that must be Initialized before this one drains (a drift or consolidation replacement). */
   readonly replacements?: readonly string[];
 }
@@ -83,6 +91,10 @@ export interface NodeClaimRecord {
   readonly allocatable?: Resources;
   readonly instanceId?: string;
   readonly providerID?: string;
+  /** The AMI the instance was launched from: a class that now selects another has drifted it. */
+  readonly imageId?: string;
+  /** The NodePool template hash the claim was made from (static drift compares it). */
+  readonly nodePoolHash?: { readonly hash: string; readonly version: string };
   readonly nodeName?: string;
   readonly phase: NodeClaimPhase;
   readonly timestamps: PhaseTimestamps;

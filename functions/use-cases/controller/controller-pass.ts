@@ -7,6 +7,7 @@
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
 import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import type { PassReport } from './pass-report.ts';
@@ -77,13 +78,12 @@ async function tell(
   deps: PassDependencies,
   concurrency: number,
   snapshot: PassSnapshot,
-  lifecycle: LifecycleOutcome,
-  provisioning: ProvisioningOutcome,
-  termination: TerminationOutcome,
+  { lifecycle, provisioning, disruption, termination }: PassSteps,
 ): Promise<void> {
   await deps.decisions.publish([
     ...lifecycle.decisions,
     ...provisioning.decisions,
+    ...disruption.decisions,
     ...termination.decisions,
   ]);
   const { launches, unschedulable } = provisioning;
@@ -92,6 +92,7 @@ async function tell(
     [
       ...lifecycle.events,
       ...podEvents(snapshot.cluster.pods, launches, unschedulable),
+      ...disruption.events,
       ...termination.events,
     ],
     concurrency,
@@ -101,6 +102,7 @@ async function tell(
 interface PassSteps {
   readonly lifecycle: LifecycleOutcome;
   readonly provisioning: ProvisioningOutcome;
+  readonly disruption: DisruptionOutcome;
   readonly termination: TerminationOutcome;
 }
 
@@ -123,27 +125,27 @@ async function runSteps(
   );
   const concurrency = settings.launchConcurrency;
   const lifecycle = await runLifecycle(deps, { snapshot, instanceTypes, write, concurrency });
-  const provisioning = await provision(deps, {
-    snapshot,
-    claims: lifecycle.claims,
-    instanceTypes,
-    write,
-    settings,
-    deadline: started.getTime() + settings.deadlineMs,
+  const deadline = started.getTime() + settings.deadlineMs;
+  const common = { snapshot, instanceTypes, write, settings, deadline };
+  const provisioning = await provision(deps, { ...common, claims: lifecycle.claims });
+  const disruption = await runDisruption(deps, {
+    ...common,
+    claims: provisioning.claims,
+    nominated: provisioning.nominated,
   });
   const termination = await runTermination(deps, {
     snapshot,
-    claims: provisioning.claims,
+    claims: disruption.claims,
     write,
     concurrency,
   });
-  return { lifecycle, provisioning, termination };
+  return { lifecycle, provisioning, disruption, termination };
 }
 
 function reportOf(
   started: Date,
   finished: Date,
-  { lifecycle, provisioning, termination }: PassSteps,
+  { lifecycle, provisioning, disruption, termination }: PassSteps,
   inFlight: number,
   nextWakeSeconds: number | undefined,
 ): PassReport {
@@ -156,7 +158,7 @@ function reportOf(
     launches: provisioning.launches,
     failures: provisioning.failures,
     replannedPods: provisioning.replannedPods,
-    lifecycle: [...lifecycle.records, ...termination.records],
+    lifecycle: [...lifecycle.records, ...disruption.records, ...termination.records],
     unschedulable: provisioning.unschedulable,
     inFlight,
     ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
@@ -171,9 +173,11 @@ async function fencedPass(
 ): Promise<PassReport> {
   const snapshot = await readSnapshot(deps, started);
   const steps = await runSteps(deps, settings, write, started, snapshot);
-  const { lifecycle, provisioning, termination } = steps;
-  await tell(deps, settings.launchConcurrency, snapshot, lifecycle, provisioning, termination);
-  const inFlight = termination.claims.filter((c) => c.phase !== NodeClaimPhase.initialized).length;
+  await tell(deps, settings.launchConcurrency, snapshot, steps);
+  const { provisioning, termination } = steps;
+  const inFlight = termination.claims.filter(
+    (c) => c.phase !== NodeClaimPhase.initialized || c.disruption !== undefined,
+  ).length;
   const nextWakeSeconds = await wakeForWhatIsLeft(
     deps,
     settings,

@@ -2,6 +2,8 @@
  * One pass's claims as provisioning makes them: planned against every claim so far, checked
  * against live limits, written `Pending`, launched, and recorded with what came of the launch.
  */
+
+import { templateHash } from '../../domain/disruption/template-hash.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
@@ -106,10 +108,12 @@ export class Provisioning {
     }
     const deps = this.#deps;
     const { snapshot, write } = this.#context;
+    const pool = snapshot.nodePools.find((p) => p.metadata.name === planned.nodePool);
     const record = pendingClaimRecord(
       planned,
       deps.newClaimName(planned.nodePool),
       deps.clock.now(),
+      pool === undefined ? undefined : templateHash(pool),
     );
     // Counted at once, before the write resolves, so launches running beside this one see it
     // when they check the pool's limits.

@@ -35,6 +35,8 @@ export interface ProvisioningOutcome {
   readonly unschedulable: readonly UnschedulablePod[];
   readonly claims: readonly NodeClaimRecord[];
   readonly decisions: readonly Decision[];
+  /** Existing nodes the plans placed pending pods on: disruption leaves them alone this pass. */
+  readonly nominated: ReadonlySet<string>;
 }
 
 function uniqueOfferings(offerings: readonly OfferingKey[]): OfferingKey[] {
@@ -57,6 +59,7 @@ interface Progress {
   readonly rounds: PlanRound[];
   readonly unschedulable: UnschedulablePod[];
   unavailable: OfferingKey[];
+  readonly nominated: Set<string>;
   provisionablePods: number;
   replannedPods: number;
 }
@@ -80,6 +83,7 @@ async function planAndLaunch(
     unschedulable: plan.unschedulable.length,
   });
   progress.unschedulable.push(...plan.unschedulable);
+  for (const placement of plan.existingNodes) progress.nominated.add(placement.name);
   const result = emptyRound();
   const limit = pLimit(launchConcurrency);
   await Promise.all(
@@ -108,6 +112,7 @@ export async function provision(
     rounds: [],
     unschedulable: [],
     unavailable: [...snapshot.unavailable],
+    nominated: new Set(),
     provisionablePods: 0,
     replannedPods: 0,
   };
@@ -152,5 +157,6 @@ function outcomeOf(progress: Progress, claims: readonly NodeClaimRecord[]): Prov
     unschedulable: [...progress.unschedulable, ...progress.all.refused],
     claims,
     decisions: progress.all.decisions,
+    nominated: progress.nominated,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cronSchedules } from '../../../functions/adapters/cron/cron-schedules.ts';
 import { allowance } from '../../../functions/domain/disruption/budgets.ts';
 import type { DisruptionBudget } from '../../../functions/domain/node-pool.ts';
+import { cronSchedules } from '../../../functions/use-cases/disruption/cron-schedules.ts';
 import { aDisruptionPool } from '../../support/disruption-builders.ts';
 
 const at = (iso: string) => Date.parse(iso);

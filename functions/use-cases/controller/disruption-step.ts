@@ -1,0 +1,315 @@
+/**
+ * DESIGN §1 step 5: voluntary disruption in the pass. The domain decides (`planDisruption`, the
+ * function `nodesmith disruption` runs); this step carries the decisions out across passes:
+ * expired nodes are marked for deletion at once; drifted nodes get their replacements launched
+ * first; empty and underused nodes wait 15 s and are decided again before anything is touched.
+ * A candidate with replacements is tainted and drains only once they are Initialized; if one
+ * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
+ * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event.
+ */
+import {
+  isReplacing,
+  isValidating,
+  replacementProgress,
+  validationDue,
+} from '../../domain/disruption/command-progress.ts';
+import type { DisruptionInput } from '../../domain/disruption/disruption-input.ts';
+import { planDisruption } from '../../domain/disruption/disruption-plan.ts';
+import type {
+  DisruptionDecision,
+  DisruptionPlan,
+} from '../../domain/disruption/disruption-plan-types.ts';
+import {
+  claimDisruption,
+  isGoing,
+  markedForDeletion,
+} from '../../domain/lifecycle/claim-deletion.ts';
+import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import { DISRUPTED_TAINT } from '../../domain/taints.ts';
+import type { ClusterEvent } from '../../ports/cluster.ts';
+import type { Decision } from '../../ports/decisions.ts';
+import { cronSchedules } from '../disruption/cron-schedules.ts';
+import { decisionOf } from './decisions.ts';
+import { emptyRound, Provisioning, type ProvisioningContext } from './pass-claims.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+import type { LifecycleRecord } from './pass-report.ts';
+
+export interface DisruptionStepContext extends Omit<ProvisioningContext, 'claims'> {
+  /** The claims after provisioning. */
+  readonly claims: readonly NodeClaimRecord[];
+  /** Nodes this pass's provisioning placed pending pods on. */
+  readonly nominated: ReadonlySet<string>;
+}
+
+export interface DisruptionOutcome {
+  readonly records: readonly LifecycleRecord[];
+  readonly decisions: readonly Decision[];
+  readonly events: readonly ClusterEvent[];
+  readonly claims: readonly NodeClaimRecord[];
+}
+
+/** Staying reasons worth telling on the node: someone can act on them. */
+const BLOCKED_CODES: ReadonlySet<string> = new Set(['DoNotDisrupt', 'PodsBlock', 'Budget']);
+
+function nodeEvent(node: string, reason: string, message: string, warning = false): ClusterEvent {
+  return {
+    involvedObject: { kind: 'Node', name: node },
+    type: warning ? 'Warning' : 'Normal',
+    reason,
+    message,
+    ...(reason === 'DisruptionBlocked' ? { dedupeSeconds: 300 } : {}),
+  };
+}
+
+function sameNodes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+}
+
+class DisruptionStep {
+  readonly #deps: PassDependencies;
+  readonly #context: DisruptionStepContext;
+  #claims: Map<string, NodeClaimRecord>;
+  readonly records: LifecycleRecord[] = [];
+  readonly decisions: Decision[] = [];
+  readonly events: ClusterEvent[] = [];
+
+  constructor(deps: PassDependencies, context: DisruptionStepContext) {
+    this.#deps = deps;
+    this.#context = context;
+    this.#claims = new Map(context.claims.map((c) => [c.name, c]));
+  }
+
+  get claims(): NodeClaimRecord[] {
+    return [...this.#claims.values()];
+  }
+
+  #now(): Date {
+    return this.#deps.clock.now();
+  }
+
+  #note(kind: string, claim: NodeClaimRecord, reason: string): void {
+    this.records.push({
+      at: this.#now().toISOString(),
+      kind,
+      claim: claim.name,
+      ...(claim.nodeName ? { nodeName: claim.nodeName } : {}),
+      reason,
+    });
+  }
+
+  async #update(claim: NodeClaimRecord): Promise<NodeClaimRecord> {
+    const updated = await this.#deps.state.nodeClaims.update(claim, this.#context.write);
+    this.#claims.set(updated.name, updated);
+    return updated;
+  }
+
+  async #clear(claim: NodeClaimRecord, kind: string, reason: string): Promise<void> {
+    const { disruption: _cleared, ...rest } = claim;
+    if (claim.disruption?.stage === 'Replacing' && claim.nodeName !== undefined) {
+      await this.#deps.cluster.removeTaints(claim.nodeName, [DISRUPTED_TAINT]);
+    }
+    await this.#update(rest as NodeClaimRecord);
+    this.#note(kind, claim, reason);
+    if (claim.nodeName !== undefined)
+      this.events.push(nodeEvent(claim.nodeName, kind, reason, kind === 'DisruptionFailed'));
+  }
+
+  /** Candidates whose replacements came up drain now; those whose replacements failed are let go. */
+  async advanceReplacements(): Promise<void> {
+    const nowMs = this.#now().getTime();
+    for (const claim of this.claims.filter(isReplacing)) {
+      const progress = replacementProgress(claim, this.#claims, nowMs);
+      if (progress.kind === 'Abort')
+        await this.#clear(claim, 'DisruptionFailed', `disruption abandoned: ${progress.reason}`);
+      else if (progress.kind === 'Proceed')
+        await this.#markForDeletion(
+          claim,
+          claim.disruption?.reason ?? 'Disrupted',
+          claim.disruption?.message ?? '',
+        );
+    }
+  }
+
+  async #markForDeletion(claim: NodeClaimRecord, reason: string, message: string): Promise<void> {
+    const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === claim.nodePool);
+    const disruption = claimDisruption(reason, message, this.#now(), pool);
+    const marked = markedForDeletion(claim, disruption);
+    if (marked === undefined) return;
+    const updated = await this.#update(marked);
+    this.#note('Disrupting', updated, `${reason}: ${message}`);
+    this.decisions.push(decisionOf('Disrupting', updated, this.#now(), `${reason}: ${message}`));
+    if (claim.nodeName !== undefined)
+      this.events.push(
+        nodeEvent(
+          claim.nodeName,
+          'DisruptionTerminating',
+          `Disrupting node: ${reason}: ${message}`,
+        ),
+      );
+  }
+
+  plan(): DisruptionPlan {
+    const { snapshot } = this.#context;
+    const cluster = snapshot.cluster;
+    const claims = this.claims;
+    const input: DisruptionInput = {
+      pods: cluster.pods,
+      nodes: nodesForPlanning(cluster.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
+      nodeClaims: claims.map(planningClaim),
+      nodePools: snapshot.nodePools,
+      nodeClasses: snapshot.nodeClasses,
+      instanceTypes: this.#context.instanceTypes,
+      daemonSets: cluster.daemonSets,
+      persistentVolumeClaims: cluster.persistentVolumeClaims,
+      persistentVolumes: cluster.persistentVolumes,
+      storageClasses: cluster.storageClasses,
+      namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
+      region: this.#context.settings.region,
+      podDisruptionBudgets: cluster.podDisruptionBudgets,
+      nowMs: this.#now().getTime(),
+      cron: cronSchedules,
+      nominated: this.#context.nominated,
+      outOfTime: () => this.#now().getTime() >= this.#context.deadline,
+    };
+    return planDisruption(input);
+  }
+
+  #claimsOf(nodes: readonly string[]): NodeClaimRecord[] {
+    const wanted = new Set(nodes);
+    return this.claims.filter((c) => c.nodeName !== undefined && wanted.has(c.nodeName));
+  }
+
+  /** Carries a decision out: mark for deletion, or launch the replacements first. */
+  async execute(decision: DisruptionDecision): Promise<void> {
+    const candidates = this.#claimsOf(decision.nodes);
+    if (decision.replacements.length === 0) {
+      for (const claim of candidates)
+        await this.#markForDeletion(claim, decision.reason, decision.message);
+      return;
+    }
+    for (const claim of candidates) {
+      if (claim.nodeName !== undefined)
+        await this.#deps.cluster.addTaints(claim.nodeName, [DISRUPTED_TAINT]);
+    }
+    const provisioning = new Provisioning(this.#deps, { ...this.#context, claims: this.claims });
+    const result = emptyRound();
+    for (const planned of decision.replacements) {
+      await provisioning.createAndLaunch(planned, this.#context.instanceTypes, 0, result);
+    }
+    for (const claim of provisioning.claims) this.#claims.set(claim.name, claim);
+    this.decisions.push(...result.decisions);
+    const launched = result.launches.map((l) => l.claim.name);
+    const decidedAt = this.#now().toISOString();
+    for (const claim of candidates) {
+      const replacing = {
+        ...claim,
+        disruption: {
+          reason: decision.reason,
+          message: decision.message,
+          decidedAt,
+          stage: 'Replacing' as const,
+          method: decision.method,
+          replacements: launched,
+        },
+      };
+      if (launched.length < decision.replacements.length) {
+        await this.#clear(
+          replacing,
+          'DisruptionFailed',
+          'disruption abandoned: a replacement could not be launched',
+        );
+        continue;
+      }
+      await this.#update(replacing);
+      this.#note('Replacing', claim, `${decision.reason}: ${decision.message}`);
+    }
+  }
+
+  async #validate(decision: DisruptionDecision): Promise<void> {
+    const decidedAt = this.#now().toISOString();
+    for (const claim of this.#claimsOf(decision.nodes)) {
+      const disruption = {
+        reason: decision.reason,
+        message: decision.message,
+        decidedAt,
+        stage: 'Validating' as const,
+        method: decision.method,
+      };
+      await this.#update({ ...claim, disruption });
+      this.#note('Validating', claim, `${decision.reason}: ${decision.message}`);
+    }
+  }
+
+  /** Commands decided earlier are checked against this pass's plan: carried out, kept waiting, or dropped. */
+  async settleValidating(
+    plan: DisruptionPlan,
+  ): Promise<{ matched: Set<DisruptionDecision>; waiting: boolean }> {
+    const matched = new Set<DisruptionDecision>();
+    let waiting = false;
+    const groups = new Map<string, NodeClaimRecord[]>();
+    for (const claim of this.claims.filter(isValidating)) {
+      const key = `${claim.disruption?.method}@${claim.disruption?.decidedAt}`;
+      groups.set(key, [...(groups.get(key) ?? []), claim]);
+    }
+    const nowMs = this.#now().getTime();
+    for (const group of groups.values()) {
+      const first = group[0] as NodeClaimRecord;
+      const nodes = group.flatMap((c) => (c.nodeName === undefined ? [] : [c.nodeName]));
+      const decision = plan.decisions.find(
+        (d) => d.method === first.disruption?.method && sameNodes(d.nodes, nodes),
+      );
+      if (decision === undefined) {
+        const stay = plan.staying.find((s) => nodes.includes(s.node));
+        for (const claim of group)
+          await this.#clear(
+            claim,
+            'DisruptionCancelled',
+            `no longer ${first.disruption?.method}: ${stay?.reason ?? 'the decision changed'}`,
+          );
+        continue;
+      }
+      matched.add(decision);
+      waiting = true;
+      if (validationDue(first, nowMs)) await this.execute(decision);
+    }
+    return { matched, waiting };
+  }
+
+  async decideNew(
+    plan: DisruptionPlan,
+    matched: ReadonlySet<DisruptionDecision>,
+    waiting: boolean,
+  ): Promise<void> {
+    for (const decision of plan.decisions.filter((d) => !matched.has(d))) {
+      if (decision.method === 'expiration' || decision.method === 'drift')
+        await this.execute(decision);
+      else if (!waiting) await this.#validate(decision);
+    }
+  }
+
+  tellBlocked(plan: DisruptionPlan): void {
+    for (const stay of plan.staying) {
+      if (BLOCKED_CODES.has(stay.code))
+        this.events.push(nodeEvent(stay.node, 'DisruptionBlocked', stay.reason));
+    }
+  }
+}
+
+export async function runDisruption(
+  deps: PassDependencies,
+  context: DisruptionStepContext,
+): Promise<DisruptionOutcome> {
+  const step = new DisruptionStep(deps, context);
+  await step.advanceReplacements();
+  const plan = step.plan();
+  const { matched, waiting } = await step.settleValidating(plan);
+  await step.decideNew(plan, matched, waiting);
+  step.tellBlocked(plan);
+  return {
+    records: step.records,
+    decisions: step.decisions,
+    events: step.events,
+    claims: step.claims,
+  };
+}
