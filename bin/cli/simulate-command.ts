@@ -9,6 +9,11 @@ import type { Command } from 'commander';
 import { renderHtmlReport } from './simulate/report/html-report.ts';
 import { runSimulation } from './simulate/run-simulation.ts';
 import { burstScenario, capacityErrorsScenario } from './simulate/scenarios/burst.ts';
+import {
+  consolidationScenario,
+  driftScenario,
+  spotInterruptionScenario,
+} from './simulate/scenarios/disruption-scenarios.ts';
 import { scenarioFromFiles } from './simulate/scenarios/from-files.ts';
 import type { Scenario } from './simulate/scenarios/scenario.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
@@ -31,6 +36,9 @@ interface SimulateOptions {
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
   burst: burstScenario,
   'capacity-errors': capacityErrorsScenario,
+  'spot-interruption': spotInterruptionScenario,
+  consolidation: consolidationScenario,
+  drift: driftScenario,
 };
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {

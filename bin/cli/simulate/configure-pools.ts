@@ -7,7 +7,7 @@ import { parseNodeClaim } from '../../../functions/manifests/karpenter/node-clai
 import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../../functions/manifests/load-cluster.ts';
-import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { DocumentStore, StateStore } from '../../../functions/ports/state-store.ts';
 
 function contentHash(document: unknown): string {
   return createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 16);
@@ -22,8 +22,22 @@ export async function configurePools(
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,
   });
-  for (const nodeClass of cluster.nodeClasses) {
-    await state.nodeClasses.create(nodeClass, contentHash(nodeClass));
+  for (const nodeClass of cluster.nodeClasses) await upsert(state.nodeClasses, nodeClass);
+  for (const pool of cluster.nodePools) await upsert(state.nodePools, pool);
+}
+
+/** Creates the document, or replaces the stored one as an API client applying it would. */
+async function upsert<T extends { readonly metadata: { readonly name: string } }>(
+  store: DocumentStore<T>,
+  document: T,
+): Promise<void> {
+  const stored = await store.get(document.metadata.name);
+  if (stored === undefined) await store.create(document, contentHash(document));
+  else {
+    await store.put({
+      document,
+      hash: contentHash(document),
+      expectedResourceVersion: stored.resourceVersion,
+    });
   }
-  for (const pool of cluster.nodePools) await state.nodePools.create(pool, contentHash(pool));
 }

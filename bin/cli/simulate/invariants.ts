@@ -10,6 +10,7 @@ import { add, firstShortfall } from '../../../functions/domain/resources.ts';
 import { podRequests } from '../../../functions/domain/scheduling/pod-requests.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+import type { BudgetSample, PodRemoval } from './disruption-ledger.ts';
 import type { InvariantCheck } from './simulation-report.ts';
 
 export interface RunOutcome {
@@ -18,6 +19,8 @@ export interface RunOutcome {
   readonly instances: readonly SimulatedInstance[];
   readonly claims: readonly NodeClaimRecord[];
   readonly passes: readonly PassReport[];
+  readonly removals: readonly PodRemoval[];
+  readonly budgets: readonly BudgetSample[];
 }
 
 function check(name: string, problems: readonly string[], held: string): InvariantCheck {
@@ -108,6 +111,43 @@ function placementCheck({ pods, passes }: RunOutcome): InvariantCheck {
   );
 }
 
+const VOLUNTARY = new Set(['Empty', 'Underutilized', 'Drifted']);
+
+/** DESIGN §4.3: voluntary disruption never goes around a PDB, do-not-disrupt or a budget. */
+function disruptionChecks({ removals, budgets, pods }: RunOutcome): InvariantCheck[] {
+  const voluntary = removals.filter((r) => r.done && VOLUNTARY.has(r.reason));
+  const over = budgets.filter((b) => b.disrupting > b.allowed);
+  const pending = pods.filter((p) => p.nodeName === undefined);
+  return [
+    check(
+      'no PodDisruptionBudget violated',
+      voluntary
+        .filter((r) => r.budgetSpent)
+        .map((r) => `${r.pod} removed (${r.reason}) with its budget spent`),
+      `${voluntary.length} pods moved by voluntary disruption, each within its budget`,
+    ),
+    check(
+      'no do-not-disrupt pod evicted voluntarily',
+      voluntary.filter((r) => r.protectedPod).map((r) => `${r.pod} removed (${r.reason})`),
+      'pods annotated karpenter.sh/do-not-disrupt were left alone',
+    ),
+    check(
+      'no disruption budget exceeded',
+      over.map(
+        (b) => `${b.nodePool} at ${b.at}: ${b.disrupting} nodes going, ${b.allowed} allowed`,
+      ),
+      `${budgets.length} budget samples within their allowance`,
+    ),
+    check(
+      'no pod left without a place by voluntary disruption',
+      voluntary.length === 0 ? [] : pending.map((p) => `${p.namespace}/${p.name} is pending`),
+      voluntary.length === 0
+        ? 'no voluntary disruption moved a pod'
+        : `all ${voluntary.length} moved pods run again`,
+    ),
+  ];
+}
+
 export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
   const { nodes } = outcome;
   return [
@@ -123,5 +163,6 @@ export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
       replannedLater(outcome),
       'no pod waited for a later pass after a capacity error',
     ),
+    ...disruptionChecks(outcome),
   ];
 }

@@ -79,3 +79,25 @@ export function lambdaContext(requestId: string) {
     succeed: () => undefined,
   };
 }
+
+/** The SQS event of EventBridge events on the interruption queue (the body is the whole event). */
+export function eventBridgeSqsEvent(bodies: readonly string[]): SQSEvent {
+  return {
+    Records: bodies.map((body, i) => ({
+      messageId: `interruption-${i}`,
+      receiptHandle: `receipt-interruption-${i}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: '0',
+        SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+        ApproximateFirstReceiveTimestamp: '0',
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-interruption',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}

@@ -46,6 +46,23 @@ async function exhaustCapacity(world: World, scenario: Scenario): Promise<void> 
   for (const o of exhausted) world.cloud.capacity.set(o, 0);
 }
 
+/** What happens at a step: the workload changes, pools are changed, EC2 reclaims spot capacity. */
+async function takeStep(
+  world: World,
+  recorder: SimulationRecorder,
+  t: number,
+  step: ScenarioStep,
+): Promise<void> {
+  world.create('pods', step.pods);
+  for (const key of step.removePods ?? []) world.workloads.scaleDown(key);
+  if (step.apply !== undefined) await configurePools(world.state, step.apply);
+  recorder.note(t, step.description);
+  if (step.interruptSpot !== undefined) {
+    const interrupted = await world.interruptSpot(step.interruptSpot);
+    recorder.note(t, `EC2 warns it reclaims ${interrupted.join(', ') || 'nothing'} in two minutes`);
+  }
+}
+
 /** One simulated second, in the order things happen in a cluster. */
 async function simulateSecond(
   world: World,
@@ -56,11 +73,11 @@ async function simulateSecond(
   world.clock.advanceTo(SIMULATION_START + t * 1000);
   for (let next = steps[0]; next !== undefined && next.at <= t; next = steps[0]) {
     steps.shift();
-    world.create('pods', next.pods);
-    recorder.note(t, next.description);
+    await takeStep(world, recorder, t, next);
   }
   world.cloud.reclaim();
   world.kubelets.tick();
+  world.workloads.tick();
   recorder.scheduled(t, world.scheduler.cycle());
   if (t % AUDIT_FLUSH_SECONDS === 0) await recorder.relayAudit(world.audit.flush());
   if (t % TICK_SECONDS === 0) await world.queue.wake({ source: 'schedule', reason: 'minute tick' });
@@ -97,10 +114,12 @@ export async function runSimulation(
     await exhaustCapacity(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);
     const steps = [...scenario.steps];
+    const lastStep = Math.max(0, ...steps.map((s) => s.at));
+    const earliestEnd = lastStep + (scenario.quietSeconds ?? 0);
     for (let t = 0; t <= scenario.maxSeconds; t++) {
       await simulateSecond(world, recorder, t, steps);
       if (t % SAMPLE_EVERY_SECONDS === 0) recorder.sample(t);
-      if (steps.length === 0 && (await recorder.settled())) {
+      if (steps.length === 0 && t >= earliestEnd && (await recorder.settled())) {
         recorder.sample(t);
         break;
       }

@@ -128,8 +128,11 @@ export class SimulationRecorder {
   async settled(): Promise<boolean> {
     const pods = this.#world.server.store.list('pods');
     if (pods.some((p) => (p.spec as JsonObject | undefined)?.nodeName === undefined)) return false;
+    if (pods.some((p) => (p.metadata as JsonObject | undefined)?.deletionTimestamp !== undefined)) {
+      return false;
+    }
     const claims = await this.#world.state.nodeClaims.list();
-    return claims.every((c) => c.phase === 'Initialized');
+    return claims.every((c) => c.phase === 'Initialized' && c.disruption === undefined);
   }
 
   async report(): Promise<SimulationReport> {
@@ -143,6 +146,8 @@ export class SimulationRecorder {
       instances,
       claims,
       passes: world.passes,
+      removals: world.ledger.removals,
+      budgets: world.ledger.budgets,
     };
     return {
       summary: summarize(this.#scenario.name, outcome, this.#latencies),

@@ -1,9 +1,10 @@
 /**
  * The simulated deployment `nodesmith simulate` runs: a Kubernetes API server over HTTP with a
  * stand-in kube-scheduler, kubelets and an audit webhook backend; the simulated cloud; a state
- * store; and Nodesmith's own handlers — the audit relay and the controller — wired to them
- * exactly as the Lambda composition roots wire the real adapters.
+ * store; and Nodesmith's own handlers — the audit relay, the interruption function and the
+ * controller — wired to them exactly as the Lambda composition roots wire the real adapters.
  */
+import { createHash } from 'node:crypto';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
@@ -17,6 +18,7 @@ import {
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { SimulatedAuditBackend } from '../../../functions/adapters/simulated/cluster/audit-backend.ts';
 import { SimulatedKubelets } from '../../../functions/adapters/simulated/cluster/simulated-kubelets.ts';
+import { SimulatedWorkloads } from '../../../functions/adapters/simulated/cluster/simulated-workloads.ts';
 import { StandInScheduler } from '../../../functions/adapters/simulated/cluster/stand-in-scheduler.ts';
 import { SimulatedClock } from '../../../functions/adapters/simulated/simulated-clock.ts';
 import {
@@ -31,6 +33,10 @@ import {
   type ControllerHandler,
   makeControllerHandler,
 } from '../../../functions/handlers/controller/handler.ts';
+import {
+  type InterruptionHandler,
+  makeInterruptionHandler,
+} from '../../../functions/handlers/interruption/handler.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
@@ -39,7 +45,10 @@ import {
   type PassSettings,
 } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
-import { lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
+import type { InterruptionOutcome } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { DisruptionLedger } from './disruption-ledger.ts';
+import { eventBridgeSqsEvent, lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
 
 /** The bearer token the simulated apiserver's audit webhook presents. */
 const AUDIT_TOKEN = 'simulated-audit-token';
@@ -77,13 +86,18 @@ export class World {
   readonly scheduler: StandInScheduler;
   readonly kubelets: SimulatedKubelets;
   readonly audit: SimulatedAuditBackend;
+  readonly workloads: SimulatedWorkloads;
   readonly decisions = new MemoryDecisionPublisher();
+  readonly ledger: DisruptionLedger;
+  /** What the interruption function did with each event it was handed. */
+  readonly interruptions: InterruptionOutcome[] = [];
   readonly passes: PassReport[] = [];
   /** Errors of controller invocations that failed (their wakes were redelivered). */
   readonly failedInvocations: unknown[] = [];
   readonly #concurrency: number;
   readonly #controller: ControllerHandler;
   readonly #relay: WebhookHandler;
+  readonly #interruption: InterruptionHandler;
   #relayed = 0;
   #claimCounter = 0;
   #invocations = 0;
@@ -106,7 +120,10 @@ export class World {
     this.cloud.onLaunch((instance, context) => this.kubelets.launched(instance, context));
     this.cloud.onTermination((instance) => this.kubelets.terminated(instance.instanceId));
     this.audit = new SimulatedAuditBackend(server.store, clock);
+    this.workloads = new SimulatedWorkloads(server.store, clock);
+    this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
     this.#controller = this.#controllerHandler(options);
+    this.#interruption = this.#interruptionHandler();
     this.#relay = makeWebhookHandler({
       token: async () => AUDIT_TOKEN,
       waker: this.queue,
@@ -132,9 +149,9 @@ export class World {
 
   #controllerHandler(options: WorldOptions): ControllerHandler {
     const settings: PassSettings = { ...DEFAULT_PASS_SETTINGS, region: options.region };
-    const cluster = kubernetesClusterFrom(kubeConfigFor(this.server.url), {
-      now: () => this.clock.now(),
-    });
+    const cluster = this.ledger.watch(
+      kubernetesClusterFrom(kubeConfigFor(this.server.url), { now: () => this.clock.now() }),
+    );
     const deps = {
       state: this.state,
       cluster,
@@ -151,14 +168,51 @@ export class World {
       pass: async (holder) => {
         const report = await runControllerPass({ ...deps, holder }, settings);
         this.passes.push(report);
+        await this.ledger.sampleBudgets();
         return report;
+      },
+    });
+  }
+
+  #interruptionHandler(): InterruptionHandler {
+    const cluster = kubernetesClusterFrom(kubeConfigFor(this.server.url), {
+      now: () => this.clock.now(),
+    });
+    return makeInterruptionHandler({
+      handle: async (message) => {
+        const deps = { state: this.state, cluster, waker: this.queue, clock: this.clock };
+        const outcome = await handleInterruption(deps, message);
+        this.interruptions.push(outcome);
+        return outcome;
       },
     });
   }
 
   /** Creates objects as a client of the API server would (ReplicaSet controller, kubectl). */
   create(resource: ResourceName, objects: readonly JsonObject[]): void {
-    for (const object of objects) this.server.store.create(resource, object);
+    const created = objects.map((object) =>
+      this.server.store.create(resource, resource === 'pods' ? withStableUid(object) : object),
+    );
+    if (resource === 'pods') this.workloads.want(created);
+  }
+
+  /**
+   * EC2 warns that the oldest `count` running spot instances will be reclaimed in two minutes;
+   * the warnings reach the interruption function through its queue. Returns the instance ids.
+   */
+  async interruptSpot(count: number): Promise<string[]> {
+    const spot = this.cloud
+      .instances()
+      .filter((i) => i.terminatedAt === undefined && i.capacityType === 'spot')
+      .slice(0, count);
+    const warnings = spot.map((i) => this.cloud.interrupt(i.instanceId));
+    if (warnings.length > 0) {
+      await this.#interruption(
+        eventBridgeSqsEvent(warnings.map((w) => JSON.stringify(w))),
+        lambdaContext(`interruption-${warnings[0]?.id ?? ''}`),
+      );
+    }
+    return spot.map((i) => i.instanceId);
   }
 
   /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
@@ -207,4 +261,18 @@ export class World {
     this.audit.close();
     await this.server.close();
   }
+}
+
+/**
+ * The pod with a uid derived from its namespace and name. The apiserver would pick a random one;
+ * the scheduler breaks ties between equal pods by uid, and a run must repeat for its seed.
+ */
+function withStableUid(pod: JsonObject): JsonObject {
+  const meta = (pod.metadata ?? {}) as JsonObject;
+  if (meta.uid !== undefined) return pod;
+  const hex = createHash('sha256')
+    .update(`${String(meta.namespace ?? 'default')}/${String(meta.name)}`)
+    .digest('hex');
+  const uid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return { ...pod, metadata: { ...meta, uid } };
 }

@@ -25,6 +25,7 @@ import {
   markedForDeletion,
 } from '../../domain/lifecycle/claim-deletion.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
@@ -149,16 +150,35 @@ class DisruptionStep {
       );
   }
 
-  plan(): DisruptionPlan {
+  /**
+   * The classes with the AMIs they select now, so a node on an older image shows as drifted. A
+   * class that cannot be resolved is judged without them; its launches report the problem.
+   */
+  async #classesWithImages(): Promise<EC2NodeClass[]> {
+    return Promise.all(
+      this.#context.snapshot.nodeClasses.map(async (nodeClass) => {
+        try {
+          const resolved = await this.#deps.cloud.resolveNodeClass(nodeClass);
+          const amis = resolved.amis.map((ami) => ({ id: ami.id, name: ami.name }));
+          return { ...nodeClass, status: { ...nodeClass.status, amis } };
+        } catch {
+          return nodeClass;
+        }
+      }),
+    );
+  }
+
+  async plan(): Promise<DisruptionPlan> {
     const { snapshot } = this.#context;
     const cluster = snapshot.cluster;
     const claims = this.claims;
+    const nodeClasses = await this.#classesWithImages();
     const input: DisruptionInput = {
       pods: cluster.pods,
       nodes: nodesForPlanning(cluster.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
       nodeClaims: claims.map(planningClaim),
       nodePools: snapshot.nodePools,
-      nodeClasses: snapshot.nodeClasses,
+      nodeClasses,
       instanceTypes: this.#context.instanceTypes,
       daemonSets: cluster.daemonSets,
       persistentVolumeClaims: cluster.persistentVolumeClaims,
@@ -302,7 +322,7 @@ export async function runDisruption(
 ): Promise<DisruptionOutcome> {
   const step = new DisruptionStep(deps, context);
   await step.advanceReplacements();
-  const plan = step.plan();
+  const plan = await step.plan();
   const { matched, waiting } = await step.settleValidating(plan);
   await step.decideNew(plan, matched, waiting);
   step.tellBlocked(plan);

@@ -4,7 +4,6 @@
  * delete what the deadline no longer waits for, terminate the instance, then remove the Node
  * and the claim. Every step is idempotent; a step cut short is decided again next pass.
  */
-import pLimit from 'p-limit';
 import { podKey } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
@@ -105,38 +104,19 @@ class Terminator {
   async drain(action: Extract<TerminationAction, { kind: 'Drain' }>): Promise<Step> {
     const { node } = action;
     const events: ClusterEvent[] = [];
-    const limit = pLimit(16);
     const refused: string[] = [];
-    await Promise.all([
-      ...action.evict.map((pod) =>
-        limit(async () => {
-          const outcome = await this.#deps.cluster.evict(pod);
-          if (!outcome.evicted) {
-            refused.push(podKey(pod));
-            events.push(
-              nodeEvent(
-                node.name,
-                'FailedDraining',
-                `Cannot evict pod ${podKey(pod)}: ${outcome.message}`,
-                true,
-              ),
-            );
-          }
-        }),
-      ),
-      ...action.delete.map((pod) =>
-        limit(async () => {
-          await this.#deps.cluster.deletePod(pod);
-          events.push(
-            nodeEvent(
-              node.name,
-              'Deleted',
-              `Deleted pod ${podKey(pod)}: the termination grace period ends`,
-            ),
-          );
-        }),
-      ),
-    ]);
+    for (const pod of action.evict) {
+      const outcome = await this.#deps.cluster.evict(pod);
+      if (outcome.evicted) continue;
+      refused.push(podKey(pod));
+      const message = `Cannot evict pod ${podKey(pod)}: ${outcome.message}`;
+      events.push(nodeEvent(node.name, 'FailedDraining', message, true));
+    }
+    for (const pod of action.delete) {
+      await this.#deps.cluster.deletePod(pod);
+      const message = `Deleted pod ${podKey(pod)}: the termination grace period ends`;
+      events.push(nodeEvent(node.name, 'Deleted', message));
+    }
     const evicted = action.evict.length - refused.length;
     const reason = `evicted ${evicted}, refused ${refused.length}, deleted ${action.delete.length}, waiting for ${action.waiting.length}`;
     return {
@@ -225,8 +205,10 @@ export async function runTermination(
     nowMs: deps.clock.now().getTime(),
   });
   const terminator = new Terminator(deps, snapshot, context.write);
-  const limit = pLimit(context.concurrency);
-  const steps = await Promise.all(actions.map((a) => limit(() => terminator.carryOut(a))));
+  // One claim after another, in name order: evictions that share a PodDisruptionBudget then
+  // meet it in the same order every time, so the same cluster drains the same way.
+  const steps: Step[] = [];
+  for (const action of actions) steps.push(await terminator.carryOut(action));
   const at = deps.clock.now().toISOString();
   const changed = new Map(
     steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),

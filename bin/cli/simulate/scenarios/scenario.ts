@@ -13,7 +13,14 @@ export interface ScenarioStep {
   readonly at: number;
   /** `web scaled to 120 replicas`. */
   readonly description: string;
+  /** Pods the workloads create (and their controllers keep). */
   readonly pods: readonly JsonObject[];
+  /** Pods a scale-down removes, as `namespace/name`. */
+  readonly removePods?: readonly string[];
+  /** Spot instances EC2 warns it will reclaim in two minutes, oldest first. */
+  readonly interruptSpot?: number;
+  /** NodePools or EC2NodeClasses applied again, changed (a new AMI, new labels). */
+  readonly apply?: readonly ManifestFile[];
 }
 
 /** An object the cluster holds before the run starts. */
@@ -47,4 +54,9 @@ export interface Scenario {
   readonly spotExhaustedZones?: readonly string[];
   /** The run ends by then even if pods are still pending. */
   readonly maxSeconds: number;
+  /**
+   * The run does not end sooner than this after its last step, settled or not: time for
+   * `consolidateAfter`, validation and drains to play out, or for EC2 to reclaim a node.
+   */
+  readonly quietSeconds?: number;
 }

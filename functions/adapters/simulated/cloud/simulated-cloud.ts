@@ -185,7 +185,7 @@ export class SimulatedCloud implements CloudProvider {
         availableIpAddressCount: 4091,
       })),
       securityGroups: [{ id: 'sg-sim-nodes', name: 'nodes' }],
-      amis: [{ id: 'ami-sim-al2023', name: 'simulated-al2023', requirements: [] }],
+      amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
     };
   }
@@ -231,7 +231,7 @@ export class SimulatedCloud implements CloudProvider {
         full.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
       );
     }
-    const instance = this.#start(claim, chosen);
+    const instance = this.#start(claim, chosen, simulatedAmi(context.nodeClass));
     for (const listener of this.#launchListeners) listener(instance, context);
     const skipped = full.filter((o) => o.pricePerHour <= chosen.pricePerHour);
     return this.#result(
@@ -265,7 +265,7 @@ export class SimulatedCloud implements CloudProvider {
       .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   }
 
-  #start(claim: NodeClaimRecord, offering: Candidate): SimulatedInstance {
+  #start(claim: NodeClaimRecord, offering: Candidate, imageId: string): SimulatedInstance {
     this.capacity.take(offering);
     // Named after the claim rather than the order of calls, so concurrent launches that finish
     // in a different order still give the same instances (and the same run for a seed).
@@ -280,6 +280,7 @@ export class SimulatedCloud implements CloudProvider {
       nodeClaim: claim.name,
       nodePool: claim.nodePool,
       nodeClass: claim.nodeClass,
+      imageId,
       launchedAt: this.#options.clock.now().getTime(),
     };
     this.#instances.push(instance);
@@ -295,7 +296,7 @@ export class SimulatedCloud implements CloudProvider {
       zone: instance.zone,
       capacityType: instance.capacityType,
       launchTime: new Date(instance.launchedAt).toISOString(),
-      imageId: 'ami-sim-al2023',
+      imageId: instance.imageId,
     };
   }
 
@@ -317,4 +318,19 @@ export class SimulatedCloud implements CloudProvider {
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The AMI a class's selector terms resolve to here: an id term names it; an alias pinned to a
+ * version (`al2023@v20260301`) gives that version's image; `@latest` and anything else the
+ * current one. A class that changes its terms therefore changes the AMI, as a new release does.
+ */
+export function simulatedAmi(nodeClass: LaunchableNodeClass): string {
+  const terms = nodeClass.spec.amiSelectorTerms ?? [];
+  const id = terms.find((t) => t.id !== undefined)?.id;
+  if (id !== undefined) return id;
+  const version = terms.find((t) => t.alias !== undefined)?.alias?.split('@')[1];
+  return version === undefined || version === 'latest'
+    ? 'ami-sim-al2023'
+    : `ami-sim-al2023-${version}`;
 }

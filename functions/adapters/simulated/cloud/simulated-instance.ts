@@ -11,6 +11,8 @@ export interface SimulatedInstance {
   readonly nodeClaim: string;
   readonly nodePool: string;
   readonly nodeClass: string;
+  /** The AMI the class resolved to at launch. */
+  readonly imageId: string;
   /** Epoch milliseconds of simulated time. */
   readonly launchedAt: number;
   terminatedAt?: number;
