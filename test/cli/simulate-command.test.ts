@@ -57,7 +57,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
       'initialized general-',
       'kube-scheduler bound',
       'burst: 40/40 pods running',
-      'invariants: 6 of 6 held',
+      'invariants: 10 of 10 held',
     ]) {
       expect(first.stdout).toContain(line);
     }
@@ -93,7 +93,10 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
   });
 
   it.each([
-    [['--scenario', 'storm'], '--scenario must be one of burst, capacity-errors, got "storm"'],
+    [
+      ['--scenario', 'storm'],
+      '--scenario must be one of burst, capacity-errors, spot-interruption, consolidation, drift, got "storm"',
+    ],
     [['--pods', '0'], '--pods must be a whole number from 1 to 5000, got "0"'],
     [['--seed', 'x'], '--seed must be a whole number from 0 to 2147483647, got "x"'],
     [['-o', 'yaml'], '--output must be text or json, got "yaml"'],

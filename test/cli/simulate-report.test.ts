@@ -72,7 +72,7 @@ describe('the simulate report in a browser', () => {
     const run = await runCli(['simulate', '--pods', '60', '--report', file]);
     expect(run.status).toBe(0);
     const { page, problems } = await open(file);
-    for (const chart of ['pending', 'nodes', 'cost']) {
+    for (const chart of ['pending', 'nodes', 'cost', 'budget']) {
       const drew = await chartDrew(page, chart);
       expect(drew.drawn, chart).toBe('true');
       expect(drew.width, chart).toBeGreaterThan(0);
@@ -81,7 +81,7 @@ describe('the simulate report in a browser', () => {
     const text = await page.$eval('main', (el) => el.textContent ?? '');
     expect(text).toContain('60 / 60');
     expect(text).toContain('no double launch');
-    expect(await page.$$eval('.invariants li.held', (items) => items.length)).toBe(6);
+    expect(await page.$$eval('.invariants li.held', (items) => items.length)).toBe(10);
     const rows = await page.$$eval('table.decisions tbody tr', (items) => items.length);
     const launched = (readFileSync(file, 'utf8').match(/<td>Launched<\/td>/g) ?? []).length;
     expect(rows).toBeGreaterThan(launched);
@@ -106,13 +106,23 @@ describe('the simulate report in a browser', () => {
       seed: 1,
       duration: 60,
       samples: [
-        { t: 0, pendingPods: 2, runningPods: 0, nodesByType: {}, costPerHour: 0 },
+        {
+          t: 0,
+          pendingPods: 2,
+          runningPods: 0,
+          nodesByType: {},
+          costPerHour: 0,
+          disruptingNodes: 0,
+          disruptionsAllowed: 0,
+        },
         {
           t: 30,
           pendingPods: 0,
           runningPods: 2,
           nodesByType: { 'm7g.large': 1 },
           costPerHour: 0.05,
+          disruptingNodes: 0,
+          disruptionsAllowed: 1,
         },
       ],
       timeline: [{ t: 0, message: hostile }],

@@ -24,7 +24,11 @@ describe('a burst in the simulated world', () => {
     const report = await runSimulation(burstScenario(11, 500), { seed: 11 });
     expect(report.summary.pods).toEqual({ total: 500, running: 500, pending: 0 });
     invariantsHeld(report);
-    expect(report.summary.nodes.launched).toBe(report.summary.nodes.running);
+    // Consolidation may take back what the burst's later batches made redundant; nothing else
+    // ends an instance, and every ended one was accounted for.
+    const { launched, terminated, running } = report.summary.nodes;
+    expect(running).toBe(launched - terminated);
+    expect(report.summary.leakedInstances).toBe(0);
   }, 120_000);
 
   it('launches exactly as many instances when every wake is delivered twice', async () => {

@@ -73,10 +73,11 @@ function sqsEvent(...bodies: string[]): SQSEvent {
 
 class Wakes implements Waker {
   readonly queued: Wake[] = [];
-  failing = 0;
+  /** Wakes whose reason starts with this are refused once, as a throttled SQS would. */
+  failingFor: string | undefined;
   async wake(wake: Wake): Promise<void> {
-    if (this.failing > 0) {
-      this.failing -= 1;
+    if (this.failingFor !== undefined && wake.reason.startsWith(this.failingFor)) {
+      this.failingFor = undefined;
       throw new ThrottledError('SQS refused for rate');
     }
     this.queued.push(wake);
@@ -260,7 +261,7 @@ describe('the interruption function', () => {
 
   it('reports a transient failure for redelivery, and the redelivery finishes the work once', async () => {
     const { state, waker, invoke } = await setUp();
-    waker.failing = 1;
+    waker.failingFor = 'StateChange';
     const response = await invoke(fixture('state-change-stopping'), fixture('spot-interruption'));
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'message-0' }]);
     expect((await state.nodeClaims.get('default-spot1'))?.phase).toBe('Disrupting');
