@@ -89,6 +89,37 @@ describe('the simulate report in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('shows the disruptions of a consolidation, their reasons and the budget over time', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
+    const run = await runCli([
+      'simulate',
+      '--scenario',
+      'consolidation',
+      '--pods',
+      '60',
+      '--report',
+      file,
+    ]);
+    expect(run.status).toBe(0);
+    const { page, problems } = await open(file);
+    const drew = await chartDrew(page, 'budget');
+    expect(drew.drawn).toBe('true');
+    expect(drew.inked).toBeGreaterThan(100);
+    const disruptions = await page.$$eval('table.decisions tbody tr', (rows) =>
+      rows
+        .map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent ?? ''))
+        .filter((cells) => cells[1] === 'Disrupting')
+        .map((cells) => cells[8] ?? ''),
+    );
+    expect(disruptions.length).toBeGreaterThan(0);
+    expect(disruptions.every((reason) => /^(Empty|Underutilized): /.test(reason))).toBe(true);
+    const budget = await page.$eval('#chart-data', (el) => JSON.parse(el.textContent ?? '{}'));
+    expect(Math.max(...budget.disrupting)).toBeGreaterThan(0);
+    expect(Math.max(...budget.allowed)).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows names and reasons as text, never as markup', async () => {
     const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     const report: SimulationReport = {

@@ -128,6 +128,19 @@ export class DisruptionLedger {
     }
   }
 
+  /** The latest sample of every pool, summed: what the budget chart draws at this moment. */
+  current(): { readonly disrupting: number; readonly allowed: number } {
+    const latest = new Map<string, BudgetSample>();
+    for (const sample of this.budgets) latest.set(sample.nodePool, sample);
+    let disrupting = 0;
+    let allowed = 0;
+    for (const sample of latest.values()) {
+      disrupting += sample.disrupting;
+      allowed += sample.allowed;
+    }
+    return { disrupting, allowed };
+  }
+
   isVoluntary(reason: string): boolean {
     return VOLUNTARY.has(reason);
   }

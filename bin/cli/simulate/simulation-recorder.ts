@@ -75,11 +75,8 @@ export class SimulationRecorder {
       return;
     }
     for (const step of report.lifecycle) {
-      const what = step.claim ?? step.instanceId ?? '';
-      this.note(
-        t,
-        `${step.kind.toLowerCase()} ${what}${step.nodeName ? ` as ${step.nodeName}` : ''}`,
-      );
+      const line = lifecycleLine(step);
+      if (line !== undefined) this.note(t, line);
     }
     if (report.provisionablePods > 0) {
       this.note(t, `found ${report.provisionablePods} provisionable pods`);
@@ -115,12 +112,15 @@ export class SimulationRecorder {
     const live = this.#world.cloud.instances().filter((i) => i.terminatedAt === undefined);
     const nodesByType: Record<string, number> = {};
     for (const i of live) nodesByType[i.instanceType] = (nodesByType[i.instanceType] ?? 0) + 1;
+    const budget = this.#world.ledger.current();
     this.#samples.push({
       t,
       pendingPods: pods.length - running.length,
       runningPods: running.length,
       nodesByType,
       costPerHour: round4(live.reduce((sum, i) => sum + i.pricePerHour, 0)),
+      disruptingNodes: budget.disrupting,
+      disruptionsAllowed: budget.allowed,
     });
   }
 
@@ -173,4 +173,18 @@ export class SimulationRecorder {
 
 function clock(t: number): string {
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+/** One lifecycle step as a timeline line; none for a drain that only waited on pods leaving. */
+function lifecycleLine(step: PassReport['lifecycle'][number]): string | undefined {
+  const drain = step.kind === 'Drain';
+  if (drain && step.reason?.startsWith('evicted 0, refused 0, deleted 0')) return undefined;
+  const what = step.claim ?? step.instanceId ?? '';
+  const node = step.nodeName ? ` as ${step.nodeName}` : '';
+  return `${words(step.kind)} ${what}${node}${drain ? `: ${step.reason}` : ''}`;
+}
+
+/** `DisruptionCancelled` → `disruption cancelled`. */
+function words(kind: string): string {
+  return kind.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
 }

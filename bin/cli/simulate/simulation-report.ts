@@ -34,6 +34,10 @@ export interface Sample {
   /** Running nodes by instance type. */
   readonly nodesByType: Readonly<Record<string, number>>;
   readonly costPerHour: number;
+  /** Nodes voluntary disruption is taking away, summed over pools. */
+  readonly disruptingNodes: number;
+  /** What the pools' disruption budgets in force allow at this moment, summed. */
+  readonly disruptionsAllowed: number;
 }
 
 /** One line of the timeline a Karpenter user recognises. */

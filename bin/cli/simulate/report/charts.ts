@@ -1,6 +1,6 @@
 /**
- * The report's charts — pending and running pods, nodes by instance type, cost per hour over
- * simulated time — drawn by uPlot from the samples embedded as JSON. Each chart container is
+ * The report's charts — pending and running pods, nodes by instance type, cost per hour and
+ * voluntary disruption against its budget over simulated time — drawn by uPlot from the samples embedded as JSON. Each chart container is
  * marked `data-drawn="true"` once drawn, which the browser test checks.
  */
 import type { Sample } from '../simulation-report.ts';
@@ -10,6 +10,8 @@ export interface ChartData {
   readonly pending: readonly number[];
   readonly running: readonly number[];
   readonly cost: readonly number[];
+  readonly disrupting: readonly number[];
+  readonly allowed: readonly number[];
   /** Instance type → running nodes of that type at each sample. */
   readonly nodes: Readonly<Record<string, readonly number[]>>;
 }
@@ -21,6 +23,8 @@ export function chartData(samples: readonly Sample[]): ChartData {
     pending: samples.map((s) => s.pendingPods),
     running: samples.map((s) => s.runningPods),
     cost: samples.map((s) => s.costPerHour),
+    disrupting: samples.map((s) => s.disruptingNodes),
+    allowed: samples.map((s) => s.disruptionsAllowed),
     nodes: Object.fromEntries(
       types.map((type) => [type, samples.map((s) => s.nodesByType[type] ?? 0)]),
     ),
@@ -31,9 +35,10 @@ export const CHART_CONTAINERS = `<section class="charts">
 <figure><figcaption>Pods</figcaption><div class="chart" data-chart="pending"></div></figure>
 <figure><figcaption>Nodes by instance type</figcaption><div class="chart" data-chart="nodes"></div></figure>
 <figure><figcaption>Cost per hour (USD)</figcaption><div class="chart" data-chart="cost"></div></figure>
+<figure><figcaption>Voluntary disruption against the budget in force</figcaption><div class="chart" data-chart="budget"></div></figure>
 </section>`;
 
-/** Runs in the page: builds the three charts from `#chart-data`. */
+/** Runs in the page: builds the four charts from `#chart-data`. */
 export const CHART_SCRIPT = `(() => {
   const data = JSON.parse(document.getElementById('chart-data').textContent);
   const palette = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c'];
@@ -50,4 +55,5 @@ export const CHART_SCRIPT = `(() => {
   const types = Object.keys(data.nodes);
   draw('nodes', types.map((type, i) => line(type, i)), types.map((type) => data.nodes[type]));
   draw('cost', [line('$ per hour', 0, { fill: 'rgba(37, 99, 235, 0.12)', value: (u, v) => v == null ? '' : '$' + v.toFixed(4) })], [data.cost]);
+  draw('budget', [line('nodes being disrupted', 1, { fill: 'rgba(220, 38, 38, 0.12)' }), line('budget allows', 8, { dash: [6, 4] })], [data.disrupting, data.allowed]);
 })();`;

@@ -82,6 +82,8 @@ export function driftScenario(seed: number, pods = 120): Scenario {
       },
     ],
     maxSeconds: 3600,
-    quietSeconds: 300,
+    // The cluster looks settled between two steps of the roll, so the run is given time for
+    // the whole of it: about 45 s per pair of nodes at the default budget of 10%.
+    quietSeconds: 900,
   };
 }

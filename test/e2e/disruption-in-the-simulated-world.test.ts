@@ -1,0 +1,100 @@
+/**
+ * Taking nodes away end to end: the interruption function, the controller's termination and
+ * voluntary disruption, in the simulated world, read from the report a user reads — its
+ * timeline, decisions, samples and invariant checks (no PDB violated, no do-not-disrupt pod
+ * evicted, no budget exceeded, no moved pod left without a place).
+ */
+import { describe, expect, it } from 'vitest';
+import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
+import {
+  consolidationScenario,
+  driftScenario,
+  spotInterruptionScenario,
+} from '../../bin/cli/simulate/scenarios/disruption-scenarios.ts';
+import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
+
+/** The burst the scenarios start from has settled by then, and the disruption begins. */
+const DISRUPTION_STARTS = 240;
+
+function invariantsHeld(report: SimulationReport): void {
+  expect(report.invariants.length).toBe(10);
+  for (const invariant of report.invariants) {
+    expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
+  }
+}
+
+/** When the timeline first says `<verb> <claim>`. */
+function when(report: SimulationReport, verb: string, claim: string): number | undefined {
+  return report.timeline.find((l) => l.message.startsWith(`${verb} ${claim}`))?.t;
+}
+
+function launchedClaims(report: SimulationReport, from: number, to: number): string[] {
+  return report.decisions
+    .filter((d) => d.kind === 'Launched' && d.t >= from && d.t < to)
+    .map((d) => d.nodeClaim);
+}
+
+function disruptionReasons(report: SimulationReport): Set<string> {
+  return new Set(
+    report.decisions
+      .filter((d) => d.kind === 'Disrupting')
+      .map((d) => d.reason.split(':')[0] ?? ''),
+  );
+}
+
+function budgetRespectedInEverySample(report: SimulationReport): void {
+  for (const sample of report.samples) {
+    expect(sample.disruptingNodes, `at ${sample.t}s`).toBeLessThanOrEqual(
+      Math.max(sample.disruptionsAllowed, 0),
+    );
+  }
+}
+
+describe('taking nodes away in the simulated world', () => {
+  it('spot-interruption: replacements are Ready before the two minutes end and no pod is lost', async () => {
+    const report = await runSimulation(spotInterruptionScenario(7, 60), { seed: 7 });
+    invariantsHeld(report);
+    expect(report.summary.pods).toEqual({ total: 60, running: 60, pending: 0 });
+    const warning = report.timeline.find((l) => l.message.startsWith('EC2 warns it reclaims'));
+    expect(warning?.t).toBe(DISRUPTION_STARTS);
+    const reclaimAt = DISRUPTION_STARTS + 120;
+    const replacements = launchedClaims(report, DISRUPTION_STARTS, DISRUPTION_STARTS + 10);
+    expect(replacements.length).toBeGreaterThan(0);
+    for (const claim of replacements) {
+      expect(when(report, 'initialized', claim), claim).toBeLessThan(reclaimAt);
+    }
+    const drained = report.timeline.filter(
+      (l) =>
+        l.t >= DISRUPTION_STARTS &&
+        l.t <= DISRUPTION_STARTS + 5 &&
+        l.message.startsWith('draining'),
+    );
+    expect(drained.length).toBe(2);
+    expect(report.summary.leakedInstances).toBe(0);
+  }, 120_000);
+
+  it('consolidation: a scale-down ends on a cheaper cluster without violating the PDB', async () => {
+    const report = await runSimulation(consolidationScenario(7, 60), { seed: 7 });
+    invariantsHeld(report);
+    expect(report.summary.pods.pending).toBe(0);
+    const before = report.samples.filter((s) => s.t < DISRUPTION_STARTS).at(-1);
+    expect(report.summary.costPerHour).toBeLessThan((before?.costPerHour ?? 0) * 0.8);
+    expect(report.summary.nodes.terminated).toBeGreaterThan(0);
+    const reasons = disruptionReasons(report);
+    expect([...reasons].every((r) => r === 'Empty' || r === 'Underutilized')).toBe(true);
+    expect(reasons.has('Underutilized')).toBe(true);
+    budgetRespectedInEverySample(report);
+  }, 120_000);
+
+  it('drift: a new AMI rolls every node, within the budget, with every pod running again', async () => {
+    const report = await runSimulation(driftScenario(7, 60), { seed: 7 });
+    invariantsHeld(report);
+    expect(report.summary.pods).toEqual({ total: 60, running: 60, pending: 0 });
+    expect(disruptionReasons(report).has('Drifted')).toBe(true);
+    for (const claim of launchedClaims(report, 0, DISRUPTION_STARTS)) {
+      expect(when(report, 'terminated', claim), `${claim} still runs the old AMI`).toBeDefined();
+    }
+    expect(Math.max(...report.samples.map((s) => s.disruptingNodes))).toBeGreaterThan(0);
+    budgetRespectedInEverySample(report);
+  }, 180_000);
+});
