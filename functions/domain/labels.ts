@@ -47,6 +47,8 @@ export const Annotation = {
   doNotDisrupt: 'karpenter.sh/do-not-disrupt',
   nodePoolHash: 'karpenter.sh/nodepool-hash',
   nodePoolHashVersion: 'karpenter.sh/nodepool-hash-version',
+  nodeClassHash: 'karpenter.k8s.aws/ec2nodeclass-hash',
+  nodeClassHashVersion: 'karpenter.k8s.aws/ec2nodeclass-hash-version',
 } as const;
 
 export const CapacityType = {

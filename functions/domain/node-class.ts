@@ -63,7 +63,10 @@ export interface ResolvedSubnet {
 }
 
 export interface EC2NodeClass {
-  readonly metadata: { readonly name: string };
+  readonly metadata: {
+    readonly name: string;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
   readonly spec: {
     readonly amiFamily?: AmiFamily;
     readonly amiSelectorTerms?: readonly AmiSelectorTerm[];

@@ -2,7 +2,8 @@
  * Why a managed node no longer matches what its NodePool and EC2NodeClass would launch now
  * (core: pkg/controllers/nodeclaim/disruption/drift.go; aws: pkg/cloudprovider/drift.go), first
  * reason first: the template changed, its labels no longer meet the pool's requirements, its
- * instance type or offering is gone from the catalog, or the class resolves to another AMI.
+ * instance type or offering is gone from the catalog, the class resolves to another AMI, or the
+ * class's own spec (user data, tags, disks, kubelet, …) changed since the launch.
  */
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
@@ -11,13 +12,15 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import type { NodePool } from '../node-pool.ts';
 import { compatibilityReason, fromLabels, fromNodeSelector } from '../requirements/requirements.ts';
+import { nodeClassHash } from './node-class-hash.ts';
 import { templateHash } from './template-hash.ts';
 
 export type DriftReason =
   | 'NodePoolDrifted'
   | 'RequirementsDrifted'
   | 'InstanceTypeNotFound'
-  | 'AMIDrift';
+  | 'AMIDrift'
+  | 'NodeClassDrifted';
 
 export interface Drift {
   readonly reason: DriftReason;
@@ -92,11 +95,27 @@ function amiDrift(
   return { reason: 'AMIDrift', message: `AMI ${image} is no longer selected (now ${now})` };
 }
 
+function nodeClassDrift(
+  nodeClass: EC2NodeClass | undefined,
+  claim: NodeClaim | undefined,
+): Drift | undefined {
+  const hash = claim?.metadata.annotations?.[Annotation.nodeClassHash];
+  const version = claim?.metadata.annotations?.[Annotation.nodeClassHashVersion];
+  if (nodeClass === undefined || hash === undefined || version === undefined) return undefined;
+  const current = nodeClassHash(nodeClass);
+  if (current.version !== version || current.hash === hash) return undefined;
+  return {
+    reason: 'NodeClassDrifted',
+    message: `EC2NodeClass ${nodeClass.metadata.name} changed since the node was launched`,
+  };
+}
+
 export function driftOf(input: DriftInput): Drift | undefined {
   return (
     staticDrift(input.pool, input.claim) ??
     requirementsDrift(input.pool, input.labels) ??
     catalogDrift(input) ??
-    amiDrift(input.nodeClass, input.claim)
+    amiDrift(input.nodeClass, input.claim) ??
+    nodeClassDrift(input.nodeClass, input.claim)
   );
 }

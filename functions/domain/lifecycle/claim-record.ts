@@ -28,7 +28,7 @@ export function pendingClaimRecord(
   planned: PlannedNodeClaim,
   name: string,
   now: Date,
-  nodePoolHash?: NewNodeClaimRecord['nodePoolHash'],
+  hashes: Pick<NewNodeClaimRecord, 'nodePoolHash' | 'nodeClassHash'> = {},
 ): NewNodeClaimRecord {
   const options = planned.instanceTypeOptions.map((it) => it.name);
   return {
@@ -52,7 +52,8 @@ export function pendingClaimRecord(
     requests: planned.requests,
     capacity: planned.instanceType.capacity,
     allocatable: planned.instanceType.allocatable,
-    ...(nodePoolHash === undefined ? {} : { nodePoolHash }),
+    ...(hashes.nodePoolHash === undefined ? {} : { nodePoolHash: hashes.nodePoolHash }),
+    ...(hashes.nodeClassHash === undefined ? {} : { nodeClassHash: hashes.nodeClassHash }),
     phase: 'Pending',
     timestamps: { Pending: now.toISOString() },
   };

@@ -26,14 +26,7 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
       name: record.name,
       labels: record.labels ?? {},
       creationTimestamp: record.timestamps.Pending,
-      ...(record.nodePoolHash === undefined
-        ? {}
-        : {
-            annotations: {
-              [Annotation.nodePoolHash]: record.nodePoolHash.hash,
-              [Annotation.nodePoolHashVersion]: record.nodePoolHash.version,
-            },
-          }),
+      ...hashAnnotations(record),
       ...(isGoing(record) ? { deletionTimestamp: record.timestamps[record.phase] } : {}),
     },
     spec: {
@@ -76,4 +69,18 @@ export function nodesForPlanning(
       ? { ...n, deleting: true }
       : n,
   );
+}
+
+/** The template hashes a claim was made with, as Karpenter annotates its NodeClaims. */
+function hashAnnotations(record: NodeClaimRecord): { annotations?: Record<string, string> } {
+  const annotations: Record<string, string> = {};
+  if (record.nodePoolHash !== undefined) {
+    annotations[Annotation.nodePoolHash] = record.nodePoolHash.hash;
+    annotations[Annotation.nodePoolHashVersion] = record.nodePoolHash.version;
+  }
+  if (record.nodeClassHash !== undefined) {
+    annotations[Annotation.nodeClassHash] = record.nodeClassHash.hash;
+    annotations[Annotation.nodeClassHashVersion] = record.nodeClassHash.version;
+  }
+  return Object.keys(annotations).length === 0 ? {} : { annotations };
 }

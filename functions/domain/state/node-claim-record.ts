@@ -95,6 +95,8 @@ export interface NodeClaimRecord {
   readonly imageId?: string;
   /** The NodePool template hash the claim was made from (static drift compares it). */
   readonly nodePoolHash?: { readonly hash: string; readonly version: string };
+  /** The EC2NodeClass hash the claim was launched with (static drift compares it). */
+  readonly nodeClassHash?: { readonly hash: string; readonly version: string };
   readonly nodeName?: string;
   readonly phase: NodeClaimPhase;
   readonly timestamps: PhaseTimestamps;

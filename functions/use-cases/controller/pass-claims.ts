@@ -3,6 +3,7 @@
  * against live limits, written `Pending`, launched, and recorded with what came of the launch.
  */
 
+import { nodeClassHash } from '../../domain/disruption/node-class-hash.ts';
 import { templateHash } from '../../domain/disruption/template-hash.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
@@ -109,20 +110,22 @@ export class Provisioning {
     const deps = this.#deps;
     const { snapshot, write } = this.#context;
     const pool = snapshot.nodePools.find((p) => p.metadata.name === planned.nodePool);
+    const stampedClass = snapshot.nodeClasses.find((c) => c.metadata.name === planned.nodeClass);
     const record = pendingClaimRecord(
       planned,
       deps.newClaimName(planned.nodePool),
       deps.clock.now(),
-      pool === undefined ? undefined : templateHash(pool),
+      {
+        ...(pool === undefined ? {} : { nodePoolHash: templateHash(pool) }),
+        ...(stampedClass === undefined ? {} : { nodeClassHash: nodeClassHash(stampedClass) }),
+      },
     );
     // Counted at once, before the write resolves, so launches running beside this one see it
     // when they check the pool's limits.
     this.#claims.push({ ...record, version: 0 });
     const pending = await deps.state.nodeClaims.create(record, write);
     this.#replace(pending);
-    const nodeClass =
-      snapshot.nodeClasses.find((c) => c.metadata.name === planned.nodeClass) ??
-      defaultNodeClass(planned.nodeClass);
+    const nodeClass = stampedClass ?? defaultNodeClass(planned.nodeClass);
     const outcome = await launchClaim(deps, {
       claim: pending,
       nodeClass,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { driftOf } from '../../../functions/domain/disruption/drift-detection.ts';
+import { computeNodeClassHash } from '../../../functions/domain/disruption/node-class-hash.ts';
 import {
   computeTemplateHash,
   NODEPOOL_HASH_VERSION,
@@ -145,5 +146,85 @@ describe('drift detection', () => {
     };
     expect(drift({ nodeClass, imageID: 'ami-old' })?.reason).toBe('AMIDrift');
     expect(drift({ nodeClass, imageID: 'ami-new' })).toBeUndefined();
+  });
+
+  describe('a changed EC2NodeClass (NodeClassDrifted)', () => {
+    const launchedWith: EC2NodeClass = {
+      metadata: { name: 'default' },
+      spec: {
+        amiSelectorTerms: [{ alias: 'al2023@latest' }],
+        role: 'KarpenterNodeRole-shop',
+        userData: 'echo hello',
+        tags: { team: 'shop' },
+        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop' } }],
+      },
+    };
+    const withClassHash = (nodeClass: EC2NodeClass) => {
+      const { hash, version } = computeNodeClassHash(nodeClass);
+      return {
+        ...stamped(pool),
+        'karpenter.k8s.aws/ec2nodeclass-hash': hash,
+        'karpenter.k8s.aws/ec2nodeclass-hash-version': version,
+      };
+    };
+    const claimAnnotations = withClassHash(launchedWith);
+    const changed = (spec: Partial<EC2NodeClass['spec']>): EC2NodeClass => ({
+      ...launchedWith,
+      spec: { ...launchedWith.spec, ...spec },
+    });
+
+    it('finds changed user data, tags and block devices', () => {
+      for (const spec of [
+        { userData: 'echo bye' },
+        { tags: { team: 'payments' } },
+        { blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { volumeSize: '100Gi' } }] },
+      ]) {
+        const found = drift({ nodeClass: changed(spec), claimAnnotations });
+        expect(found?.reason, JSON.stringify(spec)).toBe('NodeClassDrifted');
+        expect(found?.message).toBe('EC2NodeClass default changed since the node was launched');
+      }
+    });
+
+    it('leaves selector terms to the drift of what they resolve to', () => {
+      const reselected = changed({
+        amiSelectorTerms: [{ alias: 'al2023@v20260301' }],
+        subnetSelectorTerms: [{ id: 'subnet-0a1b2c3d' }],
+        securityGroupSelectorTerms: [{ name: 'nodes' }],
+      });
+      expect(drift({ nodeClass: reselected, claimAnnotations })).toBeUndefined();
+    });
+
+    it('hashes the AMI family as resolved, so naming the implied family changes nothing', () => {
+      expect(drift({ nodeClass: changed({ amiFamily: 'AL2023' }), claimAnnotations })).toBe(
+        undefined,
+      );
+    });
+
+    it('compares the hash a class carries from Karpenter, and only within one version', () => {
+      const karpenter = {
+        ...stamped(pool),
+        'karpenter.k8s.aws/ec2nodeclass-hash': '11',
+        'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v4',
+      };
+      const annotated = (hash: string, version: string): EC2NodeClass => ({
+        ...launchedWith,
+        metadata: {
+          name: 'default',
+          annotations: {
+            'karpenter.k8s.aws/ec2nodeclass-hash': hash,
+            'karpenter.k8s.aws/ec2nodeclass-hash-version': version,
+          },
+        },
+      });
+      expect(drift({ nodeClass: annotated('11', 'v4'), claimAnnotations: karpenter })).toBe(
+        undefined,
+      );
+      expect(drift({ nodeClass: annotated('12', 'v4'), claimAnnotations: karpenter })?.reason).toBe(
+        'NodeClassDrifted',
+      );
+      expect(drift({ nodeClass: annotated('12', 'v5'), claimAnnotations: karpenter })).toBe(
+        undefined,
+      );
+    });
   });
 });

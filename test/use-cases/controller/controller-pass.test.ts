@@ -14,6 +14,8 @@ import {
   startFakeApiServer,
 } from '../../../functions/adapters/simulated/api-server/server.ts';
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import { nodeClassHash } from '../../../functions/domain/disruption/node-class-hash.ts';
+import { templateHash } from '../../../functions/domain/disruption/template-hash.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
@@ -93,6 +95,19 @@ describe('a controller pass', () => {
     ]);
     const nominated = server.store.list('events', 'shop').filter((e) => e.reason === 'Nominated');
     expect(nominated.length).toBeGreaterThan(0);
+  });
+
+  it('stamps each claim with the NodePool and EC2NodeClass hashes static drift compares', async () => {
+    const { deps, state } = await setUp(10);
+    await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    const [pool] = await state.nodePools.list();
+    const [nodeClass] = await state.nodeClasses.list();
+    const claims = await state.nodeClaims.list();
+    expect(claims.length).toBeGreaterThan(0);
+    for (const claim of claims) {
+      expect(claim.nodePoolHash).toEqual(pool && templateHash(pool.document));
+      expect(claim.nodeClassHash).toEqual(nodeClass && nodeClassHash(nodeClass.document));
+    }
   });
 
   it('checks pool limits again against the claims the store holds now', async () => {
