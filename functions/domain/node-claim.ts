@@ -29,6 +29,8 @@ export interface NodeClaim {
     readonly capacity?: Readonly<Record<string, string | number>>;
     readonly allocatable?: Readonly<Record<string, string | number>>;
     readonly conditions?: readonly Condition[];
+    /** The last pod bound to the node or gone from it: `consolidateAfter` counts from here. */
+    readonly lastPodEventTime?: string;
   };
 }
 

@@ -57,6 +57,8 @@ export interface NodeOptions {
   readonly annotations?: Record<string, string>;
   readonly claimAnnotations?: Record<string, string>;
   readonly imageID?: string;
+  /** When the claim last saw a pod arrive or leave. */
+  readonly lastPodEventTime?: string;
   readonly labels?: Record<string, string>;
   readonly deleting?: boolean;
 }
@@ -101,6 +103,9 @@ export function aPoolNode(options: NodeOptions): { node: Node; nodeClaim: NodeCl
       nodeName: options.name,
       providerID,
       ...(options.imageID === undefined ? {} : { imageID: options.imageID }),
+      ...(options.lastPodEventTime === undefined
+        ? {}
+        : { lastPodEventTime: options.lastPodEventTime }),
     },
   };
   return { node, nodeClaim };

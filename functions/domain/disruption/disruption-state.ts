@@ -133,6 +133,8 @@ export class DisruptionState {
       (c) => c.metadata.name === pool.spec.template.spec.nodeClassRef.name,
     );
     const events = pods.map((p) => (p.creationTimestamp ? Date.parse(p.creationTimestamp) : 0));
+    const recorded = Date.parse(claim?.status?.lastPodEventTime ?? '');
+    if (!Number.isNaN(recorded)) events.push(recorded);
     this.#lastPodEvent.set(node.name, Math.max(Number.isNaN(created) ? 0 : created, ...events));
     return {
       node,

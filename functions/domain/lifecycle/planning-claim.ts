@@ -47,6 +47,7 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
         ? {}
         : { allocatable: toResourceList(record.allocatable) }),
       conditions: initialized ? [{ type: 'Initialized', status: 'True' }] : [],
+      ...(record.pods === undefined ? {} : { lastPodEventTime: record.pods.lastPodEventTime }),
     },
   };
 }

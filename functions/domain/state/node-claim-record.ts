@@ -95,6 +95,11 @@ export interface NodeClaimRecord {
   readonly imageId?: string;
   /** The NodePool template hash the claim was made from (static drift compares it). */
   readonly nodePoolHash?: { readonly hash: string; readonly version: string };
+  /**
+   * The pods last seen on the node (a digest) and when they last changed: `consolidateAfter`
+   * counts from then, departures included.
+   */
+  readonly pods?: { readonly digest: string; readonly lastPodEventTime: string };
   /** The EC2NodeClass hash the claim was launched with (static drift compares it). */
   readonly nodeClassHash?: { readonly hash: string; readonly version: string };
   readonly nodeName?: string;

@@ -7,6 +7,7 @@
  * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
  * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event.
  */
+import pLimit from 'p-limit';
 import {
   isReplacing,
   isValidating,
@@ -19,6 +20,7 @@ import type {
   DisruptionDecision,
   DisruptionPlan,
 } from '../../domain/disruption/disruption-plan-types.ts';
+import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
 import {
   claimDisruption,
   isGoing,
@@ -114,6 +116,14 @@ class DisruptionStep {
     this.#note(kind, claim, reason);
     if (claim.nodeName !== undefined)
       this.events.push(nodeEvent(claim.nodeName, kind, reason, kind === 'DisruptionFailed'));
+  }
+
+  /** Claims whose nodes gained or lost pods since the last pass remember when. */
+  async recordPodEvents(): Promise<void> {
+    const watched = this.claims.filter((c) => !isGoing(c));
+    const changed = podEventUpdates(watched, this.#context.snapshot.cluster.pods, this.#now());
+    const limit = pLimit(this.#context.settings.launchConcurrency);
+    await Promise.all(changed.map((claim) => limit(() => this.#update(claim))));
   }
 
   /** Candidates whose replacements came up drain now; those whose replacements failed are let go. */
@@ -321,6 +331,7 @@ export async function runDisruption(
   context: DisruptionStepContext,
 ): Promise<DisruptionOutcome> {
   const step = new DisruptionStep(deps, context);
+  await step.recordPodEvents();
   await step.advanceReplacements();
   const plan = await step.plan();
   const { matched, waiting } = await step.settleValidating(plan);

@@ -80,6 +80,17 @@ describe('emptiness', () => {
     ]);
   });
 
+  it('counts a pod leaving as a pod event: a node emptied two minutes ago waits three more', () => {
+    const nodePools = [aDisruptionPool({ consolidateAfter: '5m', budgets: [{ nodes: '100%' }] })];
+    const emptied = (at: string) => [aPoolNode({ name: 'n1', lastPodEventTime: at })];
+    const plan = disruptionFor({ nodes: emptied('2026-06-01T11:58:00Z'), nodePools });
+    expect(plan.staying.map((s) => s.reason)).toEqual([
+      'empty, but consolidateAfter (5m) has not passed since its pods last changed: 3m left',
+    ]);
+    const later = disruptionFor({ nodes: emptied('2026-06-01T11:54:00Z'), nodePools });
+    expect(fates(later)).toEqual({ n1: 'emptiness' });
+  });
+
   it('never removes nodes of a pool whose consolidateAfter is Never', () => {
     const plan = disruptionFor({
       nodes: [aPoolNode({ name: 'n1' })],
