@@ -1,0 +1,223 @@
+/**
+ * What one deployment needs to know, from `cdk.json` context or `-c key=value`, validated before
+ * anything is built: a bad value stops `cdk synth` with the key, what was given and what was
+ * expected, and no stack is produced. Keys are flat so each can be given on the command line.
+ */
+import { z } from 'zod';
+
+/** CloudWatch Logs accepts only these retention periods. */
+const RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+  3653,
+] as const;
+
+const clusterName = z
+  .string()
+  .regex(
+    /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/,
+    'must be an EKS cluster name: letters, digits, - and _, starting with a letter or digit, at most 100 characters',
+  );
+
+const arn = (service: string, resource: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^arn:aws[a-z-]*:${service}:[a-z0-9-]*:\\d{12}:${resource}`),
+      `must be an ARN of the form arn:aws:${service}:…:${resource}…`,
+    );
+
+/** A number or a list given on the command line arrives as text. */
+const wholeNumber = z.coerce.number().int();
+const commaList = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value,
+  z
+    .array(
+      z
+        .string()
+        .regex(/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/, 'must be subnet ids such as subnet-0a1b2c3d'),
+    )
+    .min(1),
+);
+
+const contextFields = z.strictObject({
+  clusterName,
+  /** The role the nodes run as; the only role Nodesmith may pass. */
+  nodeRoleArn: arn('iam', 'role/'),
+  /** A self-managed cluster: its API endpoint, CA and the secret holding a kubeconfig. */
+  clusterEndpoint: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+  clusterCertificateAuthority: z.base64('must be the base64 PEM of the cluster CA').optional(),
+  clusterSecretArn: z
+    .string()
+    .regex(
+      /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/,
+      'must be the complete ARN of a secret, with the six-character suffix Secrets Manager adds',
+    )
+    .optional(),
+  kubernetesVersion: z
+    .string()
+    .regex(/^1\.\d+$/, 'must be a Kubernetes minor version such as 1.33')
+    .optional(),
+  serviceCidr: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, 'must be a CIDR such as 10.100.0.0/16')
+    .optional(),
+  /** For a private endpoint: the functions that reach the cluster run in these subnets. */
+  vpcId: z
+    .string()
+    .regex(/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, 'must be a VPC id such as vpc-0a1b2c3d')
+    .optional(),
+  subnetIds: commaList.optional(),
+  /** How often the controller passes when nothing wakes it. */
+  tickMinutes: wholeNumber.min(1).max(60).default(1),
+  logRetentionDays: wholeNumber
+    .refine((days) => (RETENTION_DAYS as readonly number[]).includes(days), {
+      message: `must be one of ${RETENTION_DAYS.join(', ')}`,
+    })
+    .default(30),
+  /** An EKS cluster's audit log group, subscribed to the audit relay. */
+  auditLogGroupName: z.string().min(1).optional(),
+});
+
+type Context = z.output<typeof contextFields>;
+
+const contextSchema = contextFields.superRefine(checkClusterKind).superRefine(checkVpc);
+
+const SELF_MANAGED = [
+  'clusterCertificateAuthority',
+  'clusterSecretArn',
+  'kubernetesVersion',
+] as const satisfies readonly (keyof Context)[];
+
+/** A self-managed cluster needs all of its connection settings; an EKS cluster none of them. */
+function checkClusterKind(context: Context, ctx: z.RefinementCtx): void {
+  if (context.clusterEndpoint === undefined) {
+    for (const key of [...SELF_MANAGED, 'serviceCidr'] as const) {
+      if (context[key] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'is only for a self-managed cluster: set clusterEndpoint as well',
+        });
+      }
+    }
+    return;
+  }
+  for (const key of SELF_MANAGED) {
+    if (context[key] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'is required when clusterEndpoint names a self-managed cluster',
+      });
+    }
+  }
+  if (context.auditLogGroupName !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['auditLogGroupName'],
+      message: 'is for EKS clusters; a self-managed cluster posts to the audit webhook',
+    });
+  }
+}
+
+function checkVpc(context: Context, ctx: z.RefinementCtx): void {
+  if ((context.vpcId === undefined) === (context.subnetIds === undefined)) return;
+  const missing = context.vpcId === undefined ? 'vpcId' : 'subnetIds';
+  ctx.addIssue({
+    code: 'custom',
+    path: [missing],
+    message: 'vpcId and subnetIds go together: the functions run in those subnets of that VPC',
+  });
+}
+
+/** How the functions reach the Kubernetes API. */
+export type ClusterAccess =
+  | { readonly kind: 'eks' }
+  | {
+      readonly kind: 'self-managed';
+      readonly endpoint: string;
+      readonly certificateAuthority: string;
+      readonly kubeconfigSecretArn: string;
+      readonly kubernetesVersion: string;
+      readonly serviceCidr?: string;
+    };
+
+export interface NodesmithConfig {
+  readonly clusterName: string;
+  readonly nodeRoleArn: string;
+  readonly cluster: ClusterAccess;
+  readonly vpc?: { readonly vpcId: string; readonly subnetIds: readonly string[] };
+  readonly tickMinutes: number;
+  readonly logRetentionDays: number;
+  readonly auditLogGroupName?: string;
+}
+
+/** The context keys a deployment reads; anything else in context is CDK's own. */
+export const CONFIG_KEYS = Object.keys(contextFields.shape) as readonly string[];
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function describe(issue: z.core.$ZodIssue, context: Readonly<Record<string, unknown>>): string {
+  const key = issue.path.join('.') || '(context)';
+  const given = issue.path.length > 0 ? context[String(issue.path[0])] : undefined;
+  const got = given === undefined ? 'nothing' : JSON.stringify(given);
+  return `${key}: ${issue.message}, got ${got}`;
+}
+
+/**
+ * The deployment's configuration from context values (cdk.json's `context`, `-c` flags).
+ * @throws ConfigError listing every invalid key, each with what was given and what is expected
+ */
+export function loadConfig(context: Readonly<Record<string, unknown>>): NodesmithConfig {
+  const ours = Object.fromEntries(
+    Object.entries(context).filter(([key]) => CONFIG_KEYS.includes(key)),
+  );
+  const parsed = contextSchema.safeParse(ours);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${describe(issue, ours)}`);
+    throw new ConfigError(`invalid Nodesmith configuration:\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(context: Context): NodesmithConfig {
+  const {
+    clusterEndpoint,
+    clusterCertificateAuthority,
+    clusterSecretArn,
+    kubernetesVersion,
+    serviceCidr,
+  } = context;
+  const cluster: ClusterAccess =
+    clusterEndpoint === undefined
+      ? { kind: 'eks' }
+      : {
+          kind: 'self-managed',
+          endpoint: clusterEndpoint,
+          certificateAuthority: clusterCertificateAuthority ?? '',
+          kubeconfigSecretArn: clusterSecretArn ?? '',
+          kubernetesVersion: kubernetesVersion ?? '',
+          ...(serviceCidr === undefined ? {} : { serviceCidr }),
+        };
+  return {
+    clusterName: context.clusterName,
+    nodeRoleArn: context.nodeRoleArn,
+    cluster,
+    ...(context.vpcId === undefined || context.subnetIds === undefined
+      ? {}
+      : { vpc: { vpcId: context.vpcId, subnetIds: context.subnetIds } }),
+    tickMinutes: context.tickMinutes,
+    logRetentionDays: context.logRetentionDays,
+    ...(context.auditLogGroupName === undefined
+      ? {}
+      : { auditLogGroupName: context.auditLogGroupName }),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * What the controller may do in EC2 and IAM, and nothing more (karpenter-behaviour: the
+ * controller policy of Karpenter's CloudFormation template, scoped the same way). Creating
+ * fleets, instances, volumes, network interfaces and launch templates requires the cluster's
+ * ownership tag in the request; terminating instances and deleting launch templates requires it
+ * on the resource; tags may only be written while creating. Instance profiles are made under
+ * Nodesmith's path, tagged, for the one node role it may pass, and only to EC2. Describe and
+ * pricing calls have no resource-level permissions in IAM, so they name no resource.
+ */
+import { type Stack, Token, Validations } from 'aws-cdk-lib';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+
+export interface ControllerPermissionsProps {
+  readonly clusterName: string;
+  readonly nodeRoleArn: string;
+}
+
+/** The tag every resource Nodesmith creates carries (functions/adapters/ec2/tags.ts). */
+export function clusterTag(clusterName: string): string {
+  return `kubernetes.io/cluster/${clusterName}`;
+}
+
+/** What a launch creates, each tagged for the cluster in the request. */
+const CREATED_RESOURCES = ['fleet', 'instance', 'volume', 'network-interface', 'launch-template'];
+
+/** Where ARNs point: the stack's own tokens, or their text in a cdk-nag finding. */
+interface Place {
+  readonly partition: string;
+  readonly region: string;
+  readonly account: string;
+}
+
+function placeOf(stack: Stack): Place {
+  return { partition: stack.partition, region: stack.region, account: stack.account };
+}
+
+/** How cdk-nag prints the same ARNs in its finding ids. */
+function nagPlace(stack: Stack): Place {
+  const text = (value: string, pseudo: string) => (Token.isUnresolved(value) ? pseudo : value);
+  return {
+    partition: '<AWS::Partition>',
+    region: text(stack.region, '<AWS::Region>'),
+    account: text(stack.account, '<AWS::AccountId>'),
+  };
+}
+
+function ec2Arns(place: Place, types: readonly string[]): string[] {
+  return types.map((type) => `arn:${place.partition}:ec2:${place.region}:*:${type}/*`);
+}
+
+/** Launch inputs EC2 lets any launch use: public images and their snapshots, subnets, groups. */
+const LAUNCH_INPUTS = [
+  'security-group',
+  'subnet',
+  'capacity-reservation',
+  'spot-instances-request',
+];
+
+function launchInputArns(place: Place): string[] {
+  return [
+    `arn:${place.partition}:ec2:${place.region}::image/*`,
+    `arn:${place.partition}:ec2:${place.region}::snapshot/*`,
+    ...ec2Arns(place, LAUNCH_INPUTS),
+  ];
+}
+
+function instanceProfileArn(place: Place): string {
+  return `arn:${place.partition}:iam::${place.account}:instance-profile/nodesmith/*`;
+}
+
+function amiParameterArn(place: Place): string {
+  return `arn:${place.partition}:ssm:${place.region}::parameter/aws/service/*`;
+}
+
+function launchStatements(place: Place, tag: string): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      sid: 'LaunchFromSelectedImagesSubnetsAndGroups',
+      actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+      // A spot fleet's requests are not tagged; the instances they make must be.
+      resources: launchInputArns(place),
+    }),
+    new PolicyStatement({
+      sid: 'LaunchFromOwnLaunchTemplates',
+      actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+      resources: ec2Arns(place, ['launch-template']),
+      conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+    }),
+    new PolicyStatement({
+      sid: 'CreateOnlyTaggedForTheCluster',
+      actions: ['ec2:RunInstances', 'ec2:CreateFleet', 'ec2:CreateLaunchTemplate'],
+      resources: ec2Arns(place, CREATED_RESOURCES),
+      conditions: {
+        StringEquals: { [`aws:RequestTag/${tag}`]: 'owned' },
+        StringLike: { 'aws:RequestTag/karpenter.k8s.aws/ec2nodeclass': '*' },
+      },
+    }),
+    new PolicyStatement({
+      sid: 'TagOnlyWhileCreating',
+      actions: ['ec2:CreateTags'],
+      resources: ec2Arns(place, CREATED_RESOURCES),
+      conditions: {
+        StringEquals: {
+          [`aws:RequestTag/${tag}`]: 'owned',
+          'ec2:CreateAction': ['RunInstances', 'CreateFleet', 'CreateLaunchTemplate'],
+        },
+      },
+    }),
+    new PolicyStatement({
+      sid: 'TerminateOnlyTheClustersOwn',
+      actions: ['ec2:TerminateInstances', 'ec2:DeleteLaunchTemplate'],
+      resources: ec2Arns(place, ['instance', 'launch-template']),
+      conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+    }),
+  ];
+}
+
+function readStatements(place: Place): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      sid: 'DescribeInTheRegion',
+      actions: [
+        'ec2:DescribeImages',
+        'ec2:DescribeInstances',
+        'ec2:DescribeInstanceTypeOfferings',
+        'ec2:DescribeInstanceTypes',
+        'ec2:DescribeLaunchTemplates',
+        'ec2:DescribeSecurityGroups',
+        'ec2:DescribeSpotPriceHistory',
+        'ec2:DescribeSubnets',
+      ],
+      resources: ['*'],
+      conditions: { StringEquals: { 'aws:RequestedRegion': place.region } },
+    }),
+    new PolicyStatement({
+      sid: 'ReadPublicAmiParameters',
+      actions: ['ssm:GetParameter'],
+      resources: [amiParameterArn(place)],
+    }),
+    new PolicyStatement({
+      sid: 'ReadPrices',
+      actions: ['pricing:GetProducts'],
+      resources: ['*'],
+    }),
+  ];
+}
+
+function instanceProfileStatements(place: Place, tag: string, nodeRoleArn: string) {
+  const profiles = instanceProfileArn(place);
+  return [
+    new PolicyStatement({
+      sid: 'PassOnlyTheNodeRoleToEc2',
+      actions: ['iam:PassRole'],
+      resources: [nodeRoleArn],
+      conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+    }),
+    new PolicyStatement({
+      sid: 'CreateTaggedInstanceProfiles',
+      actions: ['iam:CreateInstanceProfile', 'iam:TagInstanceProfile'],
+      resources: [profiles],
+      conditions: { StringEquals: { [`aws:RequestTag/${tag}`]: 'owned' } },
+    }),
+    new PolicyStatement({
+      sid: 'ManageOwnInstanceProfiles',
+      actions: ['iam:AddRoleToInstanceProfile', 'iam:RemoveRoleFromInstanceProfile'],
+      resources: [profiles],
+      conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+    }),
+    new PolicyStatement({
+      sid: 'ReadOwnInstanceProfiles',
+      actions: ['iam:GetInstanceProfile'],
+      resources: [profiles],
+    }),
+  ];
+}
+
+/**
+ * Grants the controller its EC2, IAM, SSM and Pricing permissions, and acknowledges, on its
+ * role, the wildcards cdk-nag finds in them, each with the reason it cannot be narrower.
+ */
+export function grantControllerPermissions(
+  role: IRole,
+  stack: Stack,
+  props: ControllerPermissionsProps,
+): void {
+  const tag = clusterTag(props.clusterName);
+  const place = placeOf(stack);
+  for (const statement of [
+    ...launchStatements(place, tag),
+    ...readStatements(place),
+    ...instanceProfileStatements(place, tag, props.nodeRoleArn),
+  ]) {
+    role.addToPrincipalPolicy(statement);
+  }
+  acknowledgeWildcards(role, nagPlace(stack));
+}
+
+function acknowledgeWildcards(role: IRole, place: Place): void {
+  const acknowledge = (resource: string, reason: string) =>
+    Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
+  for (const resource of launchInputArns(place)) {
+    acknowledge(
+      resource,
+      'images, snapshots, subnets, security groups and capacity reservations are chosen by the EC2NodeClass selectors at run time; EC2 launches only with instances and templates tagged for the cluster',
+    );
+  }
+  for (const resource of ec2Arns(place, CREATED_RESOURCES)) {
+    acknowledge(
+      resource,
+      'resources created by a launch have no ARN before they exist; the statements require the cluster ownership tag in the request, or on the resource to terminate',
+    );
+  }
+  acknowledge(
+    '*',
+    'EC2 Describe* and pricing:GetProducts support no resource-level permissions; Describe is limited to the stack region',
+  );
+  acknowledge(
+    instanceProfileArn(place),
+    "instance profiles are named per EC2NodeClass at run time; they are confined to Nodesmith's path and to profiles tagged for the cluster",
+  );
+  acknowledge(
+    amiParameterArn(place),
+    "AMI aliases resolve through AWS's public SSM parameters, whose names depend on the family, version and architecture",
+  );
+}

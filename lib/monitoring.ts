@@ -1,0 +1,127 @@
+/**
+ * What an operator watches: alarms on dead letters (a message or event Nodesmith could not
+ * process), on function errors and on the share of launches EC2 refused for capacity, sent to
+ * one SNS topic; and a dashboard of the controller's own metrics (pending and unschedulable
+ * pods, claims launched and in flight, capacity errors, pass duration) beside queue depth.
+ */
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface MonitoringProps {
+  readonly clusterName: string;
+  readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
+  readonly functions: Readonly<Record<string, IFunction>>;
+}
+
+/** The controller's metrics (functions/handlers/controller/handler.ts, Powertools EMF). */
+function controllerMetric(name: string, statistic = 'Sum', period = Duration.minutes(1)): Metric {
+  return new Metric({
+    namespace: 'Nodesmith',
+    metricName: name,
+    dimensionsMap: { service: 'nodesmith-controller' },
+    statistic,
+    period,
+  });
+}
+
+export class Monitoring extends Construct {
+  readonly alarms: ITopic;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.alarms = new Topic(this, 'Alarms', {
+      displayName: `Nodesmith alarms for ${props.clusterName}`,
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+    const notify = new SnsAction(this.alarms);
+    for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
+      this.#alarm(
+        `${name}DeadLetters`,
+        queue.metricApproximateNumberOfMessagesVisible(),
+        0,
+        notify,
+      );
+    }
+    for (const [name, fn] of Object.entries(props.functions)) {
+      this.#alarm(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 0, notify);
+    }
+    this.#alarm('CapacityErrorRate', capacityErrorRate(), 0.5, notify);
+    this.#dashboard(props);
+  }
+
+  #alarm(id: string, metric: IMetric, above: number, notify: SnsAction): void {
+    const alarm = new Alarm(this, id, {
+      metric,
+      threshold: above,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(notify);
+  }
+
+  #dashboard(props: MonitoringProps): void {
+    const graph = (title: string, left: IMetric[]) =>
+      new GraphWidget({ title, left, width: 12, height: 6 });
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: `nodesmith-${props.clusterName}`,
+      widgets: [
+        [
+          graph('Pods waiting', [
+            controllerMetric('ProvisionablePods', 'Maximum'),
+            controllerMetric('UnschedulablePods', 'Maximum'),
+          ]),
+          graph('Node claims', [
+            controllerMetric('NodeClaimsLaunched'),
+            controllerMetric('NodeClaimsInFlight', 'Maximum'),
+            controllerMetric('LaunchFailures'),
+          ]),
+        ],
+        [
+          graph('Pass duration (ms)', [
+            controllerMetric('PassDuration', 'p50'),
+            controllerMetric('PassDuration', 'p99'),
+          ]),
+          graph(
+            'Dead letters',
+            Object.values(props.deadLetterQueues).map((q) =>
+              q.metricApproximateNumberOfMessagesVisible(),
+            ),
+          ),
+        ],
+      ],
+    });
+  }
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** Launches refused for capacity, as a share of launches tried, over five minutes. */
+function capacityErrorRate(): IMetric {
+  return new MathExpression({
+    expression: 'IF(launched + failed > 0, failed / (launched + failed), 0)',
+    usingMetrics: {
+      launched: controllerMetric('NodeClaimsLaunched', 'Sum', FIVE_MINUTES),
+      failed: controllerMetric('LaunchFailures', 'Sum', FIVE_MINUTES),
+    },
+    period: FIVE_MINUTES,
+    label: 'capacity error rate',
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * One of Nodesmith's functions as every one of them is built: bundled from its composition
+ * root under functions/handlers by esbuild (ESM, minified with names kept for stack traces, with the `require` shim
+ * that CommonJS dependencies need in an ES module), Node.js 22 on arm64, its own log group with
+ * the deployment's retention, and an environment set only here.
+ */
+import { fileURLToPath } from 'node:url';
+import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** CommonJS dependencies (node-fetch, form-data) `require` Node built-ins; ESM has no `require`. */
+const VPC_ACCESS_POLICY = 'service-role/AWSLambdaVPCAccessExecutionRole';
+
+const REQUIRE_SHIM =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** The handler folders under functions/handlers. */
+export type HandlerFolder = 'audit-relay' | 'controller' | 'interruption' | 'api';
+
+export interface NodesmithFunctionProps {
+  readonly handlerFolder: HandlerFolder;
+  /** The exported handler of the folder's index.ts. @default 'handler' */
+  readonly handlerExport?: string;
+  readonly description: string;
+  readonly timeout: Duration;
+  /** @default 512 */
+  readonly memorySize?: number;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly logRetention: RetentionDays;
+  /** @default - no limit beyond the account's */
+  readonly reservedConcurrentExecutions?: number;
+  /** @default - outside any VPC */
+  readonly vpc?: IVpc;
+  readonly vpcSubnets?: SubnetSelection;
+}
+
+const projectFile = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+export function handlerEntry(folder: HandlerFolder): string {
+  return projectFile(`functions/handlers/${folder}/index.ts`);
+}
+
+/** Its own role, writing only to its own log group: no managed policy with logs on `*`. */
+function functionRole(scope: Construct, props: NodesmithFunctionProps, logGroup: LogGroup): Role {
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: props.description,
+  });
+  logGroup.grantWrite(role);
+  if (props.vpc !== undefined) {
+    role.addManagedPolicy(ManagedPolicy.fromAwsManagedPolicyName(VPC_ACCESS_POLICY));
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/${VPC_ACCESS_POLICY}]`,
+      reason:
+        'the network interfaces Lambda manages in the VPC are exactly what this AWS-maintained policy allows; it changes with Lambda',
+    });
+  }
+  return role;
+}
+
+export class NodesmithFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: NodesmithFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = functionRole(this, props, logGroup);
+    this.function = new NodejsFunction(this, 'Resource', {
+      entry: handlerEntry(props.handlerFolder),
+      projectRoot: projectFile(''),
+      depsLockFilePath: projectFile('package-lock.json'),
+      handler: props.handlerExport ?? 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout,
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        ...props.environment,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
+      ...(props.vpc === undefined ? {} : { vpc: props.vpc, vpcSubnets: props.vpcSubnets }),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        keepNames: true,
+        banner: REQUIRE_SHIM,
+        mainFields: ['module', 'main'],
+      },
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'the bundle is built and tested for Node.js 22 (esbuild target node22); moving runtimes is a tested change, not an automatic one',
+    });
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Nodesmith's functions and what each may touch: the controller (tables, work queue, decision
+ * bus, EC2 and IAM through its permissions), the interruption function (tables, work queue), the
+ * audit webhook relay (its bearer token, the work queue) and, for EKS audit logs, the log relay.
+ * Each has its own role; only the functions that reach the cluster run in the deployment's VPC.
+ */
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { NodesmithConfig } from './config.ts';
+import { grantControllerPermissions } from './controller-permissions.ts';
+import { NodesmithFunction, type NodesmithFunctionProps } from './nodesmith-function.ts';
+import type { WakeQueues } from './queues.ts';
+import type { StateTables } from './state-tables.ts';
+
+export interface NodesmithFunctionsProps {
+  readonly config: NodesmithConfig;
+  readonly tables: StateTables;
+  readonly queues: WakeQueues;
+  readonly decisions: IEventBus;
+}
+
+/** A pass schedules for at most a minute, then launches what it decided. */
+export const CONTROLLER_TIMEOUT = Duration.minutes(3);
+export const INTERRUPTION_TIMEOUT = Duration.minutes(1);
+/** One pass at a time holds the lease; a second may start, find it held and leave. */
+const CONTROLLER_CONCURRENCY = 2;
+
+export function roleOf(fn: IFunction): IRole {
+  if (fn.role === undefined) throw new Error(`${fn.node.path} has no role`);
+  return fn.role;
+}
+
+export class NodesmithFunctions extends Construct {
+  readonly controller: IFunction;
+  readonly interruption: IFunction;
+  readonly auditWebhook: IFunction;
+  /** The bearer token kube-apiserver's audit webhook sends. */
+  readonly auditToken: ISecret;
+  readonly workQueueUrl: string;
+  /** Every function made, by id: monitoring watches them all. */
+  readonly all: Record<string, IFunction> = {};
+  readonly #props: NodesmithFunctionsProps;
+
+  constructor(scope: Construct, id: string, props: NodesmithFunctionsProps) {
+    super(scope, id);
+    this.#props = props;
+    const { config, tables, queues } = props;
+    this.workQueueUrl = queues.work.queueUrl;
+    const state = {
+      CLUSTER_NAME: config.clusterName,
+      STATE_TABLE: tables.state.tableName,
+      CLAIMS_TABLE: tables.nodeClaims.tableName,
+      WORK_QUEUE_URL: queues.work.queueUrl,
+    };
+    this.controller = this.#controller(state);
+    this.interruption = this.make(
+      'Interruption',
+      {
+        handlerFolder: 'interruption',
+        description: 'Nodesmith interruption: spot warnings, state changes, scheduled maintenance',
+        timeout: INTERRUPTION_TIMEOUT,
+        environment: { ...state, ...secretEnvironment(config) },
+      },
+      true,
+    );
+    this.interruption.addEventSource(
+      new SqsEventSource(queues.interruption, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    this.auditToken = new Secret(this, 'AuditToken', {
+      description: `Bearer token of kube-apiserver's audit webhook for Nodesmith (${config.clusterName})`,
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
+    this.auditWebhook = this.#auditWebhook();
+    this.#grantState([this.controller, this.interruption]);
+  }
+
+  #controller(state: Record<string, string>): IFunction {
+    const { config, queues, decisions } = this.#props;
+    const controller = this.make(
+      'Controller',
+      {
+        handlerFolder: 'controller',
+        description: 'Nodesmith controller: one pass over the cluster',
+        timeout: CONTROLLER_TIMEOUT,
+        memorySize: 2048,
+        reservedConcurrentExecutions: CONTROLLER_CONCURRENCY,
+        environment: {
+          ...state,
+          EVENT_BUS_NAME: decisions.eventBusName,
+          ...clusterEnvironment(config),
+        },
+      },
+      true,
+    );
+    controller.addEventSource(
+      new SqsEventSource(queues.work, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: CONTROLLER_CONCURRENCY,
+      }),
+    );
+    decisions.grantPutEventsTo(controller);
+    grantControllerPermissions(roleOf(controller), Stack.of(this), config);
+    return controller;
+  }
+
+  #auditWebhook(): IFunction {
+    const webhook = this.make('AuditWebhook', {
+      handlerFolder: 'audit-relay',
+      handlerExport: 'webhook',
+      description: 'Nodesmith audit relay: kube-apiserver audit webhook to a wake',
+      timeout: Duration.seconds(10),
+      memorySize: 256,
+      environment: {
+        WORK_QUEUE_URL: this.#props.queues.work.queueUrl,
+        AUDIT_TOKEN_SECRET_ARN: this.auditToken.secretArn,
+      },
+    });
+    this.auditToken.grantRead(webhook);
+    Validations.of(this.auditToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "the token lives in kube-apiserver's audit webhook kubeconfig as well; rotating it is a change to the control plane's flags, made by the operator",
+    });
+    return webhook;
+  }
+
+  /** Tables for the functions that keep state; the claims index is found by instance id. */
+  #grantState(functions: readonly IFunction[]): void {
+    const { nodeClaims, state } = this.#props.tables;
+    const indexes = [nodeClaims, state].map((table: ITableV2) => {
+      const logicalId = Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement);
+      return `<${logicalId}.Arn>/index/*`;
+    });
+    for (const fn of functions) {
+      nodeClaims.grantReadWriteData(fn);
+      state.grantReadWriteData(fn);
+      for (const index of indexes) {
+        Validations.of(roleOf(fn)).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::${index}]`,
+          reason: "claims are found by instance id through the table's index",
+        });
+      }
+    }
+  }
+
+  /**
+   * A function with its own role, allowed to wake the controller. Those that reach the
+   * Kubernetes API run in the deployment's subnets when it names them (a private endpoint).
+   */
+  make(
+    id: string,
+    props: Omit<NodesmithFunctionProps, 'logRetention'>,
+    reachesCluster = false,
+  ): IFunction {
+    const { config, queues } = this.#props;
+    const vpc = reachesCluster ? config.vpc : undefined;
+    const network =
+      vpc === undefined
+        ? {}
+        : {
+            vpc: Vpc.fromVpcAttributes(this, `${id}Vpc`, {
+              vpcId: vpc.vpcId,
+              availabilityZones: Stack.of(this).availabilityZones,
+            }),
+            vpcSubnets: {
+              subnets: vpc.subnetIds.map((subnetId) =>
+                Subnet.fromSubnetId(this, `${id}${subnetId}`, subnetId),
+              ),
+            },
+          };
+    const fn = new NodesmithFunction(Stack.of(this), id, {
+      ...props,
+      ...network,
+      logRetention: config.logRetentionDays as RetentionDays,
+    }).function;
+    queues.work.grantSendMessages(fn);
+    this.all[id] = fn;
+    return fn;
+  }
+}
+
+/** How the controller reaches a self-managed cluster; EKS is described at run time. */
+function clusterEnvironment(config: NodesmithConfig): Record<string, string> {
+  const cluster = config.cluster;
+  if (cluster.kind === 'eks') return {};
+  return {
+    ...secretEnvironment(config),
+    CLUSTER_ENDPOINT: cluster.endpoint,
+    CLUSTER_CA: cluster.certificateAuthority,
+    KUBERNETES_VERSION: cluster.kubernetesVersion,
+    ...(cluster.serviceCidr === undefined ? {} : { SERVICE_CIDR: cluster.serviceCidr }),
+  };
+}
+
+function secretEnvironment(config: NodesmithConfig): Record<string, string> {
+  const cluster = config.cluster;
+  return cluster.kind === 'eks' ? {} : { CLUSTER_SECRET_ARN: cluster.kubeconfigSecretArn };
+}

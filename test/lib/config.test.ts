@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
+import { EKS_CONTEXT, NODE_ROLE, SELF_MANAGED_CONTEXT } from './stack-fixture.ts';
+
+function problems(context: Record<string, unknown>): string {
+  try {
+    loadConfig(context);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('loadConfig accepted the context');
+}
+
+describe('the deployment configuration', () => {
+  it('reads an EKS cluster from context, with defaults, and ignores CDK’s own keys', () => {
+    const config = loadConfig({
+      clusterName: 'shop',
+      nodeRoleArn: NODE_ROLE,
+      'cli-telemetry': false,
+      '@aws-cdk/core:newStyleStackSynthesis': true,
+    });
+    expect(config).toEqual({
+      clusterName: 'shop',
+      nodeRoleArn: NODE_ROLE,
+      cluster: { kind: 'eks' },
+      tickMinutes: 1,
+      logRetentionDays: 30,
+    });
+  });
+
+  it('reads a self-managed cluster with its subnets, numbers and lists given as text', () => {
+    const config = loadConfig({
+      ...SELF_MANAGED_CONTEXT,
+      tickMinutes: '5',
+      logRetentionDays: '90',
+    });
+    expect(config.cluster).toEqual({
+      kind: 'self-managed',
+      endpoint: SELF_MANAGED_CONTEXT.clusterEndpoint,
+      certificateAuthority: SELF_MANAGED_CONTEXT.clusterCertificateAuthority,
+      kubeconfigSecretArn: SELF_MANAGED_CONTEXT.clusterSecretArn,
+      kubernetesVersion: '1.33',
+    });
+    expect(config.vpc).toEqual({
+      vpcId: 'vpc-0a1b2c3d',
+      subnetIds: ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'],
+    });
+    expect([config.tickMinutes, config.logRetentionDays]).toEqual([5, 90]);
+    expect(loadConfig(EKS_CONTEXT).auditLogGroupName).toBe('/aws/eks/shop/cluster');
+  });
+
+  it('fails naming every bad key with what was given and what is expected', () => {
+    const message = problems({
+      clusterName: 'shop prod',
+      nodeRoleArn: 'KarpenterNodeRole',
+      logRetentionDays: 10,
+      tickMinutes: 0,
+    });
+    expect(message.split('\n')).toEqual([
+      'invalid Nodesmith configuration:',
+      '  clusterName: must be an EKS cluster name: letters, digits, - and _, starting with a letter or digit, at most 100 characters, got "shop prod"',
+      '  nodeRoleArn: must be an ARN of the form arn:aws:iam:…:role/…, got "KarpenterNodeRole"',
+      '  tickMinutes: Too small: expected number to be >=1, got 0',
+      '  logRetentionDays: must be one of 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653, got 10',
+    ]);
+  });
+
+  it('fails when a required key is missing', () => {
+    expect(problems({ nodeRoleArn: NODE_ROLE })).toContain('clusterName: ');
+    expect(problems({ nodeRoleArn: NODE_ROLE })).toContain('got nothing');
+  });
+
+  it('fails a self-managed cluster missing its connection settings, and EKS given them', () => {
+    const {
+      clusterSecretArn: _secret,
+      kubernetesVersion: _version,
+      ...partial
+    } = SELF_MANAGED_CONTEXT;
+    const message = problems(partial);
+    expect(message).toContain(
+      'clusterSecretArn: is required when clusterEndpoint names a self-managed cluster, got nothing',
+    );
+    expect(message).toContain('kubernetesVersion: is required');
+    expect(problems({ ...EKS_CONTEXT, kubernetesVersion: '1.33' })).toContain(
+      'kubernetesVersion: is only for a self-managed cluster: set clusterEndpoint as well, got "1.33"',
+    );
+  });
+
+  it('fails a VPC without subnets, a secret ARN without its suffix and an http endpoint', () => {
+    const message = problems({
+      ...SELF_MANAGED_CONTEXT,
+      subnetIds: undefined,
+      clusterSecretArn: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:lab-kubeconfig',
+      clusterEndpoint: 'http://k8s.lab.example.com',
+    });
+    expect(message).toContain('subnetIds: vpcId and subnetIds go together');
+    expect(message).toContain('clusterSecretArn: must be the complete ARN of a secret');
+    expect(message).toContain('clusterEndpoint: must be an https:// URL');
+  });
+});

@@ -1,0 +1,310 @@
+/**
+ * The synthesized template, checked the way a security reviewer reads it: tables equal to what
+ * the DynamoDB adapter creates, dead-letter queues everywhere, least-privilege IAM with the
+ * cluster's tag conditions, the API's authorization, and each function built the same way.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  INSTANCE_ID_INDEX,
+  TTL_ATTRIBUTE,
+  tableDefinitions,
+} from '../../functions/adapters/dynamodb/tables.ts';
+import {
+  type BuiltStack,
+  buildStack,
+  EKS_CONTEXT,
+  NODE_ROLE,
+  SELF_MANAGED_CONTEXT,
+} from './stack-fixture.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+let eks: BuiltStack;
+let selfManaged: BuiltStack;
+
+beforeAll(() => {
+  eks = buildStack(EKS_CONTEXT);
+  selfManaged = buildStack(SELF_MANAGED_CONTEXT, { region: 'eu-west-1' });
+}, 60_000);
+
+function resources(built: BuiltStack, type: string): [string, Resource][] {
+  return Object.entries(built.template.findResources(type)) as [string, Resource][];
+}
+
+/** Every IAM statement of the role whose logical id starts with `rolePrefix`. */
+function statementsOf(built: BuiltStack, rolePrefix: string): any[] {
+  const roles = resources(built, 'AWS::IAM::Role').filter(([id]) => id.startsWith(rolePrefix));
+  expect(roles, rolePrefix).toHaveLength(1);
+  const [roleId] = roles[0] ?? [''];
+  return resources(built, 'AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+
+function actionsOf(statements: any[]): string[] {
+  return statements.flatMap((s) => [s.Action].flat());
+}
+
+describe('the state tables', () => {
+  it('are exactly the tables the DynamoDB adapter creates', () => {
+    const tables = resources(eks, 'AWS::DynamoDB::GlobalTable').map(([, t]) => t.Properties);
+    const definitions = tableDefinitions({ nodeClaims: 'claims', state: 'state' });
+    expect(tables).toHaveLength(definitions.length);
+    for (const definition of definitions) {
+      const table = tables.find(
+        (t) => JSON.stringify(t.KeySchema) === JSON.stringify(definition.KeySchema),
+      );
+      expect(table, JSON.stringify(definition.KeySchema)).toBeDefined();
+      expect(table?.BillingMode).toBe(definition.BillingMode);
+      const byName = (a: any, b: any) => a.AttributeName.localeCompare(b.AttributeName);
+      expect([...(table?.AttributeDefinitions ?? [])].sort(byName)).toEqual(
+        [...(definition.AttributeDefinitions ?? [])].sort(byName),
+      );
+      expect(table?.GlobalSecondaryIndexes ?? []).toEqual(definition.GlobalSecondaryIndexes ?? []);
+    }
+    const withIndex = tables.find((t) => t.GlobalSecondaryIndexes !== undefined);
+    expect(withIndex?.GlobalSecondaryIndexes[0].IndexName).toBe(INSTANCE_ID_INDEX);
+    const withTtl = tables.filter((t) => t.TimeToLiveSpecification !== undefined);
+    expect(withTtl.map((t) => t.TimeToLiveSpecification)).toEqual([
+      { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    ]);
+  });
+
+  it('are retained, recoverable to a point in time, encrypted and protected from deletion', () => {
+    for (const [id, table] of resources(eks, 'AWS::DynamoDB::GlobalTable')) {
+      expect(table.DeletionPolicy, id).toBe('Retain');
+      expect(table.Properties.SSESpecification, id).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+      expect(table.Properties.Replicas, id).toEqual([
+        expect.objectContaining({
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          DeletionProtectionEnabled: true,
+        }),
+      ]);
+    }
+  });
+});
+
+describe('the queues and rules', () => {
+  it('give every queue a dead-letter queue, and encrypt and require TLS on all of them', () => {
+    const queues = resources(eks, 'AWS::SQS::Queue');
+    const withDlq = queues.filter(([, q]) => q.Properties.RedrivePolicy !== undefined);
+    expect(withDlq).toHaveLength(2);
+    expect(queues).toHaveLength(4);
+    for (const [id, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled, id).toBe(true);
+    for (const [, policy] of resources(eks, 'AWS::SQS::QueuePolicy')) {
+      expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
+    }
+    expect(resources(eks, 'AWS::SQS::QueuePolicy').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('send the four interruption events to the interruption queue, and the tick to the work queue, each with a DLQ', () => {
+    const rules = resources(eks, 'AWS::Events::Rule');
+    const patterns = rules.flatMap(([, r]) => r.Properties.EventPattern?.['detail-type'] ?? []);
+    expect(patterns.sort()).toEqual([
+      'AWS Health Event',
+      'EC2 Instance Rebalance Recommendation',
+      'EC2 Instance State-change Notification',
+      'EC2 Spot Instance Interruption Warning',
+    ]);
+    for (const [id, rule] of rules) {
+      for (const target of rule.Properties.Targets) {
+        expect(target.DeadLetterConfig?.Arn, id).toBeDefined();
+      }
+    }
+    eks.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Input: '{"source":"schedule","reason":"tick"}' })],
+    });
+  });
+});
+
+describe('the functions', () => {
+  const functions = () =>
+    resources(eks, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime !== undefined);
+
+  it('run Node.js 22 on arm64, log as JSON to their own log group, and take settings only from the stack', () => {
+    expect(
+      functions()
+        .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
+        .sort(),
+    ).toEqual(['AuditLogs', 'AuditWebhook', 'Controller', 'Interruption']);
+    for (const [id, fn] of functions()) {
+      expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures, id).toEqual(['arm64']);
+      expect(fn.Properties.LoggingConfig, id).toEqual({
+        LogFormat: 'JSON',
+        LogGroup: { Ref: expect.stringMatching(/Logs/) },
+      });
+    }
+    const env = (prefix: string) =>
+      Object.keys(
+        functions().find(([id]) => id.startsWith(prefix))?.[1].Properties.Environment.Variables ??
+          {},
+      ).sort();
+    expect(env('Controller')).toEqual([
+      'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+      'CLAIMS_TABLE',
+      'CLUSTER_NAME',
+      'EVENT_BUS_NAME',
+      'STATE_TABLE',
+      'WORK_QUEUE_URL',
+    ]);
+    expect(env('AuditWebhook')).toEqual([
+      'AUDIT_TOKEN_SECRET_ARN',
+      'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+      'WORK_QUEUE_URL',
+    ]);
+  });
+
+  it('reserve concurrency for the controller and cap its queue at the same number', () => {
+    eks.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('controller'),
+      ReservedConcurrentExecutions: 2,
+    });
+    eks.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: 2 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('subscribe the EKS audit log group to the relay, pods and nodes only', () => {
+    eks.template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/aws/eks/shop/cluster',
+      FilterPattern: Match.stringLikeRegexp('objectRef.resource = "pods"'),
+    });
+    expect(resources(selfManaged, 'AWS::Logs::SubscriptionFilter')).toHaveLength(0);
+  });
+});
+
+describe('IAM', () => {
+  it('names no action with a wildcard, anywhere', () => {
+    for (const built of [eks, selfManaged]) {
+      for (const [id, policy] of resources(built, 'AWS::IAM::Policy')) {
+        for (const action of actionsOf(policy.Properties.PolicyDocument.Statement)) {
+          expect(action, id).not.toMatch(/\*/);
+        }
+      }
+    }
+  });
+
+  it('lets the controller create EC2 resources only tagged for the cluster, and end only its own', () => {
+    const statements = statementsOf(eks, 'ControllerRole');
+    const create = statements.find((s) => s.Sid === 'CreateOnlyTaggedForTheCluster');
+    expect(create.Condition.StringEquals).toEqual({
+      'aws:RequestTag/kubernetes.io/cluster/shop': 'owned',
+    });
+    expect(create.Action).toEqual([
+      'ec2:RunInstances',
+      'ec2:CreateFleet',
+      'ec2:CreateLaunchTemplate',
+    ]);
+    const terminate = statements.find((s) => s.Sid === 'TerminateOnlyTheClustersOwn');
+    expect(terminate.Condition).toEqual({
+      StringEquals: { 'aws:ResourceTag/kubernetes.io/cluster/shop': 'owned' },
+    });
+    const tagging = statements.find((s) => s.Sid === 'TagOnlyWhileCreating');
+    expect(tagging.Condition.StringEquals['ec2:CreateAction']).toEqual([
+      'RunInstances',
+      'CreateFleet',
+      'CreateLaunchTemplate',
+    ]);
+    const describe = statements.find((s) => s.Sid === 'DescribeInTheRegion');
+    expect(describe.Condition).toEqual({ StringEquals: { 'aws:RequestedRegion': 'us-east-1' } });
+  });
+
+  it('lets the controller pass only the node role, and only to EC2', () => {
+    const passing = statementsOf(eks, 'ControllerRole').filter((s) =>
+      [s.Action].flat().includes('iam:PassRole'),
+    );
+    expect(passing).toEqual([
+      expect.objectContaining({
+        Resource: NODE_ROLE,
+        Condition: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+      }),
+    ]);
+  });
+
+  it('gives each function only what it uses', () => {
+    const services = (prefix: string) =>
+      [...new Set(actionsOf(statementsOf(eks, prefix)).map((a) => a.split(':')[0]))].sort();
+    expect(services('ControllerRole')).toEqual([
+      'dynamodb',
+      'ec2',
+      'eks',
+      'events',
+      'iam',
+      'logs',
+      'pricing',
+      'sqs',
+      'ssm',
+    ]);
+    expect(services('InterruptionRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
+    expect(services('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
+    expect(services('AuditLogsRole')).toEqual(['logs', 'sqs']);
+  });
+
+  it('maps the functions that talk to Kubernetes to the RBAC group on EKS, and reads the kubeconfig secret otherwise', () => {
+    const entries = resources(eks, 'AWS::EKS::AccessEntry').map(([, e]) => e.Properties);
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({
+        ClusterName: 'shop',
+        KubernetesGroups: ['nodesmith:controller'],
+        Type: 'STANDARD',
+      });
+    }
+    expect(resources(selfManaged, 'AWS::EKS::AccessEntry')).toHaveLength(0);
+    const reads = statementsOf(selfManaged, 'ControllerRole').filter((s) =>
+      [s.Action].flat().includes('secretsmanager:GetSecretValue'),
+    );
+    expect(reads.map((s) => s.Resource)).toEqual([SELF_MANAGED_CONTEXT.clusterSecretArn]);
+  });
+});
+
+describe('the API', () => {
+  it('leaves the audit route to the bearer token, and logs every request', () => {
+    selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'POST /v1/audit',
+      AuthorizationType: 'NONE',
+    });
+    selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+      DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
+    });
+  });
+});
+
+describe('a private cluster endpoint', () => {
+  it('puts the functions that reach the cluster in its subnets, and only them', () => {
+    const inVpc = resources(selfManaged, 'AWS::Lambda::Function')
+      .filter(([, f]) => f.Properties.VpcConfig !== undefined)
+      .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(inVpc.sort()).toEqual(['Controller', 'Interruption']);
+    selfManaged.template.hasResourceProperties('AWS::Lambda::Function', {
+      VpcConfig: Match.objectLike({ SubnetIds: ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'] }),
+    });
+  });
+});
+
+describe('monitoring', () => {
+  it('alarms on dead letters, every function’s errors and the capacity error rate, to one topic', () => {
+    const alarms = resources(eks, 'AWS::CloudWatch::Alarm');
+    const named = alarms.map(([id]) => id.replace(/^Monitoring/, '').replace(/[0-9A-F]{8}$/, ''));
+    expect(named.sort()).toEqual([
+      'AuditLogsErrors',
+      'AuditWebhookErrors',
+      'CapacityErrorRate',
+      'ControllerErrors',
+      'InterruptionDeadLetters',
+      'InterruptionErrors',
+      'WorkDeadLetters',
+    ]);
+    const topics = resources(eks, 'AWS::SNS::Topic').map(([id]) => id);
+    expect(topics).toHaveLength(1);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topics[0] }]);
+    }
+    eks.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+});
