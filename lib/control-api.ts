@@ -19,6 +19,8 @@ import { Construct } from 'constructs';
 
 export interface ControlApiProps {
   readonly auditWebhook: IFunction;
+  /** Every other `/v1/` route: the function answers 404 and 405 itself. */
+  readonly operatorApi: IFunction;
   readonly logRetention: RetentionDays;
 }
 
@@ -39,8 +41,6 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 
 export class ControlApi extends Construct {
   readonly api: HttpApi;
-  /** Operator routes are added with it. */
-  readonly iam: IHttpRouteAuthorizer = new HttpIamAuthorizer();
 
   constructor(scope: Construct, id: string, props: ControlApiProps) {
     super(scope, id);
@@ -60,6 +60,12 @@ export class ControlApi extends Construct {
           'kube-apiserver cannot sign requests; the relay compares its bearer token in constant time before reading the body',
       });
     }
+    this.api.addRoutes({
+      path: '/v1/{proxy+}',
+      methods: [HttpMethod.ANY],
+      integration: new HttpLambdaIntegration('OperatorApi', props.operatorApi),
+      authorizer: new HttpIamAuthorizer(),
+    });
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -70,16 +76,6 @@ export class ControlApi extends Construct {
       format: ACCESS_LOG_FORMAT,
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: 100, throttlingRateLimit: 50 };
-  }
-
-  /** An operator route, signed with SigV4 and checked by IAM before the function runs. */
-  addOperatorRoute(path: string, methods: HttpMethod[], handler: IFunction): void {
-    this.api.addRoutes({
-      path,
-      methods,
-      integration: new HttpLambdaIntegration(`${methods.join('')}${path}`, handler),
-      authorizer: this.iam,
-    });
   }
 
   /** The URL operators and the webhook kubeconfig point at. */

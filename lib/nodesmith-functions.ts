@@ -1,7 +1,8 @@
 /**
  * Nodesmith's functions and what each may touch: the controller (tables, work queue, decision
- * bus, EC2 and IAM through its permissions), the interruption function (tables, work queue), the
- * audit webhook relay (its bearer token, the work queue) and, for EKS audit logs, the log relay.
+ * bus, EC2 and IAM through its permissions), the interruption function and the operator API
+ * (tables, work queue), the audit webhook relay (its bearer token, the work queue) and, for EKS
+ * audit logs, the log relay.
  * Each has its own role; only the functions that reach the cluster run in the deployment's VPC.
  */
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -42,6 +43,8 @@ export class NodesmithFunctions extends Construct {
   readonly controller: IFunction;
   readonly interruption: IFunction;
   readonly auditWebhook: IFunction;
+  /** The operator API: pools, classes, the dry run and the status. */
+  readonly api: IFunction;
   /** The bearer token kube-apiserver's audit webhook sends. */
   readonly auditToken: ISecret;
   readonly workQueueUrl: string;
@@ -79,7 +82,18 @@ export class NodesmithFunctions extends Construct {
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
     this.auditWebhook = this.#auditWebhook();
-    this.#grantState([this.controller, this.interruption]);
+    this.api = this.make(
+      'Api',
+      {
+        handlerFolder: 'api',
+        description: 'Nodesmith API: NodePools, EC2NodeClasses, dry run and status',
+        timeout: Duration.seconds(29),
+        memorySize: 1024,
+        environment: { ...state, ...secretEnvironment(config) },
+      },
+      true,
+    );
+    this.#grantState([this.controller, this.interruption, this.api]);
   }
 
   #controller(state: Record<string, string>): IFunction {

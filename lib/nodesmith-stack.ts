@@ -62,10 +62,12 @@ export class NodesmithStack extends Stack {
       roles: {
         Controller: roleOf(functions.controller),
         Interruption: roleOf(functions.interruption),
+        Api: roleOf(functions.api),
       },
     });
-    const api = new ControlApi(this, 'Api', {
+    const api = new ControlApi(this, 'HttpApi', {
       auditWebhook: functions.auditWebhook,
+      operatorApi: functions.api,
       logRetention: config.logRetentionDays as RetentionDays,
     });
     auditLogSubscription(this, config, functions);

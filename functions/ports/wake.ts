@@ -4,8 +4,8 @@
  * reordered wake delays a decision by at most one tick and never makes it wrong.
  */
 
-/** Who asked: the audit relay, the interruption function, the schedule, or the controller itself. */
-export type WakeSource = 'audit' | 'interruption' | 'schedule' | 'controller';
+/** Who asked: the audit relay, the interruption function, the schedule, the pools API, or the controller itself. */
+export type WakeSource = 'audit' | 'interruption' | 'schedule' | 'api' | 'controller';
 
 export interface Wake {
   readonly source: WakeSource;

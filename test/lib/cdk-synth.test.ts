@@ -39,10 +39,10 @@ describe('cdk synth', () => {
     const functions = Object.values(template.Resources as Record<string, any>).filter(
       (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions).toHaveLength(3);
+    expect(functions).toHaveLength(4);
     const bundles = readdirSync(result.outdir).filter((d) => d.startsWith('asset.'));
     const withCode = bundles.filter((d) => existsSync(join(result.outdir, d, 'index.mjs')));
-    expect(withCode).toHaveLength(3);
+    expect(withCode).toHaveLength(4);
     for (const bundle of withCode) {
       const code = readFileSync(join(result.outdir, bundle, 'index.mjs'), 'utf8');
       expect(code.startsWith('import { createRequire }'), bundle).toBe(true);

@@ -128,7 +128,7 @@ describe('the functions', () => {
       functions()
         .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
         .sort(),
-    ).toEqual(['AuditLogs', 'AuditWebhook', 'Controller', 'Interruption']);
+    ).toEqual(['Api', 'AuditLogs', 'AuditWebhook', 'Controller', 'Interruption']);
     for (const [id, fn] of functions()) {
       expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
@@ -242,11 +242,12 @@ describe('IAM', () => {
     expect(services('InterruptionRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
     expect(services('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
     expect(services('AuditLogsRole')).toEqual(['logs', 'sqs']);
+    expect(services('ApiRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
   });
 
   it('maps the functions that talk to Kubernetes to the RBAC group on EKS, and reads the kubeconfig secret otherwise', () => {
     const entries = resources(eks, 'AWS::EKS::AccessEntry').map(([, e]) => e.Properties);
-    expect(entries).toHaveLength(2);
+    expect(entries).toHaveLength(3);
     for (const entry of entries) {
       expect(entry).toMatchObject({
         ClusterName: 'shop',
@@ -263,11 +264,15 @@ describe('IAM', () => {
 });
 
 describe('the API', () => {
-  it('leaves the audit route to the bearer token, and logs every request', () => {
-    selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
-      RouteKey: 'POST /v1/audit',
-      AuthorizationType: 'NONE',
-    });
+  it('signs every operator route with IAM, leaves the audit route to the bearer token, and logs every request', () => {
+    const routes = resources(selfManaged, 'AWS::ApiGatewayV2::Route').map(([, r]) => [
+      r.Properties.RouteKey,
+      r.Properties.AuthorizationType,
+    ]);
+    expect(routes.sort()).toEqual([
+      ['ANY /v1/{proxy+}', 'AWS_IAM'],
+      ['POST /v1/audit', 'NONE'],
+    ]);
     selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
       DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
@@ -280,7 +285,7 @@ describe('a private cluster endpoint', () => {
     const inVpc = resources(selfManaged, 'AWS::Lambda::Function')
       .filter(([, f]) => f.Properties.VpcConfig !== undefined)
       .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
-    expect(inVpc.sort()).toEqual(['Controller', 'Interruption']);
+    expect(inVpc.sort()).toEqual(['Api', 'Controller', 'Interruption']);
     selfManaged.template.hasResourceProperties('AWS::Lambda::Function', {
       VpcConfig: Match.objectLike({ SubnetIds: ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'] }),
     });
@@ -292,6 +297,7 @@ describe('monitoring', () => {
     const alarms = resources(eks, 'AWS::CloudWatch::Alarm');
     const named = alarms.map(([id]) => id.replace(/^Monitoring/, '').replace(/[0-9A-F]{8}$/, ''));
     expect(named.sort()).toEqual([
+      'ApiErrors',
       'AuditLogsErrors',
       'AuditWebhookErrors',
       'CapacityErrorRate',

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 export const wakeMessage = z.object({
-  source: z.enum(['audit', 'interruption', 'schedule', 'controller']),
+  source: z.enum(['audit', 'interruption', 'schedule', 'api', 'controller']),
   reason: z.string(),
 });
 

@@ -1,0 +1,53 @@
+/**
+ * The API's `POST /v1/plan`: what a controller pass would launch now, touching nothing. The
+ * cluster's nodes, pods, DaemonSets and volumes are read live; NodePools, EC2NodeClasses and the
+ * claims in flight come from the state store, exactly as the controller reads them, so capacity
+ * already on its way is counted and not planned twice.
+ */
+import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
+import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
+import type { ClusterReader } from '../../ports/cluster.ts';
+import type { StateStore } from '../../ports/state-store.ts';
+import { type PlanReport, toPlanReport } from './plan-report.ts';
+import { type WhatIfPlan, whatIfPlan } from './what-if-plan.ts';
+
+export interface LiveDryRunDependencies {
+  readonly cluster: Pick<ClusterReader, 'snapshot'>;
+  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+  readonly instanceTypes: InstanceTypeProvider;
+  readonly region: string;
+}
+
+export interface LiveDryRun {
+  readonly report: PlanReport;
+  readonly warnings: WhatIfPlan['warnings'];
+}
+
+export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryRun> {
+  const [live, pools, classes, claims] = await Promise.all([
+    deps.cluster.snapshot(),
+    deps.state.nodePools.list(),
+    deps.state.nodeClasses.list(),
+    deps.state.nodeClaims.list(),
+  ]);
+  const inPlay = claims.filter((c) => !isGoing(c));
+  const result = await whatIfPlan(
+    {
+      pods: live.pods,
+      nodes: nodesForPlanning(live.nodes, claims),
+      nodeClaims: inPlay.map(planningClaim),
+      nodePools: pools.map((p) => p.document),
+      nodeClasses: classes.map((c) => c.document),
+      daemonSets: live.daemonSets,
+      persistentVolumeClaims: live.persistentVolumeClaims,
+      persistentVolumes: live.persistentVolumes,
+      storageClasses: live.storageClasses,
+      runtimeClasses: [],
+      namespaces: new Map(live.namespaces.map((n) => [n.name, n.labels])),
+    },
+    { region: deps.region },
+    deps.instanceTypes,
+  );
+  return { report: toPlanReport(result), warnings: result.warnings };
+}

@@ -1,0 +1,404 @@
+/**
+ * The API function as API Gateway invokes it after IAM has checked the signature: real-shaped
+ * HTTP API events, the state on DynamoDB Local, the cluster on the fake API server. Documents
+ * go in as Karpenter YAML or JSON and come out with their resourceVersion; bad bodies, stale
+ * versions and racing updates are refused and change nothing.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
+import { BundledInstanceTypes } from '../../../functions/adapters/bundled/bundled-instance-types.ts';
+import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables } from '../../../functions/adapters/dynamodb/tables.ts';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../../functions/adapters/simulated/api-server/server.ts';
+import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
+import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
+import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { Wake, Waker } from '../../../functions/ports/wake.ts';
+import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
+
+const NOW = new Date('2026-11-25T09:00:00Z');
+const endpoint = useDynamoDbLocal();
+const clients: { destroy(): void }[] = [];
+let tableSets = 0;
+let server: FakeApiServer;
+
+afterAll(() => {
+  for (const client of clients) client.destroy();
+});
+beforeEach(async () => {
+  server = await startFakeApiServer({ namespaces: ['default', 'shop'] });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const NODE_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: ["on-demand"]
+        - key: karpenter.k8s.aws/instance-category
+          operator: In
+          values: ["c", "m", "r"]
+  limits:
+    cpu: "1000"
+`;
+
+const NODE_CLASS = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  role: KarpenterNodeRole-shop
+  amiSelectorTerms:
+    - alias: al2023@latest
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: shop
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: shop
+`;
+
+class Wakes implements Waker {
+  readonly queued: Wake[] = [];
+  async wake(wake: Wake): Promise<void> {
+    this.queued.push(wake);
+  }
+}
+
+/** An HTTP API (payload 2.0) request on the IAM-authorized `ANY /v1/{proxy+}` route. */
+function request(
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'ANY /v1/{proxy+}',
+    rawPath: path,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/yaml', ...headers },
+    pathParameters: { proxy: path.replace(/^\/v1\//, '') },
+    requestContext: {
+      accountId: '111122223333',
+      apiId: 'a1b2c3d4e5',
+      authorizer: {
+        iam: {
+          accessKey: 'ASIAEXAMPLE',
+          accountId: '111122223333',
+          callerId: 'AROAEXAMPLE:platform-engineer',
+          cognitoIdentity: null,
+          principalOrgId: null,
+          userArn: 'arn:aws:sts::111122223333:assumed-role/PlatformAdmin/platform-engineer',
+          userId: 'AROAEXAMPLE:platform-engineer',
+        },
+      },
+      domainName: 'a1b2c3d4e5.execute-api.us-east-1.amazonaws.com',
+      domainPrefix: 'a1b2c3d4e5',
+      http: {
+        method,
+        path,
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.7',
+        userAgent: 'nodesmith',
+      },
+      requestId: 'request-1',
+      routeKey: 'ANY /v1/{proxy+}',
+      stage: '$default',
+      time: '25/Nov/2026:09:00:00 +0000',
+      timeEpoch: NOW.getTime(),
+    },
+    ...(body === undefined ? {} : { body, isBase64Encoded: false }),
+  } as APIGatewayProxyEventV2;
+}
+
+async function freshState(): Promise<StateStore> {
+  const client = makeLocalClient(endpoint());
+  clients.push(client);
+  tableSets += 1;
+  const tables = {
+    state: `api-state-${process.pid}-${tableSets}`,
+    nodeClaims: `api-claims-${process.pid}-${tableSets}`,
+  };
+  await createTables(client, tables);
+  return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+}
+
+async function setUp() {
+  const state = await freshState();
+  const waker = new Wakes();
+  const handler = makeApiHandler({
+    state,
+    waker,
+    now: () => NOW,
+    dryRun: () =>
+      liveDryRun({
+        cluster: kubernetesClusterFrom(kubeConfigFor(server.url)),
+        state,
+        instanceTypes: new BundledInstanceTypes({
+          region: 'us-east-1',
+          prices: onDemandPrices('us-east-1'),
+        }),
+        region: 'us-east-1',
+      }),
+  });
+  const call = async (event: APIGatewayProxyEventV2) => {
+    const reply = await handler(event, lambdaContext('api-test'));
+    return {
+      status: reply.statusCode,
+      headers: reply.headers ?? {},
+      body: JSON.parse(String(reply.body)),
+    };
+  };
+  return { state, waker, call };
+}
+
+describe('the pools API', () => {
+  it('creates a NodePool from Karpenter YAML, reports it not ready until its class exists', async () => {
+    const { state, waker, call } = await setUp();
+    const created = await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      result: 'created',
+      kind: 'NodePool',
+      metadata: { name: 'default', resourceVersion: '1' },
+      status: {
+        ready: false,
+        notReady: { reason: 'NodeClassNotFound' },
+        limits: { cpu: '1000' },
+      },
+    });
+    expect(waker.queued).toEqual([{ source: 'api', reason: 'NodePool default created' }]);
+    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    const read = await call(request('GET', '/v1/nodepools/default'));
+    expect(read.status).toBe(200);
+    expect(read.headers.etag).toBe('"1"');
+    expect(read.body.status.ready).toBe(true);
+    expect(read.body.spec.disruption.consolidationPolicy).toBe('WhenEmptyOrUnderutilized');
+    expect((await state.nodePools.get('default'))?.resourceVersion).toBe(1);
+  });
+
+  it('takes JSON too, lists what it holds, and applies an unchanged document as a no-op', async () => {
+    const { waker, call } = await setUp();
+    const asJson = JSON.stringify({
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'gpu' },
+      spec: {
+        role: 'KarpenterNodeRole-shop',
+        amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+        subnetSelectorTerms: [{ tags: { a: 'b' } }],
+        securityGroupSelectorTerms: [{ tags: { a: 'b' } }],
+      },
+    });
+    const headers = { 'content-type': 'application/json' };
+    expect((await call(request('PUT', '/v1/nodeclasses/gpu', asJson, headers))).status).toBe(201);
+    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    const again = await call(request('PUT', '/v1/nodeclasses/gpu', asJson, headers));
+    expect(again.body.result).toBe('unchanged');
+    expect(again.body.metadata.resourceVersion).toBe('1');
+    expect(waker.queued).toHaveLength(2);
+    const list = await call(request('GET', '/v1/nodeclasses'));
+    expect(list.body.kind).toBe('List');
+    expect(list.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      'default',
+      'gpu',
+    ]);
+  });
+
+  it('replaces only the version it was read at: If-Match or metadata.resourceVersion', async () => {
+    const { state, call } = await setUp();
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    const changed = NODE_POOL.replace('cpu: "1000"', 'cpu: "2000"');
+    const ok = await call(request('PUT', '/v1/nodepools/default', changed, { 'if-match': '"1"' }));
+    expect(ok.body).toMatchObject({ result: 'configured', metadata: { resourceVersion: '2' } });
+    const stale = await call(
+      request('PUT', '/v1/nodepools/default', NODE_POOL, { 'if-match': '"1"' }),
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(
+      'default: the request is for resourceVersion 1, but 2 is stored; read it again and reapply',
+    );
+    const inBody = NODE_POOL.replace(
+      '  name: default\n',
+      '  name: default\n  resourceVersion: "1"\n',
+    );
+    expect((await call(request('PUT', '/v1/nodepools/default', inBody))).status).toBe(409);
+    const disagree = await call(
+      request('PUT', '/v1/nodepools/default', inBody, { 'if-match': '2' }),
+    );
+    expect(disagree.status).toBe(400);
+    const stored = await state.nodePools.get('default');
+    expect(stored?.resourceVersion).toBe(2);
+    expect(stored?.document.spec.limits).toEqual({ cpu: '2000' });
+    expect(JSON.stringify(stored?.document)).not.toContain('resourceVersion');
+  });
+
+  it('lets exactly one of two racing updates of the same version win', async () => {
+    const { state, call } = await setUp();
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    const updates = ['2000', '3000'].map((cpu) =>
+      call(
+        request('PUT', '/v1/nodepools/default', NODE_POOL.replace('"1000"', `"${cpu}"`), {
+          'if-match': '1',
+        }),
+      ),
+    );
+    const statuses = (await Promise.all(updates)).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    expect((await state.nodePools.get('default'))?.resourceVersion).toBe(2);
+  });
+
+  it.each([
+    [
+      'a field Karpenter rejects',
+      NODE_POOL.replace(
+        'operator: In\n          values: ["on-demand"]',
+        'operator: Inside\n          values: ["on-demand"]',
+      ),
+      400,
+      /spec\.template\.spec\.requirements\[0\]\.operator/,
+    ],
+    ['another kind', NODE_CLASS, 400, /this path takes karpenter\.sh\/v1 NodePool/],
+    [
+      'another name',
+      NODE_POOL.replace('name: default\nspec', 'name: web\nspec'),
+      400,
+      /metadata\.name is "web" but the path names "default"/,
+    ],
+    ['two documents', `${NODE_POOL}---\n${NODE_POOL}`, 400, /holds 2 documents/],
+    ['no YAML at all', 'kind: [', 400, /body/],
+    ['nothing', '', 400, /body is empty/],
+    ['too much', `${NODE_POOL}#${'x'.repeat(300 * 1024)}\n`, 413, /over the 262144-byte limit/],
+  ])('refuses %s and stores nothing', async (_what, body, status, message) => {
+    const { state, waker, call } = await setUp();
+    const reply = await call(request('PUT', '/v1/nodepools/default', body));
+    expect(reply.status).toBe(status);
+    expect(reply.body.error).toMatch(message);
+    expect(await state.nodePools.list()).toEqual([]);
+    expect(waker.queued).toEqual([]);
+  });
+
+  it('names the line of a bad field', async () => {
+    const { call } = await setUp();
+    const bad = NODE_POOL.replace('cpu: "1000"', 'cpu: "lots"');
+    const reply = await call(request('PUT', '/v1/nodepools/default', bad));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ field: 'spec.limits.cpu', line: 20 });
+    expect(reply.body.error).toBe(
+      'body:20: spec.limits.cpu: "lots" is not a quantity such as 500m, 2Gi or 1.5',
+    );
+  });
+
+  it('deletes a NodePool and marks its claims for deletion, as Karpenter does', async () => {
+    const { state, waker, call } = await setUp();
+    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    for (const name of ['default-a', 'default-b']) {
+      await state.nodeClaims.create({
+        ...aNewNodeClaim({ name, phase: 'Initialized', nodeName: `${name}.node` }),
+      });
+    }
+    const deleted = await call(request('DELETE', '/v1/nodepools/default'));
+    expect(deleted.body).toEqual({
+      result: 'deleted',
+      kind: 'NodePool',
+      name: 'default',
+      nodeClaimsMarkedForDeletion: ['default-a', 'default-b'],
+    });
+    const claims = await state.nodeClaims.list();
+    expect(claims.map((c) => [c.phase, c.disruption?.reason])).toEqual([
+      ['Disrupting', 'NodePoolDeleted'],
+      ['Disrupting', 'NodePoolDeleted'],
+    ]);
+    expect(waker.queued.at(-1)).toEqual({ source: 'api', reason: 'NodePool default deleted' });
+    const inUse = await call(request('DELETE', '/v1/nodeclasses/default'));
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.error).toMatch(/in use by NodeClaim default-a, NodeClaim default-b/);
+    expect((await call(request('DELETE', '/v1/nodepools/default'))).status).toBe(404);
+  });
+
+  it('answers unknown routes 404 and wrong methods 405 with the methods allowed', async () => {
+    const { call } = await setUp();
+    const missing = await call(request('GET', '/v1/nodegroups'));
+    expect(missing.status).toBe(404);
+    const wrong = await call(request('POST', '/v1/nodepools/default', NODE_POOL));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('GET, PUT, DELETE');
+    expect((await call(request('GET', '/v1/nodepools/Not_A_Name'))).status).toBe(400);
+  });
+
+  it('shows per pool its nodes, claims in flight, resources, cost and disruptions', async () => {
+    const { state, call } = await setUp();
+    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    const launched = (name: string, phase: 'Initialized' | 'Launched') => ({
+      ...aNewNodeClaim({ name, phase, instanceId: `i-${name}` }),
+      capacity: { cpu: 4000, memory: 16 * 1024 ** 3, pods: 58 },
+    });
+    await state.nodeClaims.create(launched('default-a', 'Initialized'));
+    await state.nodeClaims.create(launched('default-b', 'Launched'));
+    const status = await call(request('GET', '/v1/status'));
+    expect(status.body.nodePools).toEqual([
+      expect.objectContaining({
+        name: 'default',
+        ready: true,
+        nodes: 1,
+        inFlight: 1,
+        resources: { cpu: '8', memory: '32Gi', pods: '116', nodes: '2' },
+        limits: { cpu: '1000' },
+        disruptions: [],
+      }),
+    ]);
+    expect(status.body.nodePools[0].costPerHour).toBeGreaterThan(0);
+  });
+
+  it('plans against the live cluster what a pass would launch now, with its cost', async () => {
+    const { call } = await setUp();
+    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    for (let i = 0; i < 6; i++) {
+      server.store.create('pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `web-${i}`, namespace: 'shop', uid: `uid-web-${i}` },
+        spec: {
+          containers: [
+            { name: 'web', image: 'web', resources: { requests: { cpu: '2', memory: '4Gi' } } },
+          ],
+        },
+        status: {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+        },
+      });
+    }
+    const plan = await call(request('POST', '/v1/plan'));
+    expect(plan.status).toBe(200);
+    expect(plan.body.nodeClaims.length).toBeGreaterThan(0);
+    expect(plan.body.nodeClaims.flatMap((c: { pods: string[] }) => c.pods)).toHaveLength(6);
+    expect(plan.body.summary).toMatchObject({ pendingPods: 6, priceSource: 'us-east-1' });
+    expect(plan.body.summary.pricePerHour).toBeGreaterThan(0);
+  });
+});
