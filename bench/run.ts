@@ -249,3 +249,5 @@ if (!process.argv.includes('--planning-only')) {
   const { benchControllerPass } = await import('./controller-pass.ts');
   await benchControllerPass();
 }
+const { benchHandlerImports } = await import('./handler-imports.ts');
+await benchHandlerImports();

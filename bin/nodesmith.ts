@@ -7,6 +7,7 @@ import { ManifestError } from '../functions/manifests/manifest-error.ts';
 import { isPortError } from '../functions/ports/errors.ts';
 import { addDisruptionCommand } from './cli/disruption-command.ts';
 import { addPlanCommand } from './cli/plan-command.ts';
+import { ApiRefusal, addPoolsCommand } from './cli/pools/pools-command.ts';
 import { addSimulateCommand } from './cli/simulate-command.ts';
 import { UsageError } from './cli/usage-error.ts';
 
@@ -18,12 +19,16 @@ const program = new Command('nodesmith')
 addPlanCommand(program);
 addDisruptionCommand(program);
 addSimulateCommand(program);
+addPoolsCommand(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof ApiRefusal) {
+    process.stderr.write(`nodesmith: ${error.message}\n`);
+    process.exitCode = error.status < 500 ? 2 : 1;
   } else if (error instanceof ManifestError || error instanceof UsageError || isPortError(error)) {
     process.stderr.write(`nodesmith: ${error.message.split('\n')[0]}\n`);
     process.exitCode = 2;

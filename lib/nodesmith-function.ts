@@ -100,6 +100,8 @@ export class NodesmithFunction extends Construct {
         minify: true,
         keepNames: true,
         banner: REQUIRE_SHIM,
+        // The SDK versions the code was tested with, not whichever the runtime carries.
+        externalModules: [],
         mainFields: ['module', 'main'],
       },
     });

@@ -1,0 +1,71 @@
+/** `nodesmith pools get` and `status` for people: tables like `kubectl get nodepools`. */
+import { table } from '../text-table.ts';
+
+interface ShownPool {
+  readonly metadata: { readonly name: string; readonly resourceVersion?: string };
+  readonly spec: {
+    readonly template: { readonly spec: { readonly nodeClassRef: { readonly name: string } } };
+  };
+  readonly status?: PoolStatus;
+}
+
+export interface PoolStatus {
+  readonly name: string;
+  readonly ready: boolean;
+  readonly notReady?: { readonly reason: string };
+  readonly nodes: number;
+  readonly inFlight: number;
+  readonly resources: Readonly<Record<string, string>>;
+  readonly limits: Readonly<Record<string, string>>;
+  readonly costPerHour: number;
+  readonly disruptions: readonly { readonly nodeClaim: string; readonly reason: string }[];
+}
+
+const ready = (s: PoolStatus | undefined) =>
+  s === undefined ? 'Unknown' : s.ready ? 'True' : `False (${s.notReady?.reason ?? ''})`;
+
+export function poolsTable(items: readonly ShownPool[]): string {
+  const rows = items.map((p) => [
+    p.metadata.name,
+    p.spec.template.spec.nodeClassRef.name,
+    String(p.status?.nodes ?? 0),
+    ready(p.status),
+    p.metadata.resourceVersion ?? '',
+  ]);
+  return `${table(['NAME', 'NODECLASS', 'NODES', 'READY', 'VERSION'], rows)}\n`;
+}
+
+export function classesTable(items: readonly ShownPool['metadata'][]): string {
+  const rows = items.map((m) => [m.name, m.resourceVersion ?? '']);
+  return `${table(['NAME', 'VERSION'], rows)}\n`;
+}
+
+function used(s: PoolStatus, resource: string): string {
+  const limit = s.limits[resource];
+  const amount = s.resources[resource] ?? '0';
+  return limit === undefined ? amount : `${amount}/${limit}`;
+}
+
+export function statusTable(pools: readonly PoolStatus[]): string {
+  const rows = pools.map((s) => [
+    s.name,
+    ready(s),
+    String(s.nodes),
+    String(s.inFlight),
+    used(s, 'cpu'),
+    used(s, 'memory'),
+    `$${s.costPerHour.toFixed(4)}`,
+    s.disruptions.map((d) => `${d.nodeClaim} (${d.reason})`).join(', ') || '-',
+  ]);
+  const header = [
+    'NODEPOOL',
+    'READY',
+    'NODES',
+    'IN FLIGHT',
+    'CPU',
+    'MEMORY',
+    'COST/H',
+    'DISRUPTING',
+  ];
+  return `${table(header, rows)}\n`;
+}

@@ -1,0 +1,200 @@
+/**
+ * `nodesmith pools` through the built binary, against the API served locally behind a SigV4
+ * check, with the state on DynamoDB Local: the user's credentials come from the environment as
+ * the SDK reads them, and requests the signature check refuses never reach the function.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
+import type { StateStore } from '../../functions/ports/state-store.ts';
+import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
+import { runCli } from '../support/cli.ts';
+import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
+import { type SignedApiServer, startSignedApiServer } from '../support/signed-api-server.ts';
+
+const CALLER = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'eu-west-1',
+};
+
+const POOLS_YAML = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  role: KarpenterNodeRole-shop
+  amiSelectorTerms:
+    - alias: al2023@latest
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: shop
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: shop
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: ["spot"]
+  limits:
+    cpu: "64"
+`;
+
+const endpoint = useDynamoDbLocal();
+const clients: { destroy(): void }[] = [];
+let tableSets = 0;
+let server: SignedApiServer;
+let state: StateStore;
+
+afterAll(() => {
+  for (const client of clients) client.destroy();
+});
+
+beforeEach(async () => {
+  const client = makeLocalClient(endpoint());
+  clients.push(client);
+  tableSets += 1;
+  const tables = {
+    state: `pools-cli-state-${process.pid}-${tableSets}`,
+    nodeClaims: `pools-cli-claims-${process.pid}-${tableSets}`,
+  };
+  await createTables(client, tables);
+  state = makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+  const handler = makeApiHandler({
+    state,
+    waker: { wake: async () => {} },
+    now: () => new Date('2026-11-25T09:00:00Z'),
+    dryRun: async () => {
+      throw new Error('not used here');
+    },
+  });
+  server = await startSignedApiServer(handler, CALLER);
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function file(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'pools-')), 'pools.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The CLI with credentials in the environment and no profile files to fall back on. */
+function pools(args: string[], credentials = CALLER) {
+  return runCli(['pools', ...args], {
+    env: {
+      PATH: process.env.PATH,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_REGION: CALLER.region,
+      AWS_CONFIG_FILE: '/nonexistent',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      NODESMITH_API_URL: server.url,
+    },
+  });
+}
+
+describe('nodesmith pools', () => {
+  it('applies a file as kubectl would report it, classes first, and again as unchanged', async () => {
+    const path = file(POOLS_YAML);
+    const first = await pools(['apply', '-f', path]);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toBe(
+      'ec2nodeclass.karpenter.k8s.aws/default created\nnodepool.karpenter.sh/web created\n',
+    );
+    const again = await pools(['apply', '-f', path]);
+    expect(again.stdout).toBe(
+      'ec2nodeclass.karpenter.k8s.aws/default unchanged\nnodepool.karpenter.sh/web unchanged\n',
+    );
+    const changed = await pools(['apply', '-f', file(POOLS_YAML.replace('"64"', '"128"'))]);
+    expect(changed.stdout).toContain('nodepool.karpenter.sh/web configured');
+    expect((await state.nodePools.get('web'))?.document.spec.limits).toEqual({ cpu: '128' });
+  }, 60_000);
+
+  it('gets pools as a table, YAML or JSON, and shows their status', async () => {
+    await pools(['apply', '-f', file(POOLS_YAML)]);
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({
+        name: 'web-a1b2c',
+        nodePool: 'web',
+        phase: 'Initialized',
+        instanceId: 'i-0a',
+      }),
+      capacity: { cpu: 4000, memory: 16 * 1024 ** 3 },
+    });
+    const table = await pools(['get']);
+    expect(table.stdout.split('\n').slice(0, 2)).toEqual([
+      'NAME  NODECLASS  NODES  READY  VERSION',
+      'web   default    1      True   1',
+    ]);
+    const yaml = await pools(['get', 'nodepools', 'web', '-o', 'yaml']);
+    expect(yaml.stdout).toContain('kind: NodePool\n');
+    expect(yaml.stdout).toContain("resourceVersion: '1'");
+    const json = JSON.parse((await pools(['get', 'nodeclasses', '-o', 'json'])).stdout);
+    expect(json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      'default',
+    ]);
+    const status = await pools(['status']);
+    expect(status.stdout.split('\n')[1]).toMatch(
+      /^web\s+True\s+1\s+0\s+4\/64\s+16Gi\s+\$\d+\.\d{4}\s+-$/,
+    );
+  }, 60_000);
+
+  it('deletes a NodePool and says its nodes are going', async () => {
+    await pools(['apply', '-f', file(POOLS_YAML)]);
+    await state.nodeClaims.create(
+      aNewNodeClaim({ name: 'web-a1b2c', nodePool: 'web', phase: 'Initialized' }),
+    );
+    const deleted = await pools(['delete', 'nodepool', 'web']);
+    expect(deleted.stdout).toBe(
+      'nodepool.karpenter.sh/web deleted; 1 node claims are being deleted\n',
+    );
+    const missing = await pools(['delete', 'nodepool', 'web']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe('nodesmith: NodePool web does not exist (HTTP 404)\n');
+  }, 60_000);
+
+  it('refuses a bad file before sending anything, naming file, line and field', async () => {
+    const path = file(POOLS_YAML.replace('values: ["spot"]', 'values: "spot"'));
+    const result = await pools(['apply', '-f', path]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^nodesmith: ${path}:\\d+: spec\\.template\\.spec\\.requirements\\[0\\]\\.values: `,
+      ),
+    );
+    expect(server.served).toEqual([]);
+  }, 60_000);
+
+  it('is refused by the signature check with the wrong secret, and says where the endpoint is missing', async () => {
+    const forged = await pools(['get'], { ...CALLER, secretAccessKey: 'not-the-secret' });
+    expect(forged.status).toBe(2);
+    expect(forged.stderr).toBe('nodesmith: Forbidden (HTTP 403)\n');
+    expect(server.served).toEqual([]);
+    const nowhere = await runCli(['pools', 'get'], { env: { PATH: process.env.PATH } });
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stderr).toBe(
+      "nodesmith: no API endpoint: give --endpoint or set NODESMITH_API_URL to the stack's ApiUrl output\n",
+    );
+  }, 60_000);
+});
