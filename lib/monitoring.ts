@@ -2,7 +2,8 @@
  * What an operator watches: alarms on dead letters (a message or event Nodesmith could not
  * process), on function errors and on the share of launches EC2 refused for capacity, sent to
  * one SNS topic; and a dashboard of the controller's own metrics (pending and unschedulable
- * pods, claims launched and in flight, capacity errors, pass duration) beside queue depth.
+ * pods, claims in flight, nodes and cost per NodePool, decisions, capacity errors, pass
+ * duration) beside dead letters.
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -95,10 +96,21 @@ export class Monitoring extends Construct {
           ]),
         ],
         [
+          graph('Nodes per NodePool', [perPool('Nodes')]),
+          graph('Cost per hour per NodePool (USD)', [perPool('CostPerHour')]),
+        ],
+        [
+          graph('Decisions', [
+            controllerMetric('NodeClaimsLaunched'),
+            controllerMetric('NodeClaimsDisrupted'),
+            controllerMetric('NodeClaimsTerminated'),
+          ]),
           graph('Pass duration (ms)', [
             controllerMetric('PassDuration', 'p50'),
             controllerMetric('PassDuration', 'p99'),
           ]),
+        ],
+        [
           graph(
             'Dead letters',
             Object.values(props.deadLetterQueues).map((q) =>
@@ -112,6 +124,16 @@ export class Monitoring extends Construct {
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+
+/** One line per NodePool, whichever pools exist: the controller tags them with `nodePool`. */
+function perPool(metricName: string): IMetric {
+  return new MathExpression({
+    expression: `SEARCH('{Nodesmith,nodePool,service} MetricName="${metricName}"', 'Maximum', 60)`,
+    usingMetrics: {},
+    label: '',
+    period: Duration.minutes(1),
+  });
+}
 
 /** Launches refused for capacity, as a share of launches tried, over five minutes. */
 function capacityErrorRate(): IMetric {

@@ -311,6 +311,12 @@ describe('monitoring', () => {
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topics[0] }]);
     }
-    eks.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const [[, dashboard]] = resources(eks, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const shown of ['ProvisionablePods', 'NodeClaimsDisrupted', 'PassDuration']) {
+      expect(body).toContain(shown);
+    }
+    expect(body).toContain('{Nodesmith,nodePool,service} MetricName=');
+    expect(body).toContain('CostPerHour');
   });
 });

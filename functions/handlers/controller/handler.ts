@@ -38,6 +38,18 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
   metrics.addMetric('NodeClaimsInFlight', MetricUnit.Count, report.inFlight);
   const duration = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   metrics.addMetric('PassDuration', MetricUnit.Milliseconds, duration);
+  const decided = (kind: string) => report.lifecycle.filter((r) => r.kind === kind).length;
+  metrics.addMetric('NodeClaimsDisrupted', MetricUnit.Count, decided('Disrupting'));
+  metrics.addMetric('NodeClaimsTerminated', MetricUnit.Count, decided('Terminated'));
+  for (const pool of report.pools) {
+    // One line per pool, so its dimension does not spread to the pass's own metrics.
+    const nodes = metrics.singleMetric();
+    nodes.addDimension('nodePool', pool.nodePool);
+    nodes.addMetric('Nodes', MetricUnit.Count, pool.nodes);
+    const cost = metrics.singleMetric();
+    cost.addDimension('nodePool', pool.nodePool);
+    cost.addMetric('CostPerHour', MetricUnit.NoUnit, pool.costPerHour);
+  }
 }
 
 export function makeControllerHandler(deps: ControllerHandlerDependencies): ControllerHandler {

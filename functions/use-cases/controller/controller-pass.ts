@@ -4,6 +4,8 @@
  * termination, then release and ask for the next pass in about ten seconds while anything is
  * in flight.
  */
+
+import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
@@ -34,6 +36,7 @@ function skipped(now: Date): PassReport {
     lifecycle: [],
     unschedulable: [],
     inFlight: 0,
+    pools: [],
   };
 }
 
@@ -162,6 +165,7 @@ function reportOf(
     unschedulable: provisioning.unschedulable,
     inFlight,
     ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
+    pools: poolUsage(termination.claims),
   };
 }
 

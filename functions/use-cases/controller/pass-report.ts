@@ -2,6 +2,7 @@
  * What one controller pass did, for the handler's logs and metrics and for the timeline of
  * `nodesmith simulate`. Times are ISO-8601 from the pass's clock.
  */
+import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 
@@ -60,4 +61,6 @@ export interface PassReport {
   readonly inFlight: number;
   /** Seconds until the self-wake the pass queued, if it queued one. */
   readonly nextWakeSeconds?: number;
+  /** Nodes and cost per NodePool when the pass ended (none when it did not run). */
+  readonly pools: readonly PoolUsage[];
 }

@@ -4,7 +4,7 @@
  * beside it are not; a pass that fails fails the batch so the wakes come back.
  */
 import type { SQSEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { makeControllerHandler } from '../../../functions/handlers/controller/handler.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
@@ -21,6 +21,7 @@ const REPORT: PassReport = {
   lifecycle: [],
   unschedulable: [],
   inFlight: 0,
+  pools: [{ nodePool: 'default', nodes: 3, costPerHour: 0.288 }],
 };
 
 function batch(...bodies: string[]): SQSEvent {
@@ -61,6 +62,37 @@ describe('the controller function', () => {
     );
     expect(response).toEqual({ batchItemFailures: [] });
     expect(holders).toEqual(['req-1']);
+  });
+
+  it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions', async () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    try {
+      const handler = makeControllerHandler({ pass: async () => REPORT });
+      await handler(batch(wake('schedule')), lambdaContext('req-metrics'));
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    const emf = lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l));
+    const perPool = emf.filter((e) => e.nodePool === 'default');
+    expect(perPool.map((e) => [e.Nodes, e.CostPerHour])).toEqual([
+      [3, undefined],
+      [undefined, 0.288],
+    ]);
+    for (const e of perPool) {
+      expect(e._aws.CloudWatchMetrics[0].Dimensions[0]).toContain('nodePool');
+    }
+    const pass = emf.find((e) => e.PassDuration !== undefined);
+    expect(pass).toMatchObject({ NodeClaimsDisrupted: 0, NodeClaimsTerminated: 0 });
+    expect(pass?.nodePool).toBeUndefined();
   });
 
   it('reports messages that are not wakes, alone, and still runs the pass for the others', async () => {
