@@ -249,5 +249,11 @@ if (!process.argv.includes('--planning-only')) {
   const { benchControllerPass } = await import('./controller-pass.ts');
   await benchControllerPass();
 }
+if (!process.argv.includes('--planning-only')) {
+  const { benchSteadyPass } = await import('./steady-pass.ts');
+  await benchSteadyPass();
+}
 const { benchHandlerImports } = await import('./handler-imports.ts');
 await benchHandlerImports();
+const { benchCdkSynth } = await import('./cdk-synth.ts');
+benchCdkSynth();
