@@ -149,8 +149,11 @@ export function budgetStatus(
 }
 
 function reconcileNamespace(store: ObjectStore, namespace: string, now: Date): void {
+  const budgets = store.list('poddisruptionbudgets', namespace);
+  // Most namespaces have no budget: then their pods need not be read (and copied) at all.
+  if (budgets.length === 0) return;
   const pods = store.list('pods', namespace);
-  for (const budget of store.list('poddisruptionbudgets', namespace)) {
+  for (const budget of budgets) {
     const status = budgetStatus(budget, pods, now);
     if (jsonEqual(status, budget.status)) continue;
     store.update('poddisruptionbudgets', { ...budget, status });
