@@ -3,6 +3,7 @@
  * the DynamoDB adapter creates, dead-letter queues everywhere, least-privilege IAM with the
  * cluster's tag conditions, the API's authorization, and each function built the same way.
  */
+import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -155,6 +156,26 @@ describe('the functions', () => {
       'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
       'WORK_QUEUE_URL',
     ]);
+  });
+
+  it('give each composition root every setting it reads at start', () => {
+    const roots = {
+      Controller: 'controller',
+      Interruption: 'interruption',
+      Api: 'api',
+      AuditWebhook: 'audit-relay',
+    };
+    for (const [prefix, folder] of Object.entries(roots)) {
+      const source = readFileSync(`functions/handlers/${folder}/index.ts`, 'utf8');
+      const read = [...source.matchAll(/setting\('([A-Z_]+)'\)/g)].map((m) => m[1]);
+      const given = functions().find(([id]) => id.startsWith(prefix))?.[1].Properties.Environment
+        .Variables;
+      // Lambda sets AWS_REGION itself.
+      for (const name of read.filter((n) => n !== 'AWS_REGION')) {
+        expect(Object.keys(given ?? {}), `${prefix} reads ${name}`).toContain(name);
+      }
+      expect(read.length, folder).toBeGreaterThan(0);
+    }
   });
 
   it('reserve concurrency for the controller and cap its queue at the same number', () => {
