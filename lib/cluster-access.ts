@@ -1,8 +1,8 @@
 /**
  * How the functions that talk to Kubernetes are let in. On EKS, an access entry maps each
- * function's role to the `nodesmith:controller` group that deploy/rbac.yaml binds to its
- * ClusterRole (the cluster's authentication mode must include API), and the role may describe
- * that one cluster. A self-managed cluster is reached with the kubeconfig in a secret, which the
+ * function's role to a group deploy/rbac.yaml binds — `nodesmith:controller` for the functions
+ * that change the cluster, the read-only `nodesmith:reader` for the API's dry run (the cluster's
+ * authentication mode must include API) — and the role may describe that one cluster. A self-managed cluster is reached with the kubeconfig in a secret, which the
  * roles may read.
  */
 import { Stack } from 'aws-cdk-lib';
@@ -12,14 +12,27 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { ClusterAccess } from './config.ts';
 
-/** The group deploy/rbac.yaml binds; EKS forbids groups starting with `system:`. */
-export const KUBERNETES_GROUP = 'nodesmith:controller';
+/** The groups deploy/rbac.yaml binds; EKS forbids groups starting with `system:`. */
+export const KubernetesGroup = {
+  /** Reads the cluster, patches nodes, evicts and deletes pods. */
+  controller: 'nodesmith:controller',
+  /** Lists what a plan reads, and nothing more. */
+  reader: 'nodesmith:reader',
+} as const;
 
 export interface ClusterAccessProps {
   readonly clusterName: string;
   readonly access: ClusterAccess;
-  /** Roles of the functions that read or change the cluster. */
-  readonly roles: Readonly<Record<string, IRole>>;
+  /** Roles of the functions that read or change the cluster, with the group each acts as. */
+  readonly roles: Readonly<
+    Record<
+      string,
+      {
+        readonly role: IRole;
+        readonly group: (typeof KubernetesGroup)[keyof typeof KubernetesGroup];
+      }
+    >
+  >;
 }
 
 export class KubernetesAccess extends Construct {
@@ -28,19 +41,19 @@ export class KubernetesAccess extends Construct {
     const { access } = props;
     if (access.kind === 'self-managed') {
       const secret = Secret.fromSecretCompleteArn(this, 'Kubeconfig', access.kubeconfigSecretArn);
-      for (const role of Object.values(props.roles)) secret.grantRead(role);
+      for (const { role } of Object.values(props.roles)) secret.grantRead(role);
       return;
     }
     const stack = Stack.of(this);
     const cluster = `arn:${stack.partition}:eks:${stack.region}:${stack.account}:cluster/${props.clusterName}`;
-    for (const [name, role] of Object.entries(props.roles)) {
+    for (const [name, { role, group }] of Object.entries(props.roles)) {
       role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ['eks:DescribeCluster'], resources: [cluster] }),
       );
       new CfnAccessEntry(this, name, {
         clusterName: props.clusterName,
         principalArn: role.roleArn,
-        kubernetesGroups: [KUBERNETES_GROUP],
+        kubernetesGroups: [group],
         type: 'STANDARD',
       });
     }

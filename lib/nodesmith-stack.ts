@@ -13,7 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import type { Construct } from 'constructs';
-import { KubernetesAccess } from './cluster-access.ts';
+import { KubernetesAccess, KubernetesGroup } from './cluster-access.ts';
 import type { NodesmithConfig } from './config.ts';
 import { ControlApi } from './control-api.ts';
 import { Monitoring } from './monitoring.ts';
@@ -60,9 +60,9 @@ export class NodesmithStack extends Stack {
       clusterName: config.clusterName,
       access: config.cluster,
       roles: {
-        Controller: roleOf(functions.controller),
-        Interruption: roleOf(functions.interruption),
-        Api: roleOf(functions.api),
+        Controller: { role: roleOf(functions.controller), group: KubernetesGroup.controller },
+        Interruption: { role: roleOf(functions.interruption), group: KubernetesGroup.controller },
+        Api: { role: roleOf(functions.api), group: KubernetesGroup.reader },
       },
     });
     const api = new ControlApi(this, 'HttpApi', {

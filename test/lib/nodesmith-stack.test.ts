@@ -269,13 +269,14 @@ describe('IAM', () => {
   it('maps the functions that talk to Kubernetes to the RBAC group on EKS, and reads the kubeconfig secret otherwise', () => {
     const entries = resources(eks, 'AWS::EKS::AccessEntry').map(([, e]) => e.Properties);
     expect(entries).toHaveLength(3);
-    for (const entry of entries) {
-      expect(entry).toMatchObject({
-        ClusterName: 'shop',
-        KubernetesGroups: ['nodesmith:controller'],
-        Type: 'STANDARD',
-      });
-    }
+    for (const entry of entries)
+      expect(entry).toMatchObject({ ClusterName: 'shop', Type: 'STANDARD' });
+    const groupOf = (rolePrefix: string) =>
+      entries.find((e) => String(e.PrincipalArn['Fn::GetAtt'][0]).startsWith(rolePrefix))
+        ?.KubernetesGroups;
+    expect(groupOf('ControllerRole')).toEqual(['nodesmith:controller']);
+    expect(groupOf('InterruptionRole')).toEqual(['nodesmith:controller']);
+    expect(groupOf('ApiRole')).toEqual(['nodesmith:reader']);
     expect(resources(selfManaged, 'AWS::EKS::AccessEntry')).toHaveLength(0);
     const reads = statementsOf(selfManaged, 'ControllerRole').filter((s) =>
       [s.Action].flat().includes('secretsmanager:GetSecretValue'),

@@ -36,9 +36,12 @@ export function readRbacDocuments(): RbacDocument[] {
   });
 }
 
-export function clusterRoleRules(documents: readonly RbacDocument[]): readonly PolicyRule[] {
-  const role = documents.find((document) => document.kind === 'ClusterRole');
-  if (role === undefined) throw new Error('deploy/rbac.yaml has no ClusterRole');
+export function clusterRoleRules(
+  documents: readonly RbacDocument[],
+  name = 'nodesmith',
+): readonly PolicyRule[] {
+  const role = documents.find((d) => d.kind === 'ClusterRole' && d.metadata.name === name);
+  if (role === undefined) throw new Error(`deploy/rbac.yaml has no ClusterRole ${name}`);
   return role.rules ?? [];
 }
 

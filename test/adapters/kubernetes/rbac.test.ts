@@ -86,6 +86,25 @@ describe('deploy/rbac.yaml', () => {
     ]);
   });
 
+  it('lets the API read what its dry run reads, and change nothing', async () => {
+    // Prepare
+    const reader = clusterRoleRules(documents, 'nodesmith-reader');
+    const { server, cluster } = fake();
+    seedNode(server, 'n1');
+    seedPod(server, 'web-1', { nodeName: 'n1' });
+    // Act
+    await cluster.snapshot();
+    // Assess
+    expect(uncovered(reader, server.requests.entries)).toEqual([]);
+    expect(new Set(reader.flatMap((rule) => rule.verbs))).toEqual(new Set(['list']));
+    const binding = documents.find(
+      (d) => d.kind === 'ClusterRoleBinding' && d.metadata.name === 'nodesmith-reader',
+    );
+    expect(binding?.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:reader' },
+    ]);
+  });
+
   it('reports requests no rule allows', () => {
     // Prepare
     const reads: { method: string; path: string; query: Record<string, string> }[] = [
