@@ -9,6 +9,7 @@
  * nothing stored. Lists come sorted by name (offerings by instance type, zone, capacity type).
  * Times are passed in (`now`); the store reads no clock for decisions.
  */
+
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
 import type { Fence, LeaseGrant } from '../domain/state/lease.ts';
@@ -17,6 +18,7 @@ import type {
   NodeClaimPhase,
   NodeClaimRecord,
 } from '../domain/state/node-claim-record.ts';
+import type { PastDisruption } from '../domain/state/past-disruption.ts';
 import type { NamedDocument, StoredDocument } from '../domain/state/stored-document.ts';
 import type { OfferingKey, UnavailableOffering } from '../domain/state/unavailable-offering.ts';
 
@@ -151,6 +153,14 @@ export interface EventsSeenStore {
   recordOnce(key: string, now: Date, ttlSeconds: number): Promise<boolean>;
 }
 
+/** Disruptions that ended lately, for the status; each expires a day after it is recorded. */
+export interface PastDisruptionStore {
+  /** Records the ended disruption until `ttlSeconds` after `now`; recording it again replaces it. */
+  record(ended: Omit<PastDisruption, 'expiresAt'>, now: Date, ttlSeconds: number): Promise<void>;
+  /** Those not expired at `now`, newest first. */
+  listRecent(now: Date): Promise<readonly PastDisruption[]>;
+}
+
 /** The whole state store; consumers take the parts they use (`Pick<StateStore, 'nodeClaims'>`). */
 export interface StateStore {
   readonly nodePools: NodePoolStore;
@@ -159,4 +169,5 @@ export interface StateStore {
   readonly unavailableOfferings: UnavailableOfferingStore;
   readonly lease: LeaseStore;
   readonly eventsSeen: EventsSeenStore;
+  readonly pastDisruptions: PastDisruptionStore;
 }

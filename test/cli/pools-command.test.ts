@@ -156,7 +156,7 @@ describe('nodesmith pools', () => {
     ]);
     const status = await pools(['status']);
     expect(status.stdout.split('\n')[1]).toMatch(
-      /^web\s+True\s+1\s+0\s+4\/64\s+16Gi\s+\$\d+\.\d{4}\s+-$/,
+      /^web\s+True\s+1\s+0\s+4\/64\s+16Gi\s+\$\d+\.\d{4}\s+0\s+-$/,
     );
   }, 60_000);
 

@@ -69,7 +69,53 @@ function eventsSeenContract(makeStore: StoreFactory): void {
   });
 }
 
+function ended(nodeClaim: string, endedAt: string, nodeName?: string) {
+  return {
+    nodeClaim,
+    nodePool: 'default',
+    ...(nodeName === undefined ? {} : { nodeName }),
+    reason: 'Underutilized',
+    message: '2 underused nodes consolidated',
+    decidedAt: T0.toISOString(),
+    endedAt,
+  };
+}
+
+function pastDisruptionsContract(makeStore: StoreFactory): void {
+  it('lists ended disruptions newest first until they expire', async () => {
+    const { pastDisruptions } = await makeStore();
+    const first = ended('default-a', secondsAfter(T0, 60).toISOString(), 'ip-10-0-1-1');
+    const second = ended('default-b', secondsAfter(T0, 120).toISOString());
+    await pastDisruptions.record(first, secondsAfter(T0, 60), 3600);
+    await pastDisruptions.record(second, secondsAfter(T0, 120), 3600);
+    expect(await pastDisruptions.listRecent(secondsAfter(T0, 130))).toEqual([
+      { ...second, expiresAt: secondsAfter(T0, 3720).toISOString() },
+      { ...first, expiresAt: secondsAfter(T0, 3660).toISOString() },
+    ]);
+    expect(
+      (await pastDisruptions.listRecent(secondsAfter(T0, 3660))).map((d) => d.nodeClaim),
+    ).toEqual(['default-b']);
+  });
+
+  it('keeps one entry per claim: recording it again replaces it', async () => {
+    const { pastDisruptions } = await makeStore();
+    await pastDisruptions.record(ended('default-a', T0.toISOString()), T0, 3600);
+    const again = { ...ended('default-a', secondsAfter(T0, 5).toISOString()), reason: 'Drifted' };
+    await pastDisruptions.record(again, secondsAfter(T0, 5), 3600);
+    const listed = await pastDisruptions.listRecent(secondsAfter(T0, 10));
+    expect(listed.map((d) => [d.nodeClaim, d.reason])).toEqual([['default-a', 'Drifted']]);
+  });
+
+  it('refuses a time to live that is not positive', async () => {
+    const { pastDisruptions } = await makeStore();
+    await expect(
+      pastDisruptions.record(ended('default-a', T0.toISOString()), T0, 0),
+    ).rejects.toThrow(/ttlSeconds/);
+  });
+}
+
 export function expiringRecordsContract(makeStore: StoreFactory): void {
   describe('unavailable offerings', () => unavailableOfferingContract(makeStore));
   describe('events seen', () => eventsSeenContract(makeStore));
+  describe('past disruptions', () => pastDisruptionsContract(makeStore));
 }

@@ -19,6 +19,7 @@ export interface PoolStatus {
   readonly limits: Readonly<Record<string, string>>;
   readonly costPerHour: number;
   readonly disruptions: readonly { readonly nodeClaim: string; readonly reason: string }[];
+  readonly recentDisruptions?: readonly { readonly reason: string }[];
 }
 
 const ready = (s: PoolStatus | undefined) =>
@@ -55,6 +56,7 @@ export function statusTable(pools: readonly PoolStatus[]): string {
     used(s, 'cpu'),
     used(s, 'memory'),
     `$${s.costPerHour.toFixed(4)}`,
+    String(s.recentDisruptions?.length ?? 0),
     s.disruptions.map((d) => `${d.nodeClaim} (${d.reason})`).join(', ') || '-',
   ]);
   const header = [
@@ -65,6 +67,7 @@ export function statusTable(pools: readonly PoolStatus[]): string {
     'CPU',
     'MEMORY',
     'COST/H',
+    'DISRUPTED 24H',
     'DISRUPTING',
   ];
   return `${table(header, rows)}\n`;

@@ -13,6 +13,7 @@ import { DynamoDbDocumentStore } from './dynamodb-document-store.ts';
 import { DynamoDbEventsSeenStore } from './dynamodb-events-seen-store.ts';
 import { DynamoDbLeaseStore } from './dynamodb-lease-store.ts';
 import { DynamoDbNodeClaimStore } from './dynamodb-node-claim-store.ts';
+import { DynamoDbPastDisruptionStore } from './dynamodb-past-disruption-store.ts';
 import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offering-store.ts';
 import { Partition } from './keys.ts';
 import type { DocumentClient } from './pages.ts';
@@ -30,6 +31,7 @@ export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOpt
     unavailableOfferings: new DynamoDbUnavailableOfferingStore(client, tables.state),
     lease: new DynamoDbLeaseStore(client, tables.state),
     eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
+    pastDisruptions: new DynamoDbPastDisruptionStore(client, tables.state),
   };
 }
 

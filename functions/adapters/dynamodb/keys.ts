@@ -32,6 +32,7 @@ export const Partition = {
   nodeClass: 'EC2NodeClass',
   unavailableOffering: 'UnavailableOffering',
   lease: 'Lease',
+  pastDisruption: 'PastDisruption',
 } as const;
 export type DocumentPartition = typeof Partition.nodePool | typeof Partition.nodeClass;
 
@@ -49,6 +50,11 @@ export function documentKey(partition: DocumentPartition, name: string): StateKe
 
 export function offeringKey(offering: OfferingKey): StateKey {
   return { pk: Partition.unavailableOffering, sk: offeringId(offering) };
+}
+
+/** One per claim: a claim name is never reused, and recording it again replaces it. */
+export function pastDisruptionKey(nodeClaim: string): StateKey {
+  return { pk: Partition.pastDisruption, sk: nodeClaim };
 }
 
 export function eventSeenKey(key: string): StateKey {

@@ -7,9 +7,16 @@
 import type { EventSeen } from '../../domain/state/event-seen.ts';
 import type { LeaseGrant } from '../../domain/state/lease.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { PastDisruption } from '../../domain/state/past-disruption.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
-import { type DocumentPartition, documentKey, eventSeenKey, offeringKey } from './keys.ts';
+import {
+  type DocumentPartition,
+  documentKey,
+  eventSeenKey,
+  offeringKey,
+  pastDisruptionKey,
+} from './keys.ts';
 import type { Item } from './pages.ts';
 
 /** A JSON-only copy: drops `undefined` fields at any depth. */
@@ -102,4 +109,23 @@ export function toLeaseGrant(item: Item): LeaseGrant {
 
 export function toEventSeenItem(seen: EventSeen): Item {
   return { ...eventSeenKey(seen.key), expiresAt: seen.expiresAt, ttl: toTtl(seen.expiresAt) };
+}
+
+export function toPastDisruptionItem(ended: PastDisruption): Item {
+  return { ...pastDisruptionKey(ended.nodeClaim), ...ended, ttl: toTtl(ended.expiresAt) };
+}
+
+export function fromPastDisruptionItem(item: Item): PastDisruption {
+  const what = `past disruption ${String(item.sk)}`;
+  const nodeName = item.nodeName;
+  return {
+    nodeClaim: text(item, 'nodeClaim', what),
+    nodePool: text(item, 'nodePool', what),
+    ...(typeof nodeName === 'string' ? { nodeName } : {}),
+    reason: text(item, 'reason', what),
+    message: text(item, 'message', what),
+    decidedAt: text(item, 'decidedAt', what),
+    endedAt: text(item, 'endedAt', what),
+    expiresAt: text(item, 'expiresAt', what),
+  };
 }

@@ -9,6 +9,7 @@ import { MemoryDocumentStore } from './memory-document-store.ts';
 import { MemoryEventsSeenStore } from './memory-events-seen-store.ts';
 import { MemoryLeaseStore } from './memory-lease-store.ts';
 import { MemoryNodeClaimStore } from './memory-node-claim-store.ts';
+import { MemoryPastDisruptionStore } from './memory-past-disruption-store.ts';
 import { MemoryUnavailableOfferingStore } from './memory-unavailable-offering-store.ts';
 
 /** A fresh, empty store. */
@@ -21,5 +22,6 @@ export function makeMemoryStateStore(): StateStore {
     unavailableOfferings: new MemoryUnavailableOfferingStore(),
     lease,
     eventsSeen: new MemoryEventsSeenStore(),
+    pastDisruptions: new MemoryPastDisruptionStore(),
   };
 }

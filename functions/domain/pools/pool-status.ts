@@ -2,13 +2,14 @@
  * What `kubectl get nodepools,nodeclaims` tells a Karpenter user, for the API's `GET /v1/status`:
  * per NodePool whether it is ready (its EC2NodeClass exists), its nodes and claims still on
  * their way, the resources its claims hold against its limits, what it costs per hour at the
- * prices its offerings were launched at, and its disruptions in progress.
+ * prices its offerings were launched at, its disruptions in progress and those of the last day.
  */
 import { isGoing } from '../lifecycle/claim-deletion.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import type { NodePool } from '../node-pool.ts';
 import { add, formatResource, type Resources } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
+import type { PastDisruption } from '../state/past-disruption.ts';
 
 export interface PoolDisruption {
   readonly nodeClaim: string;
@@ -34,12 +35,15 @@ export interface NodePoolStatus {
   readonly limits: Readonly<Record<string, string>>;
   readonly costPerHour: number;
   readonly disruptions: readonly PoolDisruption[];
+  /** Disruptions that ended in the last day, newest first. */
+  readonly recentDisruptions: readonly (PoolDisruption & { readonly endedAt: string })[];
 }
 
 export interface StatusInput {
   readonly nodePools: readonly { readonly document: NodePool; readonly resourceVersion: number }[];
   readonly nodeClasses: readonly EC2NodeClass[];
   readonly claims: readonly NodeClaimRecord[];
+  readonly ended: readonly PastDisruption[];
 }
 
 function formatted(resources: Resources): Record<string, string> {
@@ -65,11 +69,18 @@ function disruptionOf(claim: NodeClaimRecord): PoolDisruption[] {
   ];
 }
 
+function endedOf(pool: string, ended: readonly PastDisruption[]) {
+  return ended
+    .filter((e) => e.nodePool === pool)
+    .map(({ nodePool: _pool, expiresAt: _expiry, ...shown }) => shown);
+}
+
 function statusOf(
   pool: NodePool,
   resourceVersion: number,
   classes: ReadonlySet<string>,
   claims: readonly NodeClaimRecord[],
+  ended: readonly PastDisruption[],
 ): NodePoolStatus {
   const nodeClass = pool.spec.template.spec.nodeClassRef.name;
   const ready = classes.has(nodeClass);
@@ -105,6 +116,7 @@ function statusOf(
     disruptions: claims
       .flatMap(disruptionOf)
       .sort((a, b) => a.decidedAt.localeCompare(b.decidedAt)),
+    recentDisruptions: endedOf(pool.metadata.name, ended),
   };
 }
 
@@ -118,6 +130,12 @@ export function poolStatuses(input: StatusInput): NodePoolStatus[] {
   return [...input.nodePools]
     .sort((a, b) => a.document.metadata.name.localeCompare(b.document.metadata.name))
     .map(({ document, resourceVersion }) =>
-      statusOf(document, resourceVersion, classes, byPool.get(document.metadata.name) ?? []),
+      statusOf(
+        document,
+        resourceVersion,
+        classes,
+        byPool.get(document.metadata.name) ?? [],
+        input.ended,
+      ),
     );
 }

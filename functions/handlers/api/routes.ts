@@ -19,7 +19,7 @@ import { ApiError } from './api-error.ts';
 import { type DocumentKind, expectedVersion, readDocument } from './request.ts';
 
 export interface ApiDependencies {
-  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims' | 'pastDisruptions'>;
   readonly waker: Waker;
   readonly now: () => Date;
   /** What a pass would launch now, from the live cluster. */
@@ -70,15 +70,17 @@ function nameOf(event: APIGatewayProxyEventV2): string {
 }
 
 async function statusesBy(deps: ApiDependencies): Promise<Map<string, NodePoolStatus>> {
-  const [nodePools, classes, claims] = await Promise.all([
+  const [nodePools, classes, claims, ended] = await Promise.all([
     deps.state.nodePools.list(),
     deps.state.nodeClasses.list(),
     deps.state.nodeClaims.list(),
+    deps.state.pastDisruptions.listRecent(deps.now()),
   ]);
   const statuses = poolStatuses({
     nodePools,
     nodeClasses: classes.map((c) => c.document),
     claims,
+    ended,
   });
   return new Map(statuses.map((s) => [s.name, s]));
 }

@@ -6,6 +6,7 @@
  */
 import { podKey } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import { PAST_DISRUPTION_TTL_SECONDS } from '../../domain/state/past-disruption.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
 import {
   drainStep,
@@ -125,6 +126,28 @@ class Terminator {
     };
   }
 
+  /**
+   * Keeps the ended disruption a day for the status. Only a record: a write that fails is not
+   * worth failing the pass for, and the decision is on the event bus anyway.
+   */
+  async #remember(claim: NodeClaimRecord): Promise<void> {
+    const d = claim.disruption;
+    if (d === undefined) return;
+    const now = this.#deps.clock.now();
+    const ended = {
+      nodeClaim: claim.name,
+      nodePool: claim.nodePool,
+      ...(claim.nodeName === undefined ? {} : { nodeName: claim.nodeName }),
+      reason: d.reason,
+      message: d.message,
+      decidedAt: d.decidedAt,
+      endedAt: now.toISOString(),
+    };
+    await this.#deps.state.pastDisruptions
+      .record(ended, now, PAST_DISRUPTION_TTL_SECONDS)
+      .catch(() => undefined);
+  }
+
   async terminateInstance(
     action: Extract<TerminationAction, { kind: 'TerminateInstance' }>,
   ): Promise<Step> {
@@ -157,6 +180,7 @@ class Terminator {
     const { claim, node } = action;
     if (node !== undefined) await this.#deps.cluster.deleteNode(node.name);
     await this.#deps.state.nodeClaims.delete(claim.name, this.#write);
+    await this.#remember(claim);
     const reason = `${why(claim)}; ${action.reason}`;
     return {
       removed: claim.name,

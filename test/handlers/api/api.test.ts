@@ -359,6 +359,16 @@ describe('the pools API', () => {
     });
     await state.nodeClaims.create(launched('default-a', 'Initialized'));
     await state.nodeClaims.create(launched('default-b', 'Launched'));
+    const gone = {
+      nodeClaim: 'default-old',
+      nodePool: 'default',
+      nodeName: 'ip-10-0-9-9.ec2.internal',
+      reason: 'Drifted',
+      message: 'AMIDrift: AMI ami-old is no longer selected',
+      decidedAt: '2026-11-25T07:50:00.000Z',
+      endedAt: '2026-11-25T08:00:00.000Z',
+    };
+    await state.pastDisruptions.record(gone, new Date('2026-11-25T08:00:00Z'), 86_400);
     const status = await call(request('GET', '/v1/status'));
     expect(status.body.nodePools).toEqual([
       expect.objectContaining({
@@ -369,6 +379,16 @@ describe('the pools API', () => {
         resources: { cpu: '8', memory: '32Gi', pods: '116', nodes: '2' },
         limits: { cpu: '1000' },
         disruptions: [],
+        recentDisruptions: [
+          {
+            nodeClaim: 'default-old',
+            nodeName: 'ip-10-0-9-9.ec2.internal',
+            reason: 'Drifted',
+            message: 'AMIDrift: AMI ami-old is no longer selected',
+            decidedAt: '2026-11-25T07:50:00.000Z',
+            endedAt: '2026-11-25T08:00:00.000Z',
+          },
+        ],
       }),
     ]);
     expect(status.body.nodePools[0].costPerHour).toBeGreaterThan(0);

@@ -110,6 +110,33 @@ describe('a controller pass', () => {
     }
   });
 
+  it('keeps a disruption that ended for a day, for the status', async () => {
+    const { deps, state } = await setUp(0);
+    const decidedAt = new Date(T0 - 60_000).toISOString();
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({
+        name: 'general-gone1',
+        nodePool: 'general',
+        phase: 'Disrupting',
+        instanceId: 'i-0000000000000dead',
+      }),
+      disruption: { reason: 'Underutilized', message: 'underused: deleted', decidedAt },
+    });
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    expect(report.lifecycle.map((r) => r.kind)).toContain('Terminated');
+    expect(await state.nodeClaims.get('general-gone1')).toBeUndefined();
+    const ended = await state.pastDisruptions.listRecent(new Date(T0));
+    expect(ended).toEqual([
+      expect.objectContaining({
+        nodeClaim: 'general-gone1',
+        nodePool: 'general',
+        reason: 'Underutilized',
+        decidedAt,
+      }),
+    ]);
+    expect(await state.pastDisruptions.listRecent(new Date(T0 + 25 * 3_600_000))).toEqual([]);
+  });
+
   it('checks pool limits again against the claims the store holds now', async () => {
     const { deps, state } = await setUp(20);
     const [stored] = await state.nodePools.list();
