@@ -3,6 +3,7 @@
  * schema (the reader that words errors and finds lines must see the same document); spans are
  * found only when asked, at the document and list item they belong to.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
@@ -17,6 +18,15 @@ function reference(text: string): unknown[] {
 /** Some generated texts (a long empty key, say) are not YAML even to the writer's own reader. */
 function isValid(text: string): boolean {
   return parseAllDocuments(text).every((document) => document.errors.length === 0);
+}
+
+/** The writer's own reader gives back what was written (it need not: see the property). */
+function meansWhatWasWritten(text: string, written: unknown): boolean {
+  try {
+    return isDeepStrictEqual(reference(text), written);
+  } catch {
+    return false;
+  }
 }
 
 function values(text: string): unknown[] {
@@ -208,6 +218,10 @@ describe('reading YAML', () => {
           // Prepare
           const yaml = objects.map((object) => stringify(object, opts)).join('---\n');
           fc.pre(isValid(yaml));
+          // The writer has its own slips: a string ":\na" in a flow list comes back as a map
+          // with an empty key, ":\n*a" as an alias to nothing. Only texts that mean what was
+          // written say anything about a reader.
+          fc.pre(meansWhatWasWritten(yaml, objects));
 
           // Act
           const read = values(yaml);
