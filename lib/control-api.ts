@@ -5,12 +5,7 @@
  * to their own log group; the default stage is throttled so a runaway client cannot run up cost.
  */
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import {
-  type CfnStage,
-  HttpApi,
-  HttpMethod,
-  type IHttpRouteAuthorizer,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';

@@ -6,17 +6,11 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EKSClient } from '@aws-sdk/client-eks';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BundledInstanceTypes } from '../../adapters/bundled/bundled-instance-types.ts';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
-import {
-  makeEksKubeConfigProvider,
-  makeSecretKubeConfigProvider,
-} from '../../adapters/eks/kube-config-provider.ts';
+import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
 import { onDemandPrices } from '../../domain/instance-types/prices.ts';
@@ -38,21 +32,12 @@ const state = makeDynamoDbStateStore({
   client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
   tables: { state: setting('STATE_TABLE'), nodeClaims: setting('CLAIMS_TABLE') },
 });
-const kubeConfigs =
-  clusterSecret === undefined
-    ? makeEksKubeConfigProvider({
-        eks: new EKSClient({ region }),
-        clusterName,
-        region,
-        credentials: defaultProvider(),
-        now,
-      })
-    : makeSecretKubeConfigProvider({
-        secrets: new SecretsManagerClient({ region }),
-        secretId: clusterSecret,
-        clusterName,
-        now,
-      });
+const kubeConfigs = deployedKubeConfigs({
+  region,
+  clusterName,
+  ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
+  now,
+});
 const instanceTypes = new BundledInstanceTypes({ region, prices: onDemandPrices(region) });
 
 export const handler = makeApiHandler({

@@ -11,19 +11,13 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
 import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
-import {
-  type KubeConfigProvider,
-  makeEksKubeConfigProvider,
-  makeSecretKubeConfigProvider,
-} from '../../adapters/eks/kube-config-provider.ts';
+import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
@@ -58,15 +52,13 @@ const decisions = new EventBridgeDecisionPublisher({
   clusterName,
   logger,
 });
-const kubeConfigs: KubeConfigProvider =
-  clusterSecret === undefined
-    ? makeEksKubeConfigProvider({ eks, clusterName, region, credentials: defaultProvider(), now })
-    : makeSecretKubeConfigProvider({
-        secrets: new SecretsManagerClient({ region }),
-        secretId: clusterSecret,
-        clusterName,
-        now,
-      });
+const kubeConfigs = deployedKubeConfigs({
+  region,
+  clusterName,
+  ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
+  now,
+  eks,
+});
 
 let cloud: Promise<CloudProvider> | undefined;
 

@@ -4,17 +4,10 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EKSClient } from '@aws-sdk/client-eks';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
-import {
-  type KubeConfigProvider,
-  makeEksKubeConfigProvider,
-  makeSecretKubeConfigProvider,
-} from '../../adapters/eks/kube-config-provider.ts';
+import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
 import { handleInterruption } from '../../use-cases/interruption/handle-interruption.ts';
@@ -38,21 +31,12 @@ const state = makeDynamoDbStateStore({
   tables: { state: setting('STATE_TABLE'), nodeClaims: setting('CLAIMS_TABLE') },
 });
 const waker = new SqsWaker(new SQSClient({ region }), setting('WORK_QUEUE_URL'));
-const kubeConfigs: KubeConfigProvider =
-  clusterSecret === undefined
-    ? makeEksKubeConfigProvider({
-        eks: new EKSClient({ region }),
-        clusterName,
-        region,
-        credentials: defaultProvider(),
-        now,
-      })
-    : makeSecretKubeConfigProvider({
-        secrets: new SecretsManagerClient({ region }),
-        secretId: clusterSecret,
-        clusterName,
-        now,
-      });
+const kubeConfigs = deployedKubeConfigs({
+  region,
+  clusterName,
+  ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
+  now,
+});
 
 export const handler = makeInterruptionHandler({
   logger: new Logger({ serviceName: 'nodesmith-interruption' }),
