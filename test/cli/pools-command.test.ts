@@ -6,15 +6,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
-import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
 import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
 import { runCli } from '../support/cli.ts';
-import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
+import { useFreshStateStores } from '../support/dynamodb-local.ts';
 import { type SignedApiServer, startSignedApiServer } from '../support/signed-api-server.ts';
 
 const CALLER = {
@@ -57,26 +54,12 @@ spec:
     cpu: "64"
 `;
 
-const endpoint = useDynamoDbLocal();
-const clients: { destroy(): void }[] = [];
-let tableSets = 0;
+const freshState = useFreshStateStores('pools-cli');
 let server: SignedApiServer;
 let state: StateStore;
 
-afterAll(() => {
-  for (const client of clients) client.destroy();
-});
-
 beforeEach(async () => {
-  const client = makeLocalClient(endpoint());
-  clients.push(client);
-  tableSets += 1;
-  const tables = {
-    state: `pools-cli-state-${process.pid}-${tableSets}`,
-    nodeClaims: `pools-cli-claims-${process.pid}-${tableSets}`,
-  };
-  await createTables(client, tables);
-  state = makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+  state = await freshState();
   const handler = makeApiHandler({
     state,
     waker: { wake: async () => {} },

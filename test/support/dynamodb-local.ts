@@ -3,11 +3,16 @@
  * `useDynamoDbLocal()`, or once for the whole run by naming this file in vitest's `globalSetup`
  * (its `setup`/`teardown` exports); `useDynamoDbLocal()` then reuses that instance.
  */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import {
   type DynamoDbLocal,
+  makeLocalClient,
   startDynamoDbLocal,
 } from '../../functions/adapters/dynamodb/dynamodb-local.ts';
+import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import type { StateStore } from '../../functions/ports/state-store.ts';
 
 export {
   type DynamoDbLocal,
@@ -49,4 +54,28 @@ export async function setup(): Promise<void> {
 export async function teardown(): Promise<void> {
   await shared?.stop();
   delete process.env[ENDPOINT_VARIABLE];
+}
+
+/**
+ * For a test file whose tests each want an empty StateStore on DynamoDB Local: returns a maker of
+ * stores on new tables named after `prefix`, and closes their clients after the file.
+ */
+export function useFreshStateStores(prefix: string): () => Promise<StateStore> {
+  const endpoint = useDynamoDbLocal();
+  const clients: { destroy(): void }[] = [];
+  let tableSets = 0;
+  afterAll(() => {
+    for (const client of clients) client.destroy();
+  });
+  return async () => {
+    const client = makeLocalClient(endpoint());
+    clients.push(client);
+    tableSets += 1;
+    const tables = {
+      state: `${prefix}-state-${process.pid}-${tableSets}`,
+      nodeClaims: `${prefix}-claims-${process.pid}-${tableSets}`,
+    };
+    await createTables(client, tables);
+    return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+  };
 }

@@ -1,16 +1,7 @@
-/**
- * The API function as API Gateway invokes it after IAM has checked the signature: real-shaped
- * HTTP API events, the state on DynamoDB Local, the cluster on the fake API server. Documents
- * go in as Karpenter YAML or JSON and come out with their resourceVersion; bad bodies, stale
- * versions and racing updates are refused and change nothing.
- */
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { BundledInstanceTypes } from '../../../functions/adapters/bundled/bundled-instance-types.ts';
-import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
-import { createTables } from '../../../functions/adapters/dynamodb/tables.ts';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
 import {
@@ -19,21 +10,15 @@ import {
 } from '../../../functions/adapters/simulated/api-server/server.ts';
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
 import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
-import type { StateStore } from '../../../functions/ports/state-store.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
-import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
+import { useFreshStateStores } from '../../support/dynamodb-local.ts';
 
 const NOW = new Date('2026-11-25T09:00:00Z');
-const endpoint = useDynamoDbLocal();
-const clients: { destroy(): void }[] = [];
-let tableSets = 0;
+const freshState = useFreshStateStores('api');
 let server: FakeApiServer;
 
-afterAll(() => {
-  for (const client of clients) client.destroy();
-});
 beforeEach(async () => {
   server = await startFakeApiServer({ namespaces: ['default', 'shop'] });
 });
@@ -131,18 +116,6 @@ function request(
     },
     ...(body === undefined ? {} : { body, isBase64Encoded: false }),
   } as APIGatewayProxyEventV2;
-}
-
-async function freshState(): Promise<StateStore> {
-  const client = makeLocalClient(endpoint());
-  clients.push(client);
-  tableSets += 1;
-  const tables = {
-    state: `api-state-${process.pid}-${tableSets}`,
-    nodeClaims: `api-claims-${process.pid}-${tableSets}`,
-  };
-  await createTables(client, tables);
-  return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
 }
 
 async function setUp() {

@@ -6,12 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
-import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
-import { createTables } from '../../../functions/adapters/dynamodb/tables.ts';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
 import {
@@ -21,23 +18,17 @@ import {
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
 import { makeInterruptionHandler } from '../../../functions/handlers/interruption/handler.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
-import type { StateStore } from '../../../functions/ports/state-store.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 import { seedNode } from '../../adapters/kubernetes/support.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aNodePool } from '../../support/builders.ts';
-import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
+import { useFreshStateStores } from '../../support/dynamodb-local.ts';
 
 const NOW = new Date('2026-11-24T09:00:30Z');
-const endpoint = useDynamoDbLocal();
-const clients: { destroy(): void }[] = [];
-let tableSets = 0;
+const freshState = useFreshStateStores('interruption');
 let server: FakeApiServer;
 
-afterAll(() => {
-  for (const client of clients) client.destroy();
-});
 beforeEach(async () => {
   server = await startFakeApiServer({ namespaces: ['default'] });
 });
@@ -89,18 +80,6 @@ const CLAIMS = [
   { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
   { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
 ];
-
-async function freshState(): Promise<StateStore> {
-  const client = makeLocalClient(endpoint());
-  clients.push(client);
-  tableSets += 1;
-  const tables = {
-    state: `interruption-state-${process.pid}-${tableSets}`,
-    nodeClaims: `interruption-claims-${process.pid}-${tableSets}`,
-  };
-  await createTables(client, tables);
-  return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
-}
 
 async function setUp(pool: NodePool = aNodePool()) {
   const state = await freshState();
