@@ -5,7 +5,7 @@
  * audit logs, the log relay.
  * Each has its own role; only the functions that reach the cluster run in the deployment's VPC.
  */
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, type CfnElement, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
@@ -167,6 +167,33 @@ export class NodesmithFunctions extends Construct {
   }
 
   /**
+   * The deployment's subnets, by id. No availability zones are looked up: the subnets name
+   * them, and a lookup would need AWS credentials at synth time.
+   */
+  #network(id: string) {
+    const vpc = this.#props.config.vpc;
+    if (vpc === undefined) return {};
+    const subnets = vpc.subnetIds.map((subnetId) => {
+      const subnet = Subnet.fromSubnetId(this, `${id}${subnetId}`, subnetId);
+      Annotations.of(subnet).acknowledgeWarning(
+        '@aws-cdk/aws-ec2:noSubnetRouteTableId',
+        'the functions only attach to the subnets; nothing reads their route tables',
+      );
+      return subnet;
+    });
+    // Zones resolved by CloudFormation, not looked up now: the subnets are named, not selected.
+    const imported = Vpc.fromVpcAttributes(this, `${id}Vpc`, {
+      vpcId: vpc.vpcId,
+      availabilityZones: Fn.getAzs(),
+    });
+    Annotations.of(imported).acknowledgeWarning(
+      '@aws-cdk/aws-ec2:vpcAttributeIsListTokenavailabilityZones',
+      'the functions take their subnets by id; nothing selects subnets from the VPC by zone',
+    );
+    return { vpc: imported, vpcSubnets: { subnets } };
+  }
+
+  /**
    * A function with its own role, allowed to wake the controller. Those that reach the
    * Kubernetes API run in the deployment's subnets when it names them (a private endpoint).
    */
@@ -176,24 +203,9 @@ export class NodesmithFunctions extends Construct {
     reachesCluster = false,
   ): IFunction {
     const { config, queues } = this.#props;
-    const vpc = reachesCluster ? config.vpc : undefined;
-    const network =
-      vpc === undefined
-        ? {}
-        : {
-            vpc: Vpc.fromVpcAttributes(this, `${id}Vpc`, {
-              vpcId: vpc.vpcId,
-              availabilityZones: Stack.of(this).availabilityZones,
-            }),
-            vpcSubnets: {
-              subnets: vpc.subnetIds.map((subnetId) =>
-                Subnet.fromSubnetId(this, `${id}${subnetId}`, subnetId),
-              ),
-            },
-          };
     const fn = new NodesmithFunction(Stack.of(this), id, {
       ...props,
-      ...network,
+      ...(reachesCluster ? this.#network(id) : {}),
       logRetention: config.logRetentionDays as RetentionDays,
     }).function;
     queues.work.grantSendMessages(fn);

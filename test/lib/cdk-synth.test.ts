@@ -8,10 +8,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_ROLE } from './stack-fixture.ts';
+import { NODE_ROLE, SELF_MANAGED_CONTEXT } from './stack-fixture.ts';
 
 const OFFLINE = {
   ...process.env,
+  // No credentials and nowhere to find them: synth must need none (no context lookups).
+  AWS_ACCESS_KEY_ID: '',
+  AWS_SECRET_ACCESS_KEY: '',
+  AWS_PROFILE: '',
+  AWS_CONFIG_FILE: '/nonexistent',
+  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+  AWS_EC2_METADATA_DISABLED: 'true',
   CDK_DISABLE_VERSION_CHECK: '1',
   CDK_DISABLE_CLI_TELEMETRY: 'true',
   CDK_DEFAULT_ACCOUNT: '111122223333',
@@ -47,6 +54,23 @@ describe('cdk synth', () => {
       const code = readFileSync(join(result.outdir, bundle, 'index.mjs'), 'utf8');
       expect(code.startsWith('import { createRequire }'), bundle).toBe(true);
     }
+  }, 120_000);
+
+  it('synthesizes a self-managed cluster in a VPC without looking anything up', () => {
+    const result = synth(SELF_MANAGED_CONTEXT);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/WARNING|ERROR/);
+    const template = JSON.parse(
+      readFileSync(join(result.outdir, 'Nodesmith-lab.template.json'), 'utf8'),
+    );
+    const inVpc = Object.values(template.Resources as Record<string, any>).filter(
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.VpcConfig !== undefined,
+    );
+    expect(inVpc.map((r) => r.Properties.VpcConfig.SubnetIds)).toEqual([
+      ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'],
+      ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'],
+      ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'],
+    ]);
   }, 120_000);
 
   it('stops on a bad configuration, naming the key, and writes no template', () => {
