@@ -47,4 +47,27 @@ describe('passes racing on DynamoDB Local', () => {
     const leftToOthers = raced.timeline.filter((line) => line.message.includes('lease held'));
     expect(leftToOthers.length).toBeGreaterThan(0);
   }, 180_000);
+
+  it('never runs more nodes than the NodePool nodes limit, however the passes race', async () => {
+    const burst = burstScenario(22, 300);
+    const limited = {
+      ...burst,
+      manifests: burst.manifests.map((m) => ({
+        ...m,
+        text: `${m.text}  limits:\n    nodes: "4"\n`,
+      })),
+    };
+    const raced = await runSimulation(limited, {
+      seed: 22,
+      state: await dynamoDbState('limited'),
+      concurrentPasses: 2,
+      duplicateWakes: true,
+    });
+    const running = raced.samples.map((s) =>
+      Object.values(s.nodesByType).reduce((sum, n) => sum + n, 0),
+    );
+    expect(Math.max(...running)).toBe(4);
+    expect(raced.summary.pods.pending).toBeGreaterThan(0);
+    expect(raced.summary.leakedInstances).toBe(0);
+  }, 180_000);
 });
