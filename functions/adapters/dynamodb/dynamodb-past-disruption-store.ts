@@ -7,9 +7,9 @@ import { expiresAt } from '../../domain/state/expiry.ts';
 import { byEnd, type PastDisruption } from '../../domain/state/past-disruption.ts';
 import type { PastDisruptionStore } from '../../ports/state-store.ts';
 import { toPortError } from './errors.ts';
-import { Partition, StateAttribute } from './keys.ts';
+import { Partition } from './keys.ts';
 import { fromPastDisruptionItem, toPastDisruptionItem } from './mappers.ts';
-import { type DocumentClient, queryAll } from './pages.ts';
+import { type DocumentClient, queryLive } from './pages.ts';
 
 export class DynamoDbPastDisruptionStore implements PastDisruptionStore {
   readonly #client: DocumentClient;
@@ -35,17 +35,7 @@ export class DynamoDbPastDisruptionStore implements PastDisruptionStore {
 
   async listRecent(now: Date): Promise<readonly PastDisruption[]> {
     try {
-      const items = await queryAll(this.#client, {
-        TableName: this.#tableName,
-        KeyConditionExpression: '#pk = :pk',
-        FilterExpression: '#expiresAt > :now',
-        ExpressionAttributeNames: {
-          '#pk': StateAttribute.pk,
-          '#expiresAt': StateAttribute.expiresAt,
-        },
-        ExpressionAttributeValues: { ':pk': Partition.pastDisruption, ':now': now.toISOString() },
-        ConsistentRead: true,
-      });
+      const items = await queryLive(this.#client, this.#tableName, Partition.pastDisruption, now);
       return items.map(fromPastDisruptionItem).sort(byEnd);
     } catch (err) {
       throw toPortError(err, 'listing past disruptions');

@@ -11,9 +11,9 @@ import {
 } from '../../domain/state/unavailable-offering.ts';
 import type { UnavailableOfferingStore } from '../../ports/state-store.ts';
 import { toPortError } from './errors.ts';
-import { offeringKey, Partition, StateAttribute } from './keys.ts';
+import { offeringKey, Partition } from './keys.ts';
 import { fromOfferingItem, toOfferingItem } from './mappers.ts';
-import { type DocumentClient, queryAll } from './pages.ts';
+import { type DocumentClient, queryLive } from './pages.ts';
 
 export class DynamoDbUnavailableOfferingStore implements UnavailableOfferingStore {
   readonly #client: DocumentClient;
@@ -40,20 +40,12 @@ export class DynamoDbUnavailableOfferingStore implements UnavailableOfferingStor
 
   async listLive(now: Date): Promise<readonly UnavailableOffering[]> {
     try {
-      const items = await queryAll(this.#client, {
-        TableName: this.#tableName,
-        KeyConditionExpression: '#pk = :pk',
-        FilterExpression: '#expiresAt > :now',
-        ExpressionAttributeNames: {
-          '#pk': StateAttribute.pk,
-          '#expiresAt': StateAttribute.expiresAt,
-        },
-        ExpressionAttributeValues: {
-          ':pk': Partition.unavailableOffering,
-          ':now': now.toISOString(),
-        },
-        ConsistentRead: true,
-      });
+      const items = await queryLive(
+        this.#client,
+        this.#tableName,
+        Partition.unavailableOffering,
+        now,
+      );
       return items.map(fromOfferingItem).sort(byOffering);
     } catch (err) {
       throw toPortError(err, 'listing unavailable offerings');

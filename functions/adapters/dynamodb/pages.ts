@@ -9,6 +9,7 @@ import {
   type QueryCommandInput,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { StateAttribute } from './keys.ts';
 
 /** A whole client: the paginators accept nothing else. */
 export type DocumentClient = DynamoDBDocumentClient;
@@ -26,4 +27,24 @@ export function queryAll(client: DocumentClient, input: QueryCommandInput): Prom
 
 export function scanAll(client: DocumentClient, input: ScanCommandInput): Promise<Item[]> {
   return collect(paginateScan({ client }, { ...input }));
+}
+
+/**
+ * Every item of one partition of the state table still live at `now`, strongly consistent:
+ * DynamoDB's TTL deletes expired items lazily, so a read filters on `expiresAt` too.
+ */
+export function queryLive(
+  client: DocumentClient,
+  tableName: string,
+  partition: string,
+  now: Date,
+): Promise<Item[]> {
+  return queryAll(client, {
+    TableName: tableName,
+    KeyConditionExpression: '#pk = :pk',
+    FilterExpression: '#expiresAt > :now',
+    ExpressionAttributeNames: { '#pk': StateAttribute.pk, '#expiresAt': StateAttribute.expiresAt },
+    ExpressionAttributeValues: { ':pk': partition, ':now': now.toISOString() },
+    ConsistentRead: true,
+  });
 }
