@@ -12,6 +12,7 @@ import type { StateStore } from '../../functions/ports/state-store.ts';
 import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
 import { runCli } from '../support/cli.ts';
 import { useFreshStateStores } from '../support/dynamodb-local.ts';
+import { SHOP_NODE_CLASS } from '../support/karpenter-documents.ts';
 import { type SignedApiServer, startSignedApiServer } from '../support/signed-api-server.ts';
 
 const CALLER = {
@@ -20,21 +21,7 @@ const CALLER = {
   region: 'eu-west-1',
 };
 
-const POOLS_YAML = `apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata:
-  name: default
-spec:
-  role: KarpenterNodeRole-shop
-  amiSelectorTerms:
-    - alias: al2023@latest
-  subnetSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: shop
-  securityGroupSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: shop
----
+const POOLS_YAML = `${SHOP_NODE_CLASS}---
 apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:

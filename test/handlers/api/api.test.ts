@@ -14,6 +14,7 @@ import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
+import { SHOP_NODE_CLASS } from '../../support/karpenter-documents.ts';
 
 const NOW = new Date('2026-11-25T09:00:00Z');
 const freshState = useFreshStateStores('api');
@@ -46,22 +47,6 @@ spec:
           values: ["c", "m", "r"]
   limits:
     cpu: "1000"
-`;
-
-const NODE_CLASS = `apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata:
-  name: default
-spec:
-  role: KarpenterNodeRole-shop
-  amiSelectorTerms:
-    - alias: al2023@latest
-  subnetSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: shop
-  securityGroupSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: shop
 `;
 
 class Wakes implements Waker {
@@ -163,7 +148,7 @@ describe('the pools API', () => {
       },
     });
     expect(waker.queued).toEqual([{ source: 'api', reason: 'NodePool default created' }]);
-    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodeclasses/default', SHOP_NODE_CLASS));
     const read = await call(request('GET', '/v1/nodepools/default'));
     expect(read.status).toBe(200);
     expect(read.headers.etag).toBe('"1"');
@@ -187,7 +172,7 @@ describe('the pools API', () => {
     });
     const headers = { 'content-type': 'application/json' };
     expect((await call(request('PUT', '/v1/nodeclasses/gpu', asJson, headers))).status).toBe(201);
-    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodeclasses/default', SHOP_NODE_CLASS));
     const again = await call(request('PUT', '/v1/nodeclasses/gpu', asJson, headers));
     expect(again.body.result).toBe('unchanged');
     expect(again.body.metadata.resourceVersion).toBe('1');
@@ -253,7 +238,7 @@ describe('the pools API', () => {
       400,
       /spec\.template\.spec\.requirements\[0\]\.operator/,
     ],
-    ['another kind', NODE_CLASS, 400, /this path takes karpenter\.sh\/v1 NodePool/],
+    ['another kind', SHOP_NODE_CLASS, 400, /this path takes karpenter\.sh\/v1 NodePool/],
     [
       'another name',
       NODE_POOL.replace('name: default\nspec', 'name: web\nspec'),
@@ -286,7 +271,7 @@ describe('the pools API', () => {
 
   it('deletes a NodePool and marks its claims for deletion, as Karpenter does', async () => {
     const { state, waker, call } = await setUp();
-    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodeclasses/default', SHOP_NODE_CLASS));
     await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
     for (const name of ['default-a', 'default-b']) {
       await state.nodeClaims.create({
@@ -324,7 +309,7 @@ describe('the pools API', () => {
 
   it('shows per pool its nodes, claims in flight, resources, cost and disruptions', async () => {
     const { state, call } = await setUp();
-    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodeclasses/default', SHOP_NODE_CLASS));
     await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
     const launched = (name: string, phase: 'Initialized' | 'Launched') => ({
       ...aNewNodeClaim({ name, phase, instanceId: `i-${name}` }),
@@ -369,7 +354,7 @@ describe('the pools API', () => {
 
   it('plans against the live cluster what a pass would launch now, with its cost', async () => {
     const { call } = await setUp();
-    await call(request('PUT', '/v1/nodeclasses/default', NODE_CLASS));
+    await call(request('PUT', '/v1/nodeclasses/default', SHOP_NODE_CLASS));
     await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
     for (let i = 0; i < 6; i++) {
       server.store.create('pods', {
