@@ -8,6 +8,7 @@ import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-i
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { type PlanningSnapshot, whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
+import { clusterLimitsFromFile } from './limits-file.ts';
 import { renderPlanTable } from './plan-table.ts';
 import { snapshotFromFiles } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
@@ -17,6 +18,7 @@ interface PlanOptions {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly stateTable?: string;
+  readonly limits?: string;
   readonly region: string;
   readonly zones?: string;
   readonly output: string;
@@ -70,8 +72,15 @@ async function withStoredPools(
   return { ...fromFiles, ...stored };
 }
 
+/** The cluster's limits from --limits, which wins over those the state table holds. */
+function withLimitsFile(snapshot: PlanningSnapshot, options: PlanOptions): PlanningSnapshot {
+  if (options.limits === undefined) return snapshot;
+  return { ...snapshot, clusterLimits: clusterLimitsFromFile(options.limits) };
+}
+
 async function snapshotFor(options: PlanOptions): Promise<PlanningSnapshot> {
-  const snapshot = await withStoredPools(snapshotFromFiles(options.file), options);
+  const files = snapshotFromFiles(options.file);
+  const snapshot = withLimitsFile(await withStoredPools(files, options), options);
   if (options.kubeconfig === undefined) return snapshot;
   if (snapshot.nodePools.length === 0) {
     throw new UsageError(
@@ -133,6 +142,10 @@ export function addPlanCommand(program: Command): void {
     .option(
       '--state-table <name>',
       "take NodePools and EC2NodeClasses from Nodesmith's DynamoDB state table (read-only) instead of -f",
+    )
+    .option(
+      '--limits <file>',
+      'a ClusterLimits document (nodesmith.io/v1) every NodePool counts against together',
     )
     .action((options: PlanOptions) => runPlan(options));
 }

@@ -12,10 +12,12 @@ import {
   openDynamoDb,
 } from '../../functions/adapters/dynamodb/connection.ts';
 import { makeDynamoDbDocumentStores } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { CLUSTER_LIMITS_NAME } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NamedDocument } from '../../functions/domain/state/stored-document.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
+import { parseClusterLimits } from '../../functions/manifests/nodesmith/cluster-limits.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
 import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { UsageError } from './usage-error.ts';
@@ -25,8 +27,8 @@ export interface StateTable {
   readonly region: string;
 }
 
-export type StoredPools = Pick<PlanningSnapshot, 'nodePools' | 'nodeClasses'>;
-type DocumentStores = Pick<StateStore, 'nodePools' | 'nodeClasses'>;
+export type StoredPools = Pick<PlanningSnapshot, 'nodePools' | 'nodeClasses' | 'clusterLimits'>;
+type DocumentStores = Pick<StateStore, 'nodePools' | 'nodeClasses' | 'clusterLimits'>;
 
 /** What went wrong and what to do about it, per kind of failure. */
 const ADVICE: Readonly<Record<AccessFailureKind, string>> = {
@@ -58,7 +60,11 @@ function parseStored<T>(
 }
 
 async function readPools(stores: DocumentStores, table: StateTable): Promise<StoredPools> {
-  const [pools, classes] = await Promise.all([stores.nodePools.list(), stores.nodeClasses.list()]);
+  const [pools, classes, limits] = await Promise.all([
+    stores.nodePools.list(),
+    stores.nodeClasses.list(),
+    stores.clusterLimits.get(CLUSTER_LIMITS_NAME),
+  ]);
   if (pools.length === 0) {
     throw new UsageError(
       `state table ${table.name} in ${table.region} holds no NodePools; store them there first, or give them with -f instead of --state-table`,
@@ -70,6 +76,11 @@ async function readPools(stores: DocumentStores, table: StateTable): Promise<Sto
     nodeClasses: classes.map((s) =>
       parseStored(s.document, parseEC2NodeClass, `${where} EC2NodeClass`),
     ),
+    ...(limits === undefined
+      ? {}
+      : {
+          clusterLimits: parseStored(limits.document, parseClusterLimits, `${where} ClusterLimits`),
+        }),
   };
 }
 

@@ -123,6 +123,11 @@ function exact(text: string | number, scale: number): bigint {
   return parts.negative ? -amount : amount;
 }
 
+/** The quantity in millionths (micro-dollars for the hourly-cost limit), rounded up and capped. */
+export function parseMicrosExact(text: string | number): bigint {
+  return exact(text, 6);
+}
+
 /** The quantity in whole units (bytes, pods, devices), rounded up away from zero and capped. */
 export function parseUnitsExact(text: string | number): bigint {
   return exact(text, 0);

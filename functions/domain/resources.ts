@@ -1,4 +1,11 @@
-import { parseMillis, parseMillisExact, parseUnits, parseUnitsExact } from './quantity.ts';
+import { HOURLY_COST } from './limits/hourly-cost.ts';
+import {
+  parseMicrosExact,
+  parseMillis,
+  parseMillisExact,
+  parseUnits,
+  parseUnitsExact,
+} from './quantity.ts';
 
 /**
  * Resource amounts keyed by resource name. `cpu` is in millicores; every other resource is in
@@ -38,11 +45,19 @@ export function parseResource(name: string, quantity: string | number): number {
  */
 export type Limits = Readonly<Record<string, bigint>>;
 
-/** Parses a limits ResourceList exactly; `nodes` is a count like any non-CPU resource. */
+/**
+ * Parses a limits ResourceList exactly: CPU in millicores, the hourly cost in micro-dollars,
+ * `nodes` and everything else in whole units.
+ */
 export function parseLimits(list: Readonly<Record<string, string | number>>): Limits {
   const out: Record<string, bigint> = {};
   for (const [name, quantity] of Object.entries(list)) {
-    out[name] = name === ResourceName.cpu ? parseMillisExact(quantity) : parseUnitsExact(quantity);
+    out[name] =
+      name === ResourceName.cpu
+        ? parseMillisExact(quantity)
+        : name === HOURLY_COST
+          ? parseMicrosExact(quantity)
+          : parseUnitsExact(quantity);
   }
   return out;
 }

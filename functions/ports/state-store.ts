@@ -10,6 +10,7 @@
  * Times are passed in (`now`); the store reads no clock for decisions.
  */
 
+import type { ClusterLimits } from '../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
 import type { Fence, LeaseGrant } from '../domain/state/lease.ts';
@@ -57,6 +58,8 @@ export interface DocumentStore<TDocument extends NamedDocument> {
 
 export type NodePoolStore = DocumentStore<NodePool>;
 export type NodeClassStore = DocumentStore<EC2NodeClass>;
+/** The one ClusterLimits document, named `cluster`. */
+export type ClusterLimitsStore = DocumentStore<ClusterLimits>;
 
 /** A write that matters may carry the writer's fence; it is refused once a newer lease exists. */
 export interface FencedWrite {
@@ -165,6 +168,7 @@ export interface PastDisruptionStore {
 export interface StateStore {
   readonly nodePools: NodePoolStore;
   readonly nodeClasses: NodeClassStore;
+  readonly clusterLimits: ClusterLimitsStore;
   readonly nodeClaims: NodeClaimStore;
   readonly unavailableOfferings: UnavailableOfferingStore;
   readonly lease: LeaseStore;

@@ -1,5 +1,7 @@
 /** Contract of the NodePool and EC2NodeClass stores: create, versioned put, list, delete. */
+
 import { describe, expect, it } from 'vitest';
+import { clusterLimits } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NamedDocument } from '../../functions/domain/state/stored-document.ts';
 import { ConflictError, NotFoundError } from '../../functions/ports/errors.ts';
 import type { DocumentStore, StateStore } from '../../functions/ports/state-store.ts';
@@ -121,6 +123,15 @@ export function documentStoreContract(makeStore: StoreFactory): void {
     label: 'node classes',
     pick: (store) => store.nodeClasses,
     build: (name, variant = 1) => anEC2NodeClass(name, `Role${variant}`),
+  });
+
+  documentContract(makeStore, {
+    label: 'cluster limits',
+    pick: (store) => store.clusterLimits,
+    build: (name, variant = 1) => ({
+      ...clusterLimits({ nodes: String(100 * variant) }),
+      metadata: { name },
+    }),
   });
 
   it('keeps node pools and node classes of the same name apart', async () => {

@@ -6,6 +6,7 @@
  * const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
  * const state = makeDynamoDbStateStore({ client, tables: { nodeClaims: env.CLAIMS_TABLE, state: env.STATE_TABLE } });
  */
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { StateStore } from '../../ports/state-store.ts';
@@ -42,7 +43,7 @@ export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOpt
 export function makeDynamoDbDocumentStores(
   client: DocumentClient,
   stateTable: string,
-): Pick<StateStore, 'nodePools' | 'nodeClasses'> {
+): Pick<StateStore, 'nodePools' | 'nodeClasses' | 'clusterLimits'> {
   return {
     nodePools: new DynamoDbDocumentStore<NodePool>({
       client,
@@ -55,6 +56,12 @@ export function makeDynamoDbDocumentStores(
       tableName: stateTable,
       partition: Partition.nodeClass,
       kind: 'node class',
+    }),
+    clusterLimits: new DynamoDbDocumentStore<ClusterLimits>({
+      client,
+      tableName: stateTable,
+      partition: Partition.clusterLimits,
+      kind: 'cluster limits',
     }),
   };
 }

@@ -30,11 +30,15 @@ export const ClaimAttribute = {
 export const Partition = {
   nodePool: 'NodePool',
   nodeClass: 'EC2NodeClass',
+  clusterLimits: 'ClusterLimits',
   unavailableOffering: 'UnavailableOffering',
   lease: 'Lease',
   pastDisruption: 'PastDisruption',
 } as const;
-export type DocumentPartition = typeof Partition.nodePool | typeof Partition.nodeClass;
+export type DocumentPartition =
+  | typeof Partition.nodePool
+  | typeof Partition.nodeClass
+  | typeof Partition.clusterLimits;
 
 export interface StateKey {
   readonly pk: string;

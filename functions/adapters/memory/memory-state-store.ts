@@ -2,6 +2,7 @@
  * The in-memory StateStore: the DynamoDB adapter's twin for the CLI (`plan`, `simulate`) and for
  * use-case tests. The shared contract suite runs against both so they cannot drift apart.
  */
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { StateStore } from '../../ports/state-store.ts';
@@ -18,6 +19,7 @@ export function makeMemoryStateStore(): StateStore {
   return {
     nodePools: new MemoryDocumentStore<NodePool>('node pool'),
     nodeClasses: new MemoryDocumentStore<EC2NodeClass>('node class'),
+    clusterLimits: new MemoryDocumentStore<ClusterLimits>('cluster limits'),
     nodeClaims: new MemoryNodeClaimStore(lease),
     unavailableOfferings: new MemoryUnavailableOfferingStore(),
     lease,

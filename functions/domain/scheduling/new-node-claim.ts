@@ -80,6 +80,13 @@ export class NewNodeClaim {
     return this.set.toArray();
   }
 
+  /** What the claim would launch as: its cheapest open option, now or once `placement` is taken. */
+  cheapest(placement?: Placement): InstanceTypeOption | undefined {
+    return placement === undefined
+      ? this.set.cheapest()
+      : this.set.cheapestAfter(placement.proposal);
+  }
+
   isOpen(index: number): boolean {
     return this.set.isOpen(index);
   }

@@ -107,6 +107,16 @@ export class OptionSet {
     return this.index.options[this.first];
   }
 
+  /** The cheapest option left once `proposal`, the latest one made, is accepted. */
+  cheapestAfter(proposal: Proposal): InstanceTypeOption | undefined {
+    if (proposal.removed.length === 0) return this.cheapest();
+    this.cheapest();
+    for (let i = this.first; i < this.alive.length; i++) {
+      if (this.alive[i] === 1 && this.stamps[i] !== this.epoch) return this.index.options[i];
+    }
+    return undefined;
+  }
+
   /**
    * Whether the largest open option in each dimension could hold the total: a necessary test,
    * cheap enough to run for every claim a pod considers.

@@ -2,6 +2,8 @@
 import { instanceTypeLabels } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
+import type { LimitBudget } from '../limits/limit-budget.ts';
+import { chargeOf } from '../limits/limit-charge.ts';
 import { type Pod, podKey } from '../pod.ts';
 import { customLabels, type Requirements } from '../requirements/requirements.ts';
 import type { ExistingNode } from './existing-node.ts';
@@ -24,6 +26,20 @@ export interface PlanParts {
   readonly existing: readonly ExistingNode[];
   readonly result: SchedulerResult;
   readonly region: string | undefined;
+  /**
+   * The limits as they stood before the plan: each claim is counted again at the offering it
+   * launches on, and one that would pass a limit is dropped, so no plan ever exceeds one.
+   */
+  readonly limits: LimitBudget;
+}
+
+/** The claim counted against the limits as launched; undefined when it fits, else why not. */
+function overLimit(limits: LimitBudget, planned: PlannedNodeClaim): string | undefined {
+  if (!limits.isLimited(planned.nodePool)) return undefined;
+  const charge = chargeOf(planned.instanceType.capacity, planned.offering.pricePerHour);
+  if (!limits.allows(planned.nodePool, charge)) return limits.refusal(planned.nodePool, [charge]);
+  limits.take(planned.nodePool, charge);
+  return undefined;
 }
 
 function nodeLabels(
@@ -82,10 +98,17 @@ function plannedClaim(
   };
 }
 
+/**
+ * Each reason prefixed with its pool, save a limit's, which names what it limits itself (so the
+ * cluster's limit, stopping every pool, is said once).
+ */
 function reasonText(reasons: readonly NodePoolReason[]): string {
-  return reasons
-    .map((r) => (r.nodePool === undefined ? r.message : `nodepool "${r.nodePool}": ${r.message}`))
-    .join('; ');
+  const texts = reasons.map((r) =>
+    r.nodePool === undefined || r.code === 'Limits'
+      ? r.message
+      : `nodepool "${r.nodePool}": ${r.message}`,
+  );
+  return [...new Set(texts)].join('; ');
 }
 
 function fromFailures(failures: readonly PoolUnfit[]): NodePoolReason[] {
@@ -121,6 +144,16 @@ function plannedClaims(parts: PlanParts): {
         nodePool: claim.template.name,
         code: 'Offerings',
         message: 'no available offering is left for the instance types that fit',
+      };
+      for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
+      continue;
+    }
+    const refusal = overLimit(parts.limits, planned);
+    if (refusal !== undefined) {
+      const reason: NodePoolReason = {
+        nodePool: planned.nodePool,
+        code: 'Limits',
+        message: refusal,
       };
       for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
       continue;

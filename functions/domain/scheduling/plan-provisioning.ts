@@ -9,12 +9,17 @@ import { reportedNotReady } from '../condition.ts';
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
+import type { ClusterLimits } from '../limits/cluster-limits.ts';
+import { LimitBudget } from '../limits/limit-budget.ts';
+import type { PoolCharge } from '../limits/limit-charge.ts';
+import type { LimitScope } from '../limits/limit-scope.ts';
+import { planningCharges } from '../limits/planning-charges.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
-import { type Limits, parseLimits, parseResources } from '../resources.ts';
+import { parseLimits, parseResources } from '../resources.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
@@ -55,28 +60,35 @@ export interface ProvisioningInput {
   readonly requireUnschedulableMark?: boolean;
   /** `Ignore` drops preferences up front, as Karpenter's `--preference-policy Ignore`. */
   readonly preferencePolicy?: 'Respect' | 'Ignore';
+  /** Limits over every pool together (`nodes`, resources, `nodesmith.io/hourly-cost`). */
+  readonly clusterLimits?: ClusterLimits;
+  /**
+   * What the existing nodes and claims count against limits. The controller passes its
+   * records' (priced as launched); without them the snapshot's are priced from the catalog.
+   */
+  readonly limitCharges?: readonly PoolCharge[];
   /** The controller's time box (see SchedulerInput.outOfTime); a what-if plan has none. */
   readonly outOfTime?: () => boolean;
 }
 
-/** What each limited pool may still launch: its limits less its nodes' capacity, limited keys only. */
-function remainingLimits(
-  pools: readonly NodePool[],
-  nodes: readonly StateNode[],
-): Map<string, Limits> {
-  const out = new Map<string, Limits>();
-  for (const pool of pools) {
-    if (pool.spec.limits === undefined) continue;
-    const remaining: Record<string, bigint> = { ...parseLimits(pool.spec.limits) };
-    for (const node of nodes.filter((n) => n.nodePool === pool.metadata.name)) {
-      for (const name in remaining) {
-        const used = name === 'nodes' ? 1 : (node.capacity[name] ?? 0);
-        remaining[name] = (remaining[name] ?? 0n) - BigInt(Math.ceil(used));
-      }
-    }
-    out.set(pool.metadata.name, remaining);
-  }
-  return out;
+/** Every pool's limits and the cluster's. */
+function limitScopes(input: ProvisioningInput): LimitScope[] {
+  const scopes: LimitScope[] = input.nodePools.flatMap((pool) =>
+    pool.spec.limits === undefined
+      ? []
+      : [{ nodePool: pool.metadata.name, limits: parseLimits(pool.spec.limits) }],
+  );
+  if (input.clusterLimits !== undefined)
+    scopes.push({ limits: parseLimits(input.clusterLimits.spec.limits) });
+  return scopes;
+}
+
+/** The limits with what the snapshot's nodes and claims use of them: one for the scheduler, one to check its claims. */
+function limitBudgets(input: ProvisioningInput): [LimitBudget, LimitBudget] {
+  const scopes = limitScopes(input);
+  if (scopes.length === 0) return [new LimitBudget([], []), new LimitBudget([], [])];
+  const charges = input.limitCharges ?? planningCharges(input);
+  return [new LimitBudget(scopes, charges), new LimitBudget(scopes, charges)];
 }
 
 /**
@@ -222,17 +234,26 @@ export function planProvisioning(
     namespaces: input.namespaces ?? new Map(),
   });
   const existing = nodes.map((n) => new ExistingNode(n.input));
+  const [budget, limits] = limitBudgets(input);
   const result = new Scheduler({
     pods,
     existingNodes: existing,
     templates,
     topology,
-    remaining: remainingLimits(input.nodePools, nodes),
+    budget,
     skipped,
     canToleratePreferNoSchedule: templates.some((t) =>
       t.taints.some((taint) => taint.effect === 'PreferNoSchedule'),
     ),
     ...(input.outOfTime === undefined ? {} : { outOfTime: input.outOfTime }),
   }).solve();
-  return assemblePlan({ selection, volumeFailures, pods, existing, result, region: input.region });
+  return assemblePlan({
+    selection,
+    volumeFailures,
+    pods,
+    existing,
+    result,
+    region: input.region,
+    limits,
+  });
 }

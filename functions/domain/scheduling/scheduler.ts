@@ -5,11 +5,13 @@
  * (core: scheduling/scheduler.go, Solve and add).
  */
 import { Label } from '../labels.ts';
-import type { Limits } from '../resources.ts';
+import type { LimitBudget } from '../limits/limit-budget.ts';
+import type { Charge } from '../limits/limit-charge.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
-import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
+import { isPlacement, NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
+import { optionCharges } from './option-charges.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import type { Topology } from './topology/topology.ts';
@@ -21,8 +23,8 @@ export interface SchedulerInput {
   /** In the order pools are tried: weight, then name. */
   readonly templates: readonly NodeClaimTemplate[];
   readonly topology: Topology;
-  /** What each limited pool may still launch (a `nodes` entry counts nodes). */
-  readonly remaining: ReadonlyMap<string, Limits>;
+  /** What remains of the pools' and the cluster's limits; new claims take from it. */
+  readonly budget: LimitBudget;
   readonly canToleratePreferNoSchedule: boolean;
   /** NodePools left out of this pass (not ready), reported with every pod that found no place. */
   readonly skipped?: readonly PoolUnfit[];
@@ -46,27 +48,6 @@ export interface SchedulerResult {
   readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
 }
 
-function withinLimit(option: InstanceTypeOption, remaining: Limits): boolean {
-  for (const name in remaining) {
-    const capacity = name === 'nodes' ? 1 : (option.instanceType.capacity[name] ?? 0);
-    if (capacity > (remaining[name] ?? 0n)) return false;
-  }
-  return true;
-}
-
-/** Karpenter is pessimistic about limits: a claim may become its largest option. Only limited keys count. */
-function subtractMax(remaining: Limits, options: readonly InstanceTypeOption[]): Limits {
-  const out: Record<string, bigint> = { ...remaining };
-  for (const name in remaining) {
-    let largest = 0;
-    for (const { instanceType } of options) {
-      largest = Math.max(largest, name === 'nodes' ? 1 : (instanceType.capacity[name] ?? 0));
-    }
-    out[name] = (out[name] ?? 0n) - BigInt(Math.ceil(largest));
-  }
-  return out;
-}
-
 /** New claims grouped by how many pods they hold, so "fewest pods first" costs nothing to keep. */
 class ClaimsByLoad {
   private readonly buckets: Set<NewNodeClaim>[] = [];
@@ -82,8 +63,15 @@ class ClaimsByLoad {
     this.bucket(claim.pods.length).add(claim);
   }
 
-  /** Offers the pod to claims, fewest pods first; returns the claim that took it. */
-  firstAccepting(pod: SchedulingPod, topology: Topology): NewNodeClaim | undefined {
+  /**
+   * Offers the pod to claims, fewest pods first; returns the claim that took it. `admit` has
+   * the last word on a placement (the limits' say on a claim growing).
+   */
+  firstAccepting(
+    pod: SchedulingPod,
+    topology: Topology,
+    admit: (claim: NewNodeClaim, placement: Placement) => boolean,
+  ): NewNodeClaim | undefined {
     const constrainsHostname = pod.requirements.strict.has(Label.hostname);
     for (const bucket of this.buckets) {
       if (bucket === undefined) continue;
@@ -92,7 +80,7 @@ class ClaimsByLoad {
         if (topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) !== undefined)
           continue;
         const answer = claim.canAdd(pod, topology);
-        if (isPlacement(answer)) {
+        if (isPlacement(answer) && admit(claim, answer)) {
           claim.add(pod, answer, topology);
           this.moved(claim);
           return claim;
@@ -112,12 +100,11 @@ class ClaimsByLoad {
 export class Scheduler {
   private readonly input: SchedulerInput;
   private readonly claims = new ClaimsByLoad();
-  private readonly remaining: Map<string, Limits>;
+  private readonly charges = new Map<string, ReadonlyMap<InstanceTypeOption, Charge>>();
   private readonly failures = new Map<string, PoolUnfit[]>();
 
   constructor(input: SchedulerInput) {
     this.input = input;
-    this.remaining = new Map(input.remaining);
   }
 
   solve(): SchedulerResult {
@@ -158,7 +145,7 @@ export class Scheduler {
         return undefined;
       }
     }
-    const claim = this.claims.firstAccepting(pod, this.input.topology);
+    const claim = this.claims.firstAccepting(pod, this.input.topology, this.admit);
     if (claim !== undefined) return undefined;
     return this.open(pod);
   }
@@ -174,14 +161,18 @@ export class Scheduler {
       ];
     }
     const failures: PoolUnfit[] = [...skipped];
+    const { budget } = this.input;
     for (const template of this.input.templates) {
-      const remaining = this.remaining.get(template.name);
+      const limited = budget.isLimited(template.name);
+      const charges = limited ? this.chargesOf(template) : undefined;
       const allowed =
-        remaining === undefined ? undefined : (o: InstanceTypeOption) => withinLimit(o, remaining);
+        charges === undefined
+          ? undefined
+          : (o: InstanceTypeOption) => budget.allows(template.name, charges.get(o) ?? {});
       // A candidate claim touches nothing until the pod is added: a refusal leaves no trace.
       const claim = new NewNodeClaim({ template, index: this.claims.all.length, allowed });
       const answer = claim.isEmpty
-        ? unfit('Limits', 'all available instance types exceed the NodePool limits')
+        ? unfit('Limits', this.refusal(template, charges))
         : claim.canAdd(pod, this.input.topology);
       if (!isPlacement(answer)) {
         failures.push({ ...answer, nodePool: template.name });
@@ -189,10 +180,45 @@ export class Scheduler {
       }
       claim.add(pod, answer, this.input.topology);
       this.claims.add(claim);
-      if (remaining !== undefined)
-        this.remaining.set(template.name, subtractMax(remaining, claim.options));
+      if (charges !== undefined) budget.take(template.name, this.chargeOf(claim));
       return undefined;
     }
     return failures;
+  }
+
+  /** A limited pool's claim may take a pod only if the limits have room for what it grows into. */
+  private readonly admit = (claim: NewNodeClaim, placement: Placement): boolean => {
+    const pool = claim.template.name;
+    if (!this.input.budget.isLimited(pool)) return true;
+    const before = claim.cheapest();
+    const after = claim.cheapest(placement);
+    if (before === after) return true;
+    return this.input.budget.grow(pool, this.chargeOf(claim, before), this.chargeOf(claim, after));
+  };
+
+  private chargeOf(claim: NewNodeClaim, option = claim.cheapest()): Charge {
+    if (option === undefined) return {};
+    return this.chargesOf(claim.template).get(option) ?? {};
+  }
+
+  private refusal(
+    template: NodeClaimTemplate,
+    charges: ReadonlyMap<InstanceTypeOption, Charge> | undefined,
+  ): string {
+    const options = [...(charges?.values() ?? [])];
+    return (
+      this.input.budget.refusal(template.name, options) ??
+      `NodePool ${template.name} has no instance type within its limits`
+    );
+  }
+
+  /** Each option's charge against limits, priced at its cheapest offering the pool allows. */
+  private chargesOf(template: NodeClaimTemplate): ReadonlyMap<InstanceTypeOption, Charge> {
+    let charges = this.charges.get(template.name);
+    if (charges === undefined) {
+      charges = optionCharges(template);
+      this.charges.set(template.name, charges);
+    }
+    return charges;
   }
 }

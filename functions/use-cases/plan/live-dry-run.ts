@@ -6,17 +6,21 @@
  */
 import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
 import type { ClusterReader } from '../../ports/cluster.ts';
 import type { StateStore } from '../../ports/state-store.ts';
+import { limitsInForce } from '../limits/limits-in-force.ts';
 import { type PlanReport, toPlanReport } from './plan-report.ts';
 import { type WhatIfPlan, whatIfPlan } from './what-if-plan.ts';
 
 export interface LiveDryRunDependencies {
   readonly cluster: Pick<ClusterReader, 'snapshot'>;
-  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims' | 'clusterLimits'>;
   readonly instanceTypes: InstanceTypeProvider;
   readonly region: string;
+  /** The cluster's limits until some are set through the API. */
+  readonly startingLimits?: ClusterLimits;
 }
 
 export interface LiveDryRun {
@@ -25,11 +29,12 @@ export interface LiveDryRun {
 }
 
 export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryRun> {
-  const [live, pools, classes, claims] = await Promise.all([
+  const [live, pools, classes, claims, inForce] = await Promise.all([
     deps.cluster.snapshot(),
     deps.state.nodePools.list(),
     deps.state.nodeClasses.list(),
     deps.state.nodeClaims.list(),
+    limitsInForce(deps.state.clusterLimits, deps.startingLimits),
   ]);
   const inPlay = claims.filter((c) => !isGoing(c));
   const result = await whatIfPlan(
@@ -45,6 +50,7 @@ export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryR
       storageClasses: live.storageClasses,
       runtimeClasses: [],
       namespaces: new Map(live.namespaces.map((n) => [n.name, n.labels])),
+      ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),
     },
     { region: deps.region },
     deps.instanceTypes,

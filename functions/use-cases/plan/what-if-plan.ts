@@ -3,9 +3,11 @@
  * instance types from whichever InstanceTypeProvider the caller wires. The `plan` command and
  * the API's dry run both call it.
  */
+
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import { onDemandPrices, type RegionPrices } from '../../domain/instance-types/prices.ts';
 import type { Labels } from '../../domain/label-selector.ts';
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { Node } from '../../domain/node.ts';
 import type { NodeClaim } from '../../domain/node-claim.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
@@ -34,6 +36,8 @@ export interface PlanningSnapshot {
   readonly storageClasses: readonly StorageClass[];
   readonly runtimeClasses: readonly RuntimeClass[];
   readonly namespaces: ReadonlyMap<string, Labels>;
+  /** Limits over every pool together (`plan --limits FILE` or the state table's). */
+  readonly clusterLimits?: ClusterLimits;
 }
 
 export interface WhatIfOptions {

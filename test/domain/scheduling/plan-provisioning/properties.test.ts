@@ -7,6 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { InstanceType } from '../../../../functions/domain/instance-type.ts';
 import { Label } from '../../../../functions/domain/labels.ts';
+import { clusterLimits } from '../../../../functions/domain/limits/cluster-limits.ts';
+import { HOURLY_COST } from '../../../../functions/domain/limits/hourly-cost.ts';
+import { chargeOf } from '../../../../functions/domain/limits/limit-charge.ts';
+import { type LimitScope, usageOf } from '../../../../functions/domain/limits/limit-scope.ts';
+import { planningCharges } from '../../../../functions/domain/limits/planning-charges.ts';
 import type { Node } from '../../../../functions/domain/node.ts';
 import type { NodePool } from '../../../../functions/domain/node-pool.ts';
 import { type Affinity, isTerminal, type Pod, podKey } from '../../../../functions/domain/pod.ts';
@@ -18,7 +23,7 @@ import {
   labelsSatisfy,
   type Requirements,
 } from '../../../../functions/domain/requirements/requirements.ts';
-import { add, fits, type Resources } from '../../../../functions/domain/resources.ts';
+import { add, fits, parseLimits, type Resources } from '../../../../functions/domain/resources.ts';
 import { hostPortsOf } from '../../../../functions/domain/scheduling/host-ports.ts';
 import type { ProvisioningInput } from '../../../../functions/domain/scheduling/plan-provisioning.ts';
 import { planProvisioning } from '../../../../functions/domain/scheduling/plan-provisioning.ts';
@@ -92,6 +97,8 @@ const aPoolSpec = fc.record({
     undefined,
     { nodes: '3' },
     { cpu: '24', nodes: '6' },
+    { [HOURLY_COST]: '0.5' },
+    { cpu: '12', [HOURLY_COST]: '0.3' },
   ),
 });
 type PoolSpec = typeof aPoolSpec extends fc.Arbitrary<infer T> ? T : never;
@@ -197,6 +204,13 @@ const aCluster = fc.record({
   catalog: fc.subarray([...CATALOG], { minLength: 2 }),
   nodes: fc.array(aNodeSpec, { maxLength: 2 }),
   pending: fc.array(aPodSpec, { minLength: 1, maxLength: 12 }),
+  clusterLimits: fc.constantFrom<Record<string, string> | undefined>(
+    undefined,
+    undefined,
+    { nodes: '4' },
+    { [HOURLY_COST]: '0.6' },
+    { cpu: '16', memory: '48Gi' },
+  ),
 });
 type Cluster = typeof aCluster extends fc.Arbitrary<infer T> ? T : never;
 
@@ -226,7 +240,31 @@ function inputOf(cluster: Cluster): ProvisioningInput {
     nodePools,
     instanceTypes: new Map(nodePools.map((p) => [p.metadata.name, cluster.catalog])),
     daemonSets: [],
+    ...(cluster.clusterLimits === undefined
+      ? {}
+      : { clusterLimits: clusterLimits(cluster.clusterLimits) }),
   };
+}
+
+/** Every pool's limits and the cluster's, each with the plan's usage: what existed and what it adds. */
+function limitUsage(input: ProvisioningInput, result: ProvisioningPlan) {
+  const before = planningCharges(input);
+  const added = result.nodeClaims.map((c) => ({
+    nodePool: c.nodePool,
+    charge: chargeOf(c.instanceType.capacity, c.offering.pricePerHour),
+  }));
+  const scopes: LimitScope[] = input.nodePools.flatMap((p) =>
+    p.spec.limits === undefined
+      ? []
+      : [{ nodePool: p.metadata.name, limits: parseLimits(p.spec.limits) }],
+  );
+  if (input.clusterLimits !== undefined)
+    scopes.push({ limits: parseLimits(input.clusterLimits.spec.limits) });
+  return scopes.map((scope) => ({
+    scope,
+    before: usageOf(scope, before),
+    after: usageOf(scope, [...before, ...added]),
+  }));
 }
 
 // Readers --------------------------------------------------------------------------------------
@@ -273,6 +311,27 @@ function plan(input: ProvisioningInput): ProvisioningPlan {
 }
 
 describe('planProvisioning over random small clusters', () => {
+  it("never plans past a limit: a pool's or the cluster's, in nodes, resources or dollars", () => {
+    fc.assert(
+      fc.property(aCluster, (cluster) => {
+        // Prepare
+        const input = inputOf(cluster);
+
+        // Act
+        const result = plan(input);
+
+        // Assess: within each limit, or adding nothing to a scope already past it
+        for (const { scope, before, after } of limitUsage(input, result)) {
+          for (const [name, limit] of Object.entries(scope.limits)) {
+            const used = after[name] ?? 0n;
+            if (used > limit) expect(used).toBe(before[name]);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it('never plans more than an instance type or an existing node can hold', () => {
     fc.assert(
       fc.property(aCluster, (cluster) => {

@@ -1,0 +1,69 @@
+/**
+ * What the controller's claims count against limits. Every claim counts, those going too (their
+ * nodes still run and bill), except the ones an interruption is taking: their replacements may
+ * launch even at a limit, since losing the node is worse. A launched claim counts as what it
+ * got, at the price its launch saw; a claim not launched yet counts as the worst its launch
+ * can fill: the largest of its options, at the dearest offering of its capacity type in its
+ * zones. So passes racing on the store can never take a pool past a limit together.
+ */
+import type { InstanceType } from '../instance-type.ts';
+import { Label } from '../labels.ts';
+import { has } from '../requirements/requirement.ts';
+import { fromNodeSelector } from '../requirements/requirements.ts';
+import type { NodeClaimRecord } from '../state/node-claim-record.ts';
+import { type Charge, chargeOf, largest, type PoolCharge } from './limit-charge.ts';
+
+/** Disruption reasons of an interruption (see interruption-action.ts). */
+const INTERRUPTIONS: ReadonlySet<string> = new Set([
+  'SpotInterrupted',
+  'ScheduledChange',
+  'InstanceStopping',
+  'InstanceTerminating',
+  'RebalanceRecommended',
+]);
+
+export function isInterrupted(claim: NodeClaimRecord): boolean {
+  return claim.disruption !== undefined && INTERRUPTIONS.has(claim.disruption.reason);
+}
+
+/** The dearest price the launch of a claim could fill `type` at. */
+function dearestPrice(claim: NodeClaimRecord, type: InstanceType): number {
+  const zones = fromNodeSelector(claim.requirements).get(Label.zone);
+  const prices = type.offerings
+    .filter(
+      (o) =>
+        o.capacityType === claim.offering.capacityType &&
+        (zones === undefined || has(zones, o.zone)),
+    )
+    .map((o) => o.pricePerHour);
+  return Math.max(claim.offering.pricePerHour, ...prices);
+}
+
+/** The worst a claim's launch can fill, over the options the catalog still knows. */
+export function worstCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
+  const byName = new Map(types.map((t) => [t.name, t]));
+  const charges = claim.instanceTypeOptions.flatMap((name) => {
+    const type = byName.get(name);
+    return type === undefined ? [] : [chargeOf(type.capacity, dearestPrice(claim, type))];
+  });
+  return largest([chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour), ...charges]);
+}
+
+export function claimCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
+  return claim.instanceId === undefined
+    ? worstCharge(claim, types)
+    : chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
+}
+
+/** The charges of every claim that counts, with each pool's instance types to price the unlaunched. */
+export function claimCharges(
+  claims: readonly NodeClaimRecord[],
+  instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
+): PoolCharge[] {
+  return claims
+    .filter((claim) => !isInterrupted(claim))
+    .map((claim) => ({
+      nodePool: claim.nodePool,
+      charge: claimCharge(claim, instanceTypes.get(claim.nodePool) ?? []),
+    }));
+}
