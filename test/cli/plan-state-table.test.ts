@@ -4,6 +4,7 @@
  * from files or from a live cluster (the fake API server), and one line with exit status 2 when
  * the table cannot be read.
  */
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   type FakeApiServer,
   startFakeApiServer,
 } from '../../functions/adapters/simulated/api-server/index.ts';
+import { type ClusterLimits, clusterLimits } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
@@ -113,6 +115,7 @@ function pendingPod(name: string) {
 
 interface Stored {
   readonly pools?: readonly NodePool[];
+  readonly limits?: ClusterLimits;
 }
 
 /** A fresh state table holding the stored pool and class (or the pools given), named. */
@@ -132,6 +135,7 @@ async function stateTable(stored: Stored = {}): Promise<string> {
     await store.nodePools.create(pool, `hash-${pool.metadata.name}`);
   }
   await store.nodeClasses.create(parseEC2NodeClass(parse(STORED_CLASS)), 'hash-class');
+  if (stored.limits !== undefined) await store.clusterLimits.create(stored.limits, 'hash-limits');
   return names.state;
 }
 
@@ -218,6 +222,27 @@ describe('plan --state-table', () => {
 
     // Assess
     expectStoredPoolPlan(result, ['shop/web-1', 'shop/web-2']);
+  });
+
+  it('applies the cluster limits stored in the table', async () => {
+    // Prepare
+    const table = await stateTable({ limits: clusterLimits({ nodes: '0' }) });
+    const dir = tempDir();
+    const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
+
+    // Act
+    const result = await runCli(['plan', '-f', pods, '--state-table', table, '-o', 'json'], {
+      env: awsEnv(dir),
+    });
+
+    // Assess
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      nodeClaims: [],
+      unschedulable: [
+        { pod: 'shop/web-1', reason: 'The cluster would exceed its nodes limit: 0 of 0 used' },
+      ],
+    });
   });
 
   it('plans the pending pods of a live cluster with the stored NodePool, only reading', async () => {
