@@ -55,13 +55,17 @@ export function claimCharge(claim: NodeClaimRecord, types: readonly InstanceType
     : chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
 }
 
-/** The charges of every claim that counts, with each pool's instance types to price the unlaunched. */
+/**
+ * The charges of every claim that counts, with each pool's instance types to price the
+ * unlaunched; `withInterrupted` counts the interrupted too, to tell when a replacement overran.
+ */
 export function claimCharges(
   claims: readonly NodeClaimRecord[],
   instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
+  withInterrupted = false,
 ): PoolCharge[] {
   return claims
-    .filter((claim) => !isInterrupted(claim))
+    .filter((claim) => withInterrupted || !isInterrupted(claim))
     .map((claim) => ({
       nodePool: claim.nodePool,
       charge: claimCharge(claim, instanceTypes.get(claim.nodePool) ?? []),

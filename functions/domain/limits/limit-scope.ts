@@ -2,7 +2,9 @@
  * A set of limits and what it covers: one NodePool's `spec.limits`, or the cluster's limits
  * that every pool counts against. Usage, what remains and why a node would not fit, exactly.
  */
-import { GiB, type Limits, ResourceName } from '../resources.ts';
+import type { NodePool } from '../node-pool.ts';
+import { GiB, type Limits, parseLimits, ResourceName } from '../resources.ts';
+import type { ClusterLimits } from './cluster-limits.ts';
 import { formatDollars, HOURLY_COST } from './hourly-cost.ts';
 import { amountOf, type Charge, NODES, type PoolCharge } from './limit-charge.ts';
 
@@ -10,6 +12,21 @@ export interface LimitScope {
   /** The pool the limits belong to; none for the cluster's. */
   readonly nodePool?: string;
   readonly limits: Limits;
+}
+
+/** Every NodePool's `spec.limits` and the cluster's limits, as scopes. */
+export function limitScopes(sources: {
+  readonly nodePools: readonly NodePool[];
+  readonly clusterLimits?: ClusterLimits | undefined;
+}): LimitScope[] {
+  const scopes: LimitScope[] = sources.nodePools.flatMap((pool) =>
+    pool.spec.limits === undefined
+      ? []
+      : [{ nodePool: pool.metadata.name, limits: parseLimits(pool.spec.limits) }],
+  );
+  if (sources.clusterLimits !== undefined)
+    scopes.push({ limits: parseLimits(sources.clusterLimits.spec.limits) });
+  return scopes;
 }
 
 export function covers(scope: LimitScope, nodePool: string): boolean {

@@ -12,7 +12,7 @@ import type { Labels } from '../label-selector.ts';
 import type { ClusterLimits } from '../limits/cluster-limits.ts';
 import { LimitBudget } from '../limits/limit-budget.ts';
 import type { PoolCharge } from '../limits/limit-charge.ts';
-import type { LimitScope } from '../limits/limit-scope.ts';
+import { limitScopes } from '../limits/limit-scope.ts';
 import { planningCharges } from '../limits/planning-charges.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
@@ -69,18 +69,6 @@ export interface ProvisioningInput {
   readonly limitCharges?: readonly PoolCharge[];
   /** The controller's time box (see SchedulerInput.outOfTime); a what-if plan has none. */
   readonly outOfTime?: () => boolean;
-}
-
-/** Every pool's limits and the cluster's. */
-function limitScopes(input: ProvisioningInput): LimitScope[] {
-  const scopes: LimitScope[] = input.nodePools.flatMap((pool) =>
-    pool.spec.limits === undefined
-      ? []
-      : [{ nodePool: pool.metadata.name, limits: parseLimits(pool.spec.limits) }],
-  );
-  if (input.clusterLimits !== undefined)
-    scopes.push({ limits: parseLimits(input.clusterLimits.spec.limits) });
-  return scopes;
 }
 
 /** The limits with what the snapshot's nodes and claims use of them: one for the scheduler, one to check its claims. */

@@ -175,7 +175,7 @@ async function fencedPass(
   write: Write,
   started: Date,
 ): Promise<PassReport> {
-  const snapshot = await readSnapshot(deps, started);
+  const snapshot = await readSnapshot(deps, started, settings.startingLimits);
   const steps = await runSteps(deps, settings, write, started, snapshot);
   await tell(deps, settings.launchConcurrency, snapshot, steps);
   const { provisioning, termination } = steps;

@@ -7,6 +7,7 @@
  * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
  * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event.
  */
+
 import pLimit from 'p-limit';
 import {
   isReplacing,
@@ -27,6 +28,7 @@ import {
   markedForDeletion,
 } from '../../domain/lifecycle/claim-deletion.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
+import { claimCharges } from '../../domain/limits/claim-charges.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
@@ -196,6 +198,8 @@ class DisruptionStep {
       storageClasses: cluster.storageClasses,
       namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
       region: this.#context.settings.region,
+      ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
+      limitCharges: claimCharges(claims, this.#context.instanceTypes),
       podDisruptionBudgets: cluster.podDisruptionBudgets,
       nowMs: this.#now().getTime(),
       cron: cronSchedules,

@@ -8,7 +8,9 @@ import { templateHash } from '../../domain/disruption/template-hash.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
-import { limitExceeded } from '../../domain/lifecycle/pool-limits.ts';
+import { type Admission, admitClaim } from '../../domain/limits/claim-admission.ts';
+import { claimCharges, isInterrupted } from '../../domain/limits/claim-charges.ts';
+import { covers, type LimitScope, limitScopes } from '../../domain/limits/limit-scope.ts';
 import { podKey } from '../../domain/pod.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type {
@@ -52,13 +54,15 @@ export class Provisioning {
   readonly #deps: PassDependencies;
   readonly #context: ProvisioningContext;
   #claims: NodeClaimRecord[];
-  /** Each limited pool's claims as the store held them when this pass first needed them. */
+  /** The claims limits count, as the store held them when this pass first needed them. */
   readonly #live = new Map<string, Promise<readonly NodeClaimRecord[]>>();
+  readonly #scopes: readonly LimitScope[];
 
   constructor(deps: PassDependencies, context: ProvisioningContext) {
     this.#deps = deps;
     this.#context = context;
     this.#claims = [...context.claims];
+    this.#scopes = limitScopes(context.snapshot);
   }
 
   plan(
@@ -84,6 +88,8 @@ export class Provisioning {
       storageClasses: cluster.storageClasses,
       namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
       region: settings.region,
+      ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
+      limitCharges: claimCharges(this.#claims, this.#context.instanceTypes),
       requireUnschedulableMark: true,
       outOfTime: () => this.#deps.clock.now().getTime() >= this.#context.deadline,
     });
@@ -94,19 +100,23 @@ export class Provisioning {
    * promise not to launch twice.
    */
   async createAndLaunch(
-    planned: PlannedNodeClaim,
+    proposed: PlannedNodeClaim,
     types: ReadonlyMap<string, readonly InstanceType[]>,
     round: number,
     result: RoundResult,
   ): Promise<void> {
-    const stored = await this.#storedClaims(planned.nodePool);
+    const stored = await this.#storedClaims(proposed.nodePool);
     // From here to the placeholder below nothing awaits, so no launch beside this one can pass
     // the limit check in between.
-    const refusal = this.#limitRefusal(planned, stored);
-    if (refusal !== undefined) {
-      result.refused.push(...refusal);
+    const admission = this.#admit(proposed, stored);
+    if (!admission.admitted) {
+      const { reason } = admission;
+      const reasons = [{ nodePool: proposed.nodePool, code: 'Limits' as const, message: reason }];
+      result.refused.push(...proposed.pods.map((pod) => ({ pod, reason, reasons })));
       return;
     }
+    const { planned } = admission;
+    const overrun = this.#overrun(planned, stored);
     const deps = this.#deps;
     const { snapshot, write } = this.#context;
     const pool = snapshot.nodePools.find((p) => p.metadata.name === planned.nodePool);
@@ -132,37 +142,51 @@ export class Provisioning {
       instanceTypes: types.get(planned.nodePool) ?? [],
       write,
     });
-    this.#record(outcome, { planned, pending, round }, result);
+    this.#record(outcome, { planned, pending, round, overrun }, result);
   }
 
-  /** The pool's claims as the store holds them, read once a pass and only for limited pools. */
+  /**
+   * The claims the pool's limits count, as the store holds them: read once a pass, and only
+   * when a limit covers the pool (every claim for a cluster limit, the pool's for its own).
+   */
   #storedClaims(nodePool: string): Promise<readonly NodeClaimRecord[]> {
-    const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === nodePool);
-    if (pool?.spec.limits === undefined) return Promise.resolve([]);
-    let stored = this.#live.get(nodePool);
+    const scopes = this.#scopes.filter((scope) => covers(scope, nodePool));
+    if (scopes.length === 0) return Promise.resolve([]);
+    const whole = scopes.some((scope) => scope.nodePool === undefined);
+    const key = whole ? '' : nodePool;
+    let stored = this.#live.get(key);
     if (stored === undefined) {
-      stored = this.#deps.state.nodeClaims.listByPool(nodePool);
-      this.#live.set(nodePool, stored);
+      const claims = this.#deps.state.nodeClaims;
+      stored = whole ? claims.list() : claims.listByPool(nodePool);
+      this.#live.set(key, stored);
     }
     return stored;
   }
 
   /**
-   * The pool's limits checked again against live usage (core provisioner.go `Create`): the
-   * claims the store holds with those this pass has written or is writing.
+   * The limits checked again against live usage: the claims the store holds with those this
+   * pass has written or is writing, each at the worst its launch can fill.
    */
-  #limitRefusal(
-    planned: PlannedNodeClaim,
-    stored: readonly NodeClaimRecord[],
-  ): UnschedulablePod[] | undefined {
-    const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === planned.nodePool);
-    if (pool?.spec.limits === undefined) return undefined;
+  #admit(planned: PlannedNodeClaim, stored: readonly NodeClaimRecord[]): Admission {
+    const usage = this.#usage(stored);
+    return admitClaim(planned, this.#scopes, claimCharges(usage, this.#context.instanceTypes));
+  }
+
+  /**
+   * The limit an admitted claim takes usage past while interrupted nodes are still counted:
+   * their replacements may launch at a limit (losing the node is worse), and the launch says so.
+   */
+  #overrun(planned: PlannedNodeClaim, stored: readonly NodeClaimRecord[]): string | undefined {
+    const usage = this.#usage(stored);
+    if (!usage.some(isInterrupted)) return undefined;
+    const charges = claimCharges(usage, this.#context.instanceTypes, true);
+    const strict = admitClaim(planned, this.#scopes, charges);
+    return strict.admitted ? undefined : `${strict.reason}, while interrupted nodes drain`;
+  }
+
+  #usage(stored: readonly NodeClaimRecord[]): NodeClaimRecord[] {
     const ours = new Set(this.#claims.map((c) => c.name));
-    const usage = [...this.#claims, ...stored.filter((c) => !ours.has(c.name))];
-    const refusal = limitExceeded(pool, usage, planned.instanceType.capacity);
-    if (refusal === undefined) return undefined;
-    const reasons = [{ nodePool: planned.nodePool, code: 'Limits' as const, message: refusal }];
-    return planned.pods.map((pod) => ({ pod, reason: refusal, reasons }));
+    return [...this.#claims, ...stored.filter((c) => !ours.has(c.name))];
   }
 
   #record(
@@ -171,7 +195,14 @@ export class Provisioning {
       planned,
       pending,
       round,
-    }: { planned: PlannedNodeClaim; pending: NodeClaimRecord; round: number },
+      overrun,
+    }: {
+      planned: PlannedNodeClaim;
+      pending: NodeClaimRecord;
+      round: number;
+      /** The limit this launch takes usage past while interrupted nodes drain. */
+      overrun: string | undefined;
+    },
     result: RoundResult,
   ): void {
     const at = this.#deps.clock.now();
@@ -184,7 +215,9 @@ export class Provisioning {
         round,
       });
       result.unavailable.push(...outcome.unavailable);
-      result.decisions.push(decisionOf('Launched', outcome.claim, at, podsReason(planned.pods)));
+      const why = podsReason(planned.pods);
+      const reason = overrun === undefined ? why : `${why}; ${overrun}`;
+      result.decisions.push(decisionOf('Launched', outcome.claim, at, reason));
       return;
     }
     const capacity = outcome.kind === 'capacity';

@@ -1,5 +1,6 @@
 /** What a controller pass works through: ports only, wired by the handler or by `simulate`. */
 
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CloudProvider } from '../../ports/cloud-provider.ts';
 import type { Cluster } from '../../ports/cluster.ts';
@@ -20,6 +21,8 @@ export interface PassSettings {
   readonly inFlightWakeSeconds: number;
   /** Rounds of same-pass re-planning after capacity errors. */
   readonly maxReplanRounds: number;
+  /** The cluster's limits until some are set through the API (the deployment's `limits`). */
+  readonly startingLimits?: ClusterLimits;
 }
 
 export const DEFAULT_PASS_SETTINGS: Omit<PassSettings, 'region'> = {

@@ -5,12 +5,14 @@
  * to a pass that held the lease before us, so it is already in the claims we read.
  */
 
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
 import type { ManagedInstance } from '../../ports/cloud-provider.ts';
 import type { ClusterObjects } from '../../ports/cluster.ts';
+import { limitsInForce } from '../limits/limits-in-force.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 
 export interface PassSnapshot {
@@ -20,17 +22,21 @@ export interface PassSnapshot {
   readonly unavailable: readonly UnavailableOffering[];
   readonly cluster: ClusterObjects;
   readonly instances: readonly ManagedInstance[];
+  /** The cluster's limits in force, if any. */
+  readonly clusterLimits?: ClusterLimits;
 }
 
 export async function readSnapshot(
   deps: Pick<PassDependencies, 'state' | 'cluster' | 'cloud'>,
   now: Date,
+  startingLimits?: ClusterLimits,
 ): Promise<PassSnapshot> {
-  const [claims, pools, classes, unavailable] = await Promise.all([
+  const [claims, pools, classes, unavailable, inForce] = await Promise.all([
     deps.state.nodeClaims.list(),
     deps.state.nodePools.list(),
     deps.state.nodeClasses.list(),
     deps.state.unavailableOfferings.listLive(now),
+    limitsInForce(deps.state.clusterLimits, startingLimits),
   ]);
   const cluster = await deps.cluster.snapshot();
   const instances = await deps.cloud.listManaged();
@@ -41,5 +47,6 @@ export async function readSnapshot(
     unavailable,
     cluster,
     instances,
+    ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),
   };
 }

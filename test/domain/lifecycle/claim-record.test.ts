@@ -9,7 +9,6 @@ import {
   pendingClaimRecord,
 } from '../../../functions/domain/lifecycle/claim-record.ts';
 import { planningClaim } from '../../../functions/domain/lifecycle/planning-claim.ts';
-import { limitExceeded } from '../../../functions/domain/lifecycle/pool-limits.ts';
 import { parseResources } from '../../../functions/domain/resources.ts';
 import { T0 } from '../../contracts/state-fixtures.ts';
 import { aNodePool, anInstanceType, aPod, instanceTypesFor } from '../../support/builders.ts';
@@ -89,29 +88,5 @@ describe('the claim once launched', () => {
       'kubernetes.io/arch': 'amd64',
       'karpenter.k8s.aws/instance-cpu': '4',
     });
-  });
-});
-
-describe('the limit re-check before a claim is written', () => {
-  const pool = aNodePool({ name: 'default', limits: { cpu: '6', nodes: '3' } });
-  const claim = (name: string, cpu: number) => ({
-    ...pendingClaimRecord(planned(), name, T0),
-    version: 1,
-    capacity: { cpu: cpu * 1000 },
-  });
-
-  it('admits a node that fits what is left and names the limit a node would break', () => {
-    expect(limitExceeded(pool, [claim('a', 2)], { cpu: 4000 })).toBeUndefined();
-    expect(limitExceeded(pool, [claim('a', 2), claim('b', 2)], { cpu: 4000 })).toBe(
-      'NodePool "default" would exceed its cpu limit',
-    );
-    expect(limitExceeded(pool, [claim('a', 1), claim('b', 1), claim('c', 1)], { cpu: 1000 })).toBe(
-      'NodePool "default" would exceed its nodes limit',
-    );
-  });
-
-  it('counts only the pool’s own claims', () => {
-    const other = { ...claim('x', 6), nodePool: 'other' };
-    expect(limitExceeded(pool, [other], { cpu: 4000 })).toBeUndefined();
   });
 });

@@ -16,6 +16,8 @@ import {
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { nodeClassHash } from '../../../functions/domain/disruption/node-class-hash.ts';
 import { templateHash } from '../../../functions/domain/disruption/template-hash.ts';
+import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
+import { HOURLY_COST } from '../../../functions/domain/limits/hourly-cost.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
@@ -172,10 +174,71 @@ describe('a controller pass', () => {
     );
     expect(report.launches).toHaveLength(1);
     const refused = report.unschedulable.filter(
-      (u) => u.reason === 'NodePool "general" would exceed its nodes limit',
+      (u) => u.reason === 'NodePool general would exceed its nodes limit: 3 of 3 used',
     );
     expect(refused.length).toBeGreaterThan(0);
     expect(report.unschedulable.length + (report.launches[0]?.pods.length ?? 0)).toBe(20);
+  });
+
+  it('counts every pool against the cluster limits stored in the state', async () => {
+    // Prepare
+    const { deps, state } = await setUp(20);
+    await state.clusterLimits.create(clusterLimits({ nodes: '2' }), 'limits');
+
+    // Act
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+
+    // Assess
+    expect(report.launches.length).toBeLessThanOrEqual(2);
+    expect(report.unschedulable[0]?.reason).toMatch(/^The cluster would exceed its nodes limit/);
+  });
+
+  it("starts from the deployment's limits until limits are stored, which then win", async () => {
+    // Prepare
+    const { deps, state } = await setUp(20);
+    const settings = {
+      ...DEFAULT_PASS_SETTINGS,
+      region: 'us-east-1',
+      startingLimits: clusterLimits({ [HOURLY_COST]: '0' }),
+    };
+
+    // Act
+    const first = await runControllerPass(deps, settings);
+    await state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
+    const second = await runControllerPass(deps, settings);
+
+    // Assess
+    expect(first.launches).toEqual([]);
+    expect(first.unschedulable[0]?.reason).toMatch(
+      /^The cluster would exceed its hourly cost limit/,
+    );
+    expect(second.launches).toHaveLength(1);
+  });
+
+  it('lets a replacement for an interrupted node launch at a limit, and says so', async () => {
+    // Prepare: the one node the limit allows is being reclaimed
+    const { deps, decisions, state } = await setUp(1);
+    await state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({ name: 'general-zz001', nodePool: 'general' }),
+      instanceId: 'i-0123456789abcdef0',
+      phase: 'Initialized',
+      disruption: {
+        reason: 'SpotInterrupted',
+        message: 'spot interruption warning',
+        decidedAt: new Date(T0).toISOString(),
+      },
+    });
+
+    // Act
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+
+    // Assess
+    expect(report.launches).toHaveLength(1);
+    const launched = decisions.published().find((d) => d.kind === 'Launched');
+    expect(launched?.reason).toContain(
+      'The cluster would exceed its nodes limit: 1 of 1 used, while interrupted nodes drain',
+    );
   });
 
   it('registers and initializes a node that joined, telling the node and the bus', async () => {
