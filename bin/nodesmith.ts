@@ -5,9 +5,11 @@
 import { Command, CommanderError } from 'commander';
 import { ManifestError } from '../functions/manifests/manifest-error.ts';
 import { isPortError } from '../functions/ports/errors.ts';
+import { ApiRefusal } from './cli/api-call.ts';
 import { addDisruptionCommand } from './cli/disruption-command.ts';
+import { addLimitsCommand } from './cli/limits-command.ts';
 import { addPlanCommand } from './cli/plan-command.ts';
-import { ApiRefusal, addPoolsCommand } from './cli/pools/pools-command.ts';
+import { addPoolsCommand } from './cli/pools/pools-command.ts';
 import { addSimulateCommand } from './cli/simulate-command.ts';
 import { UsageError } from './cli/usage-error.ts';
 
@@ -20,6 +22,7 @@ addPlanCommand(program);
 addDisruptionCommand(program);
 addSimulateCommand(program);
 addPoolsCommand(program);
+addLimitsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -45,6 +45,46 @@ const commaList = z.preprocess(
     .min(1),
 );
 
+/** Limits a deployment may start with (the functions check them again with Kubernetes' quantity rules). */
+const LIMIT_NAMES = ['nodes', 'cpu', 'memory', 'nvidia.com/gpu', 'nodesmith.io/hourly-cost'];
+const QUANTITY = /^\+?(\d+\.?\d*|\.\d+)([eE][-+]?\d+|[numkMGTPE]|[KMGTPE]i)?$/;
+
+/** The cluster's starting limits: a map in cdk.json, or its JSON text from `-c limits='{…}'`. */
+const limits = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  },
+  z
+    .record(
+      z.string(),
+      z.union([
+        z.number().nonnegative(),
+        z.string().regex(QUANTITY, 'must be a quantity such as 400, 2000Gi or 0.5'),
+      ]),
+      {
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? 'must be a map of limits such as {"nodes": "400", "nodesmith.io/hourly-cost": "900"}'
+            : undefined,
+      },
+    )
+    .superRefine((map, ctx) => {
+      for (const name of Object.keys(map)) {
+        if (LIMIT_NAMES.includes(name) || name.includes('/')) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `must be one of ${LIMIT_NAMES.join(', ')} or an extended resource`,
+        });
+      }
+    }),
+);
+
 const contextFields = z.strictObject({
   clusterName,
   /** The role the nodes run as; the only role Nodesmith may pass. */
@@ -82,6 +122,8 @@ const contextFields = z.strictObject({
     .default(30),
   /** An EKS cluster's audit log group, subscribed to the audit relay. */
   auditLogGroupName: z.string().min(1).optional(),
+  /** The cluster's limits until some are set through the API (`nodesmith limits set`). */
+  limits: limits.optional(),
 });
 
 type Context = z.output<typeof contextFields>;
@@ -156,6 +198,8 @@ export interface NodesmithConfig {
   readonly tickMinutes: number;
   readonly logRetentionDays: number;
   readonly auditLogGroupName?: string;
+  /** The cluster's starting limits, as the functions read them (`CLUSTER_LIMITS`). */
+  readonly limits?: Readonly<Record<string, string>>;
 }
 
 /** The context keys a deployment reads; anything else in context is CDK's own. */
@@ -165,9 +209,17 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function describe(issue: z.core.$ZodIssue, context: Readonly<Record<string, unknown>>): string {
   const key = issue.path.join('.') || '(context)';
-  const given = issue.path.length > 0 ? context[String(issue.path[0])] : undefined;
+  // The value at the issue's path; a bad key of a map is shown itself.
+  let given: unknown = issue.path.length > 0 ? context : undefined;
+  for (const step of issue.path) {
+    given = isRecord(given) ? given[String(step)] : undefined;
+  }
   const got = given === undefined ? 'nothing' : JSON.stringify(given);
   return `${key}: ${issue.message}, got ${got}`;
 }
@@ -219,5 +271,12 @@ function toConfig(context: Context): NodesmithConfig {
     ...(context.auditLogGroupName === undefined
       ? {}
       : { auditLogGroupName: context.auditLogGroupName }),
+    ...(context.limits === undefined
+      ? {}
+      : {
+          limits: Object.fromEntries(
+            Object.entries(context.limits).map(([name, value]) => [name, String(value)]),
+          ),
+        }),
   };
 }

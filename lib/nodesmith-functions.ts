@@ -62,6 +62,7 @@ export class NodesmithFunctions extends Construct {
       STATE_TABLE: tables.state.tableName,
       CLAIMS_TABLE: tables.nodeClaims.tableName,
       WORK_QUEUE_URL: queues.work.queueUrl,
+      ...(config.limits === undefined ? {} : { CLUSTER_LIMITS: JSON.stringify(config.limits) }),
     };
     this.controller = this.#controller(state);
     this.interruption = this.make(

@@ -70,7 +70,11 @@ function file(text: string): string {
 
 /** The CLI with credentials in the environment and no profile files to fall back on. */
 function pools(args: string[], credentials = CALLER) {
-  return runCli(['pools', ...args], {
+  return nodesmith(['pools', ...args], credentials);
+}
+
+function nodesmith(args: string[], credentials = CALLER) {
+  return runCli(args, {
     env: {
       PATH: process.env.PATH,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
@@ -167,4 +171,46 @@ describe('nodesmith pools', () => {
       "nodesmith: no API endpoint: give --endpoint or set NODESMITH_API_URL to the stack's ApiUrl output\n",
     );
   }, 60_000);
+});
+
+describe('nodesmith limits', () => {
+  it('sets limits, changing only those named, and shows them', async () => {
+    const first = await nodesmith(['limits', 'set', '--nodes', '400', '--hourly-cost', '900']);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toBe('clusterlimits.nodesmith.io/cluster created\n');
+    const second = await nodesmith(['limits', 'set', '--cpu', '2000']);
+    expect(second.stdout).toBe('clusterlimits.nodesmith.io/cluster configured\n');
+    expect((await state.clusterLimits.get('cluster'))?.document.spec.limits).toEqual({
+      nodes: '400',
+      'nodesmith.io/hourly-cost': '900',
+      cpu: '2000',
+    });
+    const shown = await nodesmith(['limits', 'get']);
+    expect(shown.stdout.split('\n').map((l) => l.trim().split(/\s+/))).toEqual([
+      ['LIMIT', 'VALUE', 'SET', 'BY'],
+      ['nodes', '400', 'api'],
+      ['nodesmith.io/hourly-cost', '900', 'api'],
+      ['cpu', '2000', 'api'],
+      [''],
+    ]);
+    const removed = await nodesmith(['limits', 'set', '--remove', 'cpu']);
+    expect(removed.status).toBe(0);
+    const json = await nodesmith(['limits', 'get', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      metadata: { resourceVersion: '3' },
+      spec: { limits: { nodes: '400', 'nodesmith.io/hourly-cost': '900' } },
+    });
+  });
+
+  it("says so when none are set, and refuses a bad value with the API's reason", async () => {
+    expect((await nodesmith(['limits', 'get'])).stdout).toBe('no cluster limits are set\n');
+    const bad = await nodesmith(['limits', 'set', '--hourly-cost', 'lots']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('spec.limits[nodesmith.io/hourly-cost]');
+    expect(bad.stderr).toContain('(HTTP 400)');
+    expect(await state.clusterLimits.get('cluster')).toBeUndefined();
+    const nothing = await nodesmith(['limits', 'set']);
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toContain('name a limit to set');
+  });
 });

@@ -66,6 +66,24 @@ describe('the deployment configuration', () => {
     ]);
   });
 
+  it('reads the starting cluster limits as a map, or as its JSON text from -c', () => {
+    const limits = { nodes: 400, 'nodesmith.io/hourly-cost': '900', memory: '2000Gi' };
+    const expected = { nodes: '400', 'nodesmith.io/hourly-cost': '900', memory: '2000Gi' };
+    expect(loadConfig({ ...EKS_CONTEXT, limits }).limits).toEqual(expected);
+    expect(loadConfig({ ...EKS_CONTEXT, limits: JSON.stringify(limits) }).limits).toEqual(expected);
+  });
+
+  it('fails limits with an unknown key or a value that is not a quantity', () => {
+    const message = problems({ ...EKS_CONTEXT, limits: { 'hourly-cost': '900', nodes: 'many' } });
+    expect(message).toContain(
+      'limits.hourly-cost: must be one of nodes, cpu, memory, nvidia.com/gpu, nodesmith.io/hourly-cost or an extended resource',
+    );
+    expect(message).toContain('limits.nodes: must be a quantity such as 400, 2000Gi or 0.5');
+    expect(problems({ ...EKS_CONTEXT, limits: 'nodes=400' })).toContain(
+      'limits: must be a map of limits',
+    );
+  });
+
   it('fails when a required key is missing', () => {
     expect(problems({ nodeRoleArn: NODE_ROLE })).toContain('clusterName: ');
     expect(problems({ nodeRoleArn: NODE_ROLE })).toContain('got nothing');

@@ -11,6 +11,7 @@ import {
   TTL_ATTRIBUTE,
   tableDefinitions,
 } from '../../functions/adapters/dynamodb/tables.ts';
+import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
 import {
   type BuiltStack,
   buildStack,
@@ -156,6 +157,24 @@ describe('the functions', () => {
       'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
       'WORK_QUEUE_URL',
     ]);
+  });
+
+  it('give the controller and the API the starting limits, as the functions read them', () => {
+    const env = (prefix: string) =>
+      resources(selfManaged, 'AWS::Lambda::Function').find(([id]) => id.startsWith(prefix))?.[1]
+        .Properties.Environment.Variables;
+    for (const prefix of ['Controller', 'Api']) {
+      const limits = startingLimits(env(prefix)?.CLUSTER_LIMITS);
+      expect(limits?.spec.limits, prefix).toEqual({
+        nodes: '400',
+        'nodesmith.io/hourly-cost': '900',
+      });
+    }
+    expect(
+      resources(eks, 'AWS::Lambda::Function').some(
+        ([, f]) => f.Properties.Environment?.Variables?.CLUSTER_LIMITS !== undefined,
+      ),
+    ).toBe(false);
   });
 
   it('give each composition root every setting it reads at start', () => {

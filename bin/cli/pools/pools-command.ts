@@ -9,66 +9,10 @@
  *   nodesmith pools status [-o json]           nodes, claims in flight, usage, cost per pool
  */
 import type { Command } from 'commander';
-import { dump } from 'js-yaml';
-import type {
-  ApiReply,
-  SignedApiClient,
-} from '../../../functions/adapters/pools-api/signed-api-client.ts';
+import { type ApiOptions, call, checkOutput, print, withApiOptions } from '../api-call.ts';
 import { UsageError } from '../usage-error.ts';
 import { poolDocuments } from './pools-documents.ts';
 import { classesTable, type PoolStatus, poolsTable, statusTable } from './pools-tables.ts';
-
-interface ApiOptions {
-  readonly endpoint?: string;
-  readonly region?: string;
-}
-
-/** The API said no: its message, and exit status 2 for the caller's mistakes, 1 otherwise. */
-export class ApiRefusal extends Error {
-  override readonly name = 'ApiRefusal';
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-/** Loaded when a pools command runs: the other commands never pay for the AWS SDK. */
-async function clientFor(options: ApiOptions): Promise<SignedApiClient> {
-  const endpoint = options.endpoint ?? process.env.NODESMITH_API_URL;
-  if (endpoint === undefined || endpoint === '') {
-    throw new UsageError(
-      "no API endpoint: give --endpoint or set NODESMITH_API_URL to the stack's ApiUrl output",
-    );
-  }
-  const region = options.region ?? process.env.AWS_REGION;
-  const { SignedApiClient } = await import(
-    '../../../functions/adapters/pools-api/signed-api-client.ts'
-  );
-  return new SignedApiClient({ endpoint, ...(region === undefined ? {} : { region }) });
-}
-
-async function call(
-  options: ApiOptions,
-  send: (client: SignedApiClient) => Promise<ApiReply>,
-): Promise<unknown> {
-  const client = await clientFor(options);
-  try {
-    const reply = await send(client);
-    if (reply.status >= 400) {
-      const error = (reply.body as { error?: string; message?: string } | undefined) ?? {};
-      const message = error.error ?? error.message ?? `HTTP ${reply.status}`;
-      throw new ApiRefusal(reply.status, `${message} (HTTP ${reply.status})`);
-    }
-    return reply.body;
-  } finally {
-    client.close();
-  }
-}
-
-function print(value: unknown, output: string): void {
-  process.stdout.write(output === 'json' ? `${JSON.stringify(value, null, 2)}\n` : dump(value));
-}
 
 const COLLECTIONS: Readonly<Record<string, 'nodepools' | 'nodeclasses'>> = {
   nodepool: 'nodepools',
@@ -135,20 +79,6 @@ async function status(options: ApiOptions & { output: string }): Promise<void> {
   };
   if (options.output === 'json') print(body, 'json');
   else process.stdout.write(statusTable(body.nodePools));
-}
-
-const OUTPUTS = ['table', 'yaml', 'json'];
-
-function checkOutput(output: string, allowed = OUTPUTS): void {
-  if (!allowed.includes(output)) {
-    throw new UsageError(`-o must be one of ${allowed.join(', ')}, got "${output}"`);
-  }
-}
-
-function withApiOptions(command: Command): Command {
-  return command
-    .option('--endpoint <url>', "the stack's ApiUrl output (default: $NODESMITH_API_URL)")
-    .option('--region <region>', 'the region to sign for (default: from the endpoint)');
 }
 
 export function addPoolsCommand(program: Command): void {

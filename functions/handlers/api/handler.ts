@@ -12,7 +12,8 @@ import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { ConflictError, NotFoundError, ThrottledError } from '../../ports/errors.ts';
 import { ApiError } from './api-error.ts';
-import { type ApiDependencies, apiRoutes, json, type Reply, type Route } from './routes.ts';
+import { json, type Reply, type Route } from './reply.ts';
+import { type ApiDependencies, apiRoutes } from './routes.ts';
 
 export type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
 

@@ -14,6 +14,10 @@ import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
 import { onDemandPrices } from '../../domain/instance-types/prices.ts';
+import {
+  STARTING_LIMITS_VARIABLE,
+  startingLimits,
+} from '../../manifests/nodesmith/starting-limits.ts';
 import { liveDryRun } from '../../use-cases/plan/live-dry-run.ts';
 import { makeApiHandler } from './handler.ts';
 
@@ -39,17 +43,20 @@ const kubeConfigs = deployedKubeConfigs({
   now,
 });
 const instanceTypes = new BundledInstanceTypes({ region, prices: onDemandPrices(region) });
+const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
 
 export const handler = makeApiHandler({
   state,
   waker: new SqsWaker(new SQSClient({ region }), setting('WORK_QUEUE_URL')),
   now,
   logger,
+  ...(limits === undefined ? {} : { startingLimits: limits }),
   dryRun: async () =>
     liveDryRun({
       cluster: kubernetesClusterFrom(await kubeConfigs.current()),
       state,
       instanceTypes,
       region,
+      ...(limits === undefined ? {} : { startingLimits: limits }),
     }),
 });

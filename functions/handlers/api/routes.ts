@@ -3,7 +3,8 @@
  * delete), the dry run, and the status. A change wakes the controller, so it acts on the new
  * configuration within seconds rather than at the next tick.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import { type NodePoolStatus, poolStatuses } from '../../domain/pools/pool-status.ts';
@@ -16,31 +17,21 @@ import type { LiveDryRun } from '../../use-cases/plan/live-dry-run.ts';
 import { applyDocument } from '../../use-cases/pools/apply-document.ts';
 import { deleteNodeClass, deleteNodePool } from '../../use-cases/pools/delete-documents.ts';
 import { ApiError } from './api-error.ts';
+import { limitsRoutes } from './limits-routes.ts';
+import { json, type Route } from './reply.ts';
 import { type DocumentKind, expectedVersion, readDocument } from './request.ts';
 
 export interface ApiDependencies {
-  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims' | 'pastDisruptions'>;
+  readonly state: Pick<
+    StateStore,
+    'nodePools' | 'nodeClasses' | 'nodeClaims' | 'pastDisruptions' | 'clusterLimits'
+  >;
   readonly waker: Waker;
   readonly now: () => Date;
   /** What a pass would launch now, from the live cluster. */
   readonly dryRun: () => Promise<LiveDryRun>;
-}
-
-export type Reply = APIGatewayProxyStructuredResultV2;
-type RouteHandler = (event: APIGatewayProxyEventV2) => Promise<Reply>;
-
-export interface Route {
-  readonly method: 'GET' | 'PUT' | 'DELETE' | 'POST';
-  readonly path: string;
-  readonly handler: RouteHandler;
-}
-
-export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}) {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  };
+  /** The cluster's limits until some are stored (`cdk.json` context `limits`). */
+  readonly startingLimits?: ClusterLimits;
 }
 
 const NODE_POOL: DocumentKind<NodePool> = {
@@ -192,6 +183,7 @@ export function apiRoutes(deps: ApiDependencies): Route[] {
   return [
     ...collectionRoutes(nodePools, deps.waker),
     ...collectionRoutes(nodeClasses, deps.waker),
+    ...limitsRoutes(deps),
     {
       method: 'GET',
       path: '/v1/status',

@@ -21,6 +21,10 @@ import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import {
+  STARTING_LIMITS_VARIABLE,
+  startingLimits,
+} from '../../manifests/nodesmith/starting-limits.ts';
 import type { CloudProvider } from '../../ports/cloud-provider.ts';
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
@@ -59,6 +63,8 @@ const kubeConfigs = deployedKubeConfigs({
   now,
   eks,
 });
+
+const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
 
 let cloud: Promise<CloudProvider> | undefined;
 
@@ -108,6 +114,10 @@ export const handler = makeControllerHandler({
         newClaimName,
         holder,
       },
-      { ...DEFAULT_PASS_SETTINGS, region },
+      {
+        ...DEFAULT_PASS_SETTINGS,
+        region,
+        ...(limits === undefined ? {} : { startingLimits: limits }),
+      },
     ),
 });

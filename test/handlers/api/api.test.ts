@@ -9,6 +9,10 @@ import {
   startFakeApiServer,
 } from '../../../functions/adapters/simulated/api-server/server.ts';
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
+import {
+  type ClusterLimits,
+  clusterLimits,
+} from '../../../functions/domain/limits/cluster-limits.ts';
 import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
@@ -103,13 +107,14 @@ function request(
   } as APIGatewayProxyEventV2;
 }
 
-async function setUp() {
+async function setUp(options: { startingLimits?: ClusterLimits } = {}) {
   const state = await freshState();
   const waker = new Wakes();
   const handler = makeApiHandler({
     state,
     waker,
     now: () => NOW,
+    ...options,
     dryRun: () =>
       liveDryRun({
         cluster: kubernetesClusterFrom(kubeConfigFor(server.url)),
@@ -378,5 +383,70 @@ describe('the pools API', () => {
     expect(plan.body.nodeClaims.flatMap((c: { pods: string[] }) => c.pods)).toHaveLength(6);
     expect(plan.body.summary).toMatchObject({ pendingPods: 6, priceSource: 'us-east-1' });
     expect(plan.body.summary.pricePerHour).toBeGreaterThan(0);
+  });
+});
+
+const LIMITS = `apiVersion: nodesmith.io/v1
+kind: ClusterLimits
+metadata:
+  name: cluster
+spec:
+  limits:
+    nodes: "400"
+    nodesmith.io/hourly-cost: "900"
+`;
+
+describe('the cluster limits API', () => {
+  it("has none until they are set, then the deployment's starting value until one is stored", async () => {
+    const none = await (await setUp()).call(request('GET', '/v1/limits'));
+    expect(none.status).toBe(404);
+    const { call, state } = await setUp({ startingLimits: clusterLimits({ nodes: '100' }) });
+    const starting = await call(request('GET', '/v1/limits'));
+    expect(starting.status).toBe(200);
+    expect(starting.body).toMatchObject({
+      kind: 'ClusterLimits',
+      spec: { limits: { nodes: '100' } },
+      status: { source: 'deployment' },
+    });
+    expect(starting.body.metadata.resourceVersion).toBeUndefined();
+    const put = await call(request('PUT', '/v1/limits', LIMITS));
+    expect(put.status).toBe(201);
+    const stored = await call(request('GET', '/v1/limits'));
+    expect(stored.body).toMatchObject({
+      metadata: { name: 'cluster', resourceVersion: '1' },
+      spec: { limits: { nodes: '400', 'nodesmith.io/hourly-cost': '900' } },
+      status: { source: 'api' },
+    });
+    expect(stored.headers.etag).toBe('"1"');
+    expect((await state.clusterLimits.get('cluster'))?.document.spec.limits).toEqual({
+      nodes: '400',
+      'nodesmith.io/hourly-cost': '900',
+    });
+  });
+
+  it('replaces only the version it was read at, and wakes the controller on a change', async () => {
+    const { call, waker } = await setUp();
+    await call(request('PUT', '/v1/limits', LIMITS));
+    const lower = LIMITS.replace('"900"', '"500"');
+    const ok = await call(request('PUT', '/v1/limits', lower, { 'if-match': '"1"' }));
+    expect(ok.body).toMatchObject({ result: 'configured', metadata: { resourceVersion: '2' } });
+    const stale = await call(request('PUT', '/v1/limits', LIMITS, { 'if-match': '"1"' }));
+    expect(stale.status).toBe(409);
+    const same = await call(request('PUT', '/v1/limits', lower));
+    expect(same.body.result).toBe('unchanged');
+    expect(waker.queued.map((w) => w.reason)).toEqual([
+      'ClusterLimits created',
+      'ClusterLimits configured',
+    ]);
+  });
+
+  it('refuses a misspelt limit, naming the field and line, and stores nothing', async () => {
+    const { call, state } = await setUp();
+    const bad = LIMITS.replace('nodesmith.io/hourly-cost', 'hourly-cost');
+    const reply = await call(request('PUT', '/v1/limits', bad));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ line: 8 });
+    expect(reply.body.error).toContain('unknown limit "hourly-cost"');
+    expect(await state.clusterLimits.get('cluster')).toBeUndefined();
   });
 });
