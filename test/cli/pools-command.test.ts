@@ -130,8 +130,9 @@ describe('nodesmith pools', () => {
     ]);
     const status = await pools(['status']);
     expect(status.stdout.split('\n')[1]).toMatch(
-      /^web\s+True\s+1\s+0\s+4\/64\s+16Gi\s+\$\d+\.\d{4}\s+0\s+-$/,
+      /^web\s+True\s+1\s+0\s+4\/64\s+16Gi\s+\$\d+\.\d{4}\s+cpu 4\/64\s+0\s+-$/,
     );
+    expect(status.stdout).toMatch(/\ncluster: 1 nodes, \$\d+\.\d{4} per hour; limits: -\n$/);
   }, 60_000);
 
   it('deletes a NodePool and says its nodes are going', async () => {

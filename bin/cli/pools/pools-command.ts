@@ -12,7 +12,13 @@ import type { Command } from 'commander';
 import { type ApiOptions, call, checkOutput, print, withApiOptions } from '../api-call.ts';
 import { UsageError } from '../usage-error.ts';
 import { poolDocuments } from './pools-documents.ts';
-import { classesTable, type PoolStatus, poolsTable, statusTable } from './pools-tables.ts';
+import {
+  type ClusterStatus,
+  classesTable,
+  type PoolStatus,
+  poolsTable,
+  statusTable,
+} from './pools-tables.ts';
 
 const COLLECTIONS: Readonly<Record<string, 'nodepools' | 'nodeclasses'>> = {
   nodepool: 'nodepools',
@@ -76,9 +82,10 @@ async function status(options: ApiOptions & { output: string }): Promise<void> {
   checkOutput(options.output, ['table', 'json']);
   const body = (await call(options, (c) => c.request('GET', '/v1/status'))) as {
     nodePools: PoolStatus[];
+    cluster?: ClusterStatus;
   };
   if (options.output === 'json') print(body, 'json');
-  else process.stdout.write(statusTable(body.nodePools));
+  else process.stdout.write(statusTable(body.nodePools, body.cluster));
 }
 
 export function addPoolsCommand(program: Command): void {

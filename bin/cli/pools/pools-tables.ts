@@ -17,9 +17,29 @@ export interface PoolStatus {
   readonly inFlight: number;
   readonly resources: Readonly<Record<string, string>>;
   readonly limits: Readonly<Record<string, string>>;
+  readonly limitUsage?: Readonly<Record<string, LimitUsage>>;
   readonly costPerHour: number;
   readonly disruptions: readonly { readonly nodeClaim: string; readonly reason: string }[];
   readonly recentDisruptions?: readonly { readonly reason: string }[];
+}
+
+interface LimitUsage {
+  readonly used: string;
+  readonly limit: string;
+}
+
+/** The cluster line of `GET /v1/status`. */
+export interface ClusterStatus {
+  readonly nodes: number;
+  readonly costPerHour: number;
+  readonly limitUsage: Readonly<Record<string, LimitUsage>>;
+}
+
+/** `nodes 3/4, nodesmith.io/hourly-cost $0.29/$0.30`, or `-` without limits. */
+function limitsCell(usage: Readonly<Record<string, LimitUsage>> | undefined): string {
+  const entries = Object.entries(usage ?? {});
+  if (entries.length === 0) return '-';
+  return entries.map(([name, u]) => `${name} ${u.used}/${u.limit}`).join(', ');
 }
 
 const ready = (s: PoolStatus | undefined) =>
@@ -47,7 +67,7 @@ function used(s: PoolStatus, resource: string): string {
   return limit === undefined ? amount : `${amount}/${limit}`;
 }
 
-export function statusTable(pools: readonly PoolStatus[]): string {
+export function statusTable(pools: readonly PoolStatus[], cluster?: ClusterStatus): string {
   const rows = pools.map((s) => [
     s.name,
     ready(s),
@@ -56,6 +76,7 @@ export function statusTable(pools: readonly PoolStatus[]): string {
     used(s, 'cpu'),
     used(s, 'memory'),
     `$${s.costPerHour.toFixed(4)}`,
+    limitsCell(s.limitUsage),
     String(s.recentDisruptions?.length ?? 0),
     s.disruptions.map((d) => `${d.nodeClaim} (${d.reason})`).join(', ') || '-',
   ]);
@@ -67,8 +88,13 @@ export function statusTable(pools: readonly PoolStatus[]): string {
     'CPU',
     'MEMORY',
     'COST/H',
+    'LIMITS',
     'DISRUPTED 24H',
     'DISRUPTING',
   ];
-  return `${table(header, rows)}\n`;
+  const whole =
+    cluster === undefined
+      ? ''
+      : `\ncluster: ${cluster.nodes} nodes, $${cluster.costPerHour.toFixed(4)} per hour; limits: ${limitsCell(cluster.limitUsage)}\n`;
+  return `${table(header, rows)}\n${whole}`;
 }

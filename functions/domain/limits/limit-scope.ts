@@ -52,6 +52,26 @@ export function remainingOf(scope: LimitScope, charges: readonly PoolCharge[]): 
   return out;
 }
 
+/** Usage against one limit, for people: `{ used: "$248.10", limit: "$250.00" }`. */
+export interface LimitUsage {
+  readonly used: string;
+  readonly limit: string;
+}
+
+/** What the scope's nodes use of each of its limits, formatted. */
+export function usageReport(
+  scope: LimitScope,
+  charges: readonly PoolCharge[],
+): Record<string, LimitUsage> {
+  const used = usageOf(scope, charges);
+  return Object.fromEntries(
+    Object.entries(scope.limits).map(([name, limit]) => [
+      name,
+      { used: formatLimitAmount(name, used[name] ?? 0n), limit: formatLimitAmount(name, limit) },
+    ]),
+  );
+}
+
 /** The first limited key the charge would take past what remains, or undefined. */
 export function exceededKey(charge: Charge, remaining: Limits): string | undefined {
   for (const name in remaining) {

@@ -4,10 +4,13 @@
  * their way, the resources its claims hold against its limits, what it costs per hour at the
  * prices its offerings were launched at, its disruptions in progress and those of the last day.
  */
+
 import { isGoing } from '../lifecycle/claim-deletion.ts';
+import { claimCharges } from '../limits/claim-charges.ts';
+import { type LimitUsage, usageReport } from '../limits/limit-scope.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import type { NodePool } from '../node-pool.ts';
-import { add, formatResource, type Resources } from '../resources.ts';
+import { add, formatResource, parseLimits, type Resources } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
 import type { PastDisruption } from '../state/past-disruption.ts';
 
@@ -33,6 +36,8 @@ export interface NodePoolStatus {
   /** Capacity of every claim the pool counts against its limits. */
   readonly resources: Readonly<Record<string, string>>;
   readonly limits: Readonly<Record<string, string>>;
+  /** Every limit of the pool with what its claims use of it (going ones too: they still run). */
+  readonly limitUsage: Readonly<Record<string, LimitUsage>>;
   readonly costPerHour: number;
   readonly disruptions: readonly PoolDisruption[];
   /** Disruptions that ended in the last day, newest first. */
@@ -111,6 +116,10 @@ function statusOf(
     resources: { ...formatted(held), nodes: String(claims.length) },
     limits: Object.fromEntries(
       Object.entries(pool.spec.limits ?? {}).map(([name, value]) => [name, String(value)]),
+    ),
+    limitUsage: usageReport(
+      { nodePool: pool.metadata.name, limits: parseLimits(pool.spec.limits ?? {}) },
+      claimCharges(claims, new Map(), true),
     ),
     costPerHour: Math.round(cost * 10_000) / 10_000,
     disruptions: claims

@@ -7,12 +7,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import { clusterStatus } from '../../domain/pools/cluster-status.ts';
 import { type NodePoolStatus, poolStatuses } from '../../domain/pools/pool-status.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import { parseEC2NodeClass } from '../../manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../manifests/karpenter/node-pool.ts';
 import type { DocumentStore, StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
+import { limitsInForce } from '../../use-cases/limits/limits-in-force.ts';
 import type { LiveDryRun } from '../../use-cases/plan/live-dry-run.ts';
 import { applyDocument } from '../../use-cases/pools/apply-document.ts';
 import { deleteNodeClass, deleteNodePool } from '../../use-cases/pools/delete-documents.ts';
@@ -187,7 +189,15 @@ export function apiRoutes(deps: ApiDependencies): Route[] {
     {
       method: 'GET',
       path: '/v1/status',
-      handler: async () => json(200, { nodePools: [...(await statusesBy(deps)).values()] }),
+      handler: async () => {
+        const [pools, claims, inForce] = await Promise.all([
+          statusesBy(deps),
+          deps.state.nodeClaims.list(),
+          limitsInForce(deps.state.clusterLimits, deps.startingLimits),
+        ]);
+        const cluster = clusterStatus(claims, inForce.limits);
+        return json(200, { nodePools: [...pools.values()], cluster });
+      },
     },
     {
       method: 'POST',

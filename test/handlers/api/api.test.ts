@@ -355,6 +355,32 @@ describe('the pools API', () => {
       }),
     ]);
     expect(status.body.nodePools[0].costPerHour).toBeGreaterThan(0);
+    expect(status.body.nodePools[0].limitUsage).toEqual({ cpu: { used: '8', limit: '1000' } });
+  });
+
+  it("shows usage against every limit of the cluster, and the pools' together", async () => {
+    const { state, call } = await setUp({ startingLimits: clusterLimits({ nodes: '10' }) });
+    await call(request('PUT', '/v1/nodepools/default', NODE_POOL));
+    const claim = (name: string, pricePerHour: number) => ({
+      ...aNewNodeClaim({ name, phase: 'Initialized', instanceId: `i-${name}` }),
+      offering: { ...aNewNodeClaim().offering, pricePerHour },
+      capacity: { cpu: 2000, memory: 8 * 1024 ** 3 },
+    });
+    await state.nodeClaims.create(claim('default-a', 0.0816));
+    await state.nodeClaims.create(claim('default-b', 0.1));
+    const before = await call(request('GET', '/v1/status'));
+    expect(before.body.cluster).toEqual({
+      nodes: 2,
+      costPerHour: 0.1816,
+      limits: { nodes: '10' },
+      limitUsage: { nodes: { used: '2', limit: '10' } },
+    });
+    await call(request('PUT', '/v1/limits', LIMITS.replace('"400"', '"2"')));
+    const after = await call(request('GET', '/v1/status'));
+    expect(after.body.cluster.limitUsage).toEqual({
+      nodes: { used: '2', limit: '2' },
+      'nodesmith.io/hourly-cost': { used: '$0.18', limit: '$900.00' },
+    });
   });
 
   it('plans against the live cluster what a pass would launch now, with its cost', async () => {
