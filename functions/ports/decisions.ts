@@ -31,10 +31,23 @@ export interface Decision {
   readonly reason: string;
 }
 
+/** The moment a limit started refusing capacity: told once, until it refuses no more. */
+export interface LimitReached {
+  readonly kind: 'LimitReached';
+  readonly time: string;
+  /** The pool whose own limit it is; none for the cluster's. */
+  readonly nodePool?: string;
+  readonly limit: string;
+  /** `NodePool web would exceed its hourly cost limit: $248.10 of $250.00 used`. */
+  readonly message: string;
+  /** Pods the limit left pending in the pass that reached it. */
+  readonly pods: number;
+}
+
 export interface DecisionPublisher {
   /**
    * Publishes the decisions in order, best effort: a decision that cannot be published is
    * logged by the adapter and does not fail the pass (the pass's own work is already recorded).
    */
-  publish(decisions: readonly Decision[]): Promise<void>;
+  publish(decisions: readonly (Decision | LimitReached)[]): Promise<void>;
 }

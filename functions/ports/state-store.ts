@@ -20,6 +20,7 @@ import type {
   NodeClaimRecord,
 } from '../domain/state/node-claim-record.ts';
 import type { PastDisruption } from '../domain/state/past-disruption.ts';
+import type { RefusingLimit } from '../domain/state/refusing-limit.ts';
 import type { NamedDocument, StoredDocument } from '../domain/state/stored-document.ts';
 import type { OfferingKey, UnavailableOffering } from '../domain/state/unavailable-offering.ts';
 
@@ -164,6 +165,19 @@ export interface PastDisruptionStore {
   listRecent(now: Date): Promise<readonly PastDisruption[]>;
 }
 
+/** Limits refusing capacity now, so the moment one starts refusing is told exactly once. */
+export interface RefusingLimitStore {
+  /**
+   * Records the limit as refusing; resolves true only for the call that started it, false
+   * while it is already recorded. Safe under races: of concurrent calls exactly one gets true.
+   */
+  begin(limit: RefusingLimit): Promise<boolean>;
+  /** Every limit refusing now, by key. */
+  list(): Promise<readonly RefusingLimit[]>;
+  /** The limit refuses no more. Idempotent. */
+  end(key: string): Promise<void>;
+}
+
 /** The whole state store; consumers take the parts they use (`Pick<StateStore, 'nodeClaims'>`). */
 export interface StateStore {
   readonly nodePools: NodePoolStore;
@@ -174,4 +188,5 @@ export interface StateStore {
   readonly lease: LeaseStore;
   readonly eventsSeen: EventsSeenStore;
   readonly pastDisruptions: PastDisruptionStore;
+  readonly refusingLimits: RefusingLimitStore;
 }

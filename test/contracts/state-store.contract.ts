@@ -9,6 +9,7 @@ import { expiringRecordsContract } from './expiring-records.contract.ts';
 import { fencingContract } from './fencing.contract.ts';
 import { leaseStoreContract } from './lease-store.contract.ts';
 import { nodeClaimStoreContract } from './node-claim-store.contract.ts';
+import { refusingLimitStoreContract } from './refusing-limit-store.contract.ts';
 import type { StoreFactory } from './state-fixtures.ts';
 
 export type { StoreFactory } from './state-fixtures.ts';
@@ -20,5 +21,6 @@ export function describeStateStoreContract(name: string, makeStore: StoreFactory
     fencingContract(makeStore);
     leaseStoreContract(makeStore);
     expiringRecordsContract(makeStore);
+    refusingLimitStoreContract(makeStore);
   });
 }

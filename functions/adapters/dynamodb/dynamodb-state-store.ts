@@ -15,6 +15,7 @@ import { DynamoDbEventsSeenStore } from './dynamodb-events-seen-store.ts';
 import { DynamoDbLeaseStore } from './dynamodb-lease-store.ts';
 import { DynamoDbNodeClaimStore } from './dynamodb-node-claim-store.ts';
 import { DynamoDbPastDisruptionStore } from './dynamodb-past-disruption-store.ts';
+import { DynamoDbRefusingLimitStore } from './dynamodb-refusing-limit-store.ts';
 import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offering-store.ts';
 import { Partition } from './keys.ts';
 import type { DocumentClient } from './pages.ts';
@@ -33,6 +34,7 @@ export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOpt
     lease: new DynamoDbLeaseStore(client, tables.state),
     eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
     pastDisruptions: new DynamoDbPastDisruptionStore(client, tables.state),
+    refusingLimits: new DynamoDbRefusingLimitStore(client, tables.state),
   };
 }
 

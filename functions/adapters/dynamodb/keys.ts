@@ -34,6 +34,7 @@ export const Partition = {
   unavailableOffering: 'UnavailableOffering',
   lease: 'Lease',
   pastDisruption: 'PastDisruption',
+  refusingLimit: 'RefusingLimit',
 } as const;
 export type DocumentPartition =
   | typeof Partition.nodePool
@@ -54,6 +55,11 @@ export function documentKey(partition: DocumentPartition, name: string): StateKe
 
 export function offeringKey(offering: OfferingKey): StateKey {
   return { pk: Partition.unavailableOffering, sk: offeringId(offering) };
+}
+
+/** One per limit (`cluster/nodes`, `nodepool/web/cpu`). */
+export function refusingLimitKey(key: string): StateKey {
+  return { pk: Partition.refusingLimit, sk: key };
 }
 
 /** One per claim: a claim name is never reused, and recording it again replaces it. */

@@ -8,6 +8,7 @@ import type { EventSeen } from '../../domain/state/event-seen.ts';
 import type { LeaseGrant } from '../../domain/state/lease.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { PastDisruption } from '../../domain/state/past-disruption.ts';
+import type { RefusingLimit } from '../../domain/state/refusing-limit.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
 import {
@@ -16,6 +17,7 @@ import {
   eventSeenKey,
   offeringKey,
   pastDisruptionKey,
+  refusingLimitKey,
 } from './keys.ts';
 import type { Item } from './pages.ts';
 
@@ -127,5 +129,21 @@ export function fromPastDisruptionItem(item: Item): PastDisruption {
     decidedAt: text(item, 'decidedAt', what),
     endedAt: text(item, 'endedAt', what),
     expiresAt: text(item, 'expiresAt', what),
+  };
+}
+
+export function toRefusingLimitItem(limit: RefusingLimit): Item {
+  return { ...refusingLimitKey(limit.key), ...limit };
+}
+
+export function fromRefusingLimitItem(item: Item): RefusingLimit {
+  const what = `refusing limit ${String(item.sk)}`;
+  const nodePool = item.nodePool;
+  return {
+    key: text(item, 'key', what),
+    ...(typeof nodePool === 'string' ? { nodePool } : {}),
+    limit: text(item, 'limit', what),
+    message: text(item, 'message', what),
+    since: text(item, 'since', what),
   };
 }

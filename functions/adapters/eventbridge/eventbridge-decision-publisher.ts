@@ -1,6 +1,6 @@
 /**
  * Decisions on the cluster's EventBridge bus (DESIGN §1, docs/decisions.md): source
- * `nodesmith`, detail type `NodeClaim <kind>`, the decision as detail. PutEvents takes ten
+ * `nodesmith`, detail type `NodeClaim <kind>` (or `Limit Reached`), the decision as detail. PutEvents takes ten
  * entries a call and may refuse some of them; refused entries are retried a few times. Nothing
  * here fails a pass: the pass has already recorded its work, and a lost notification must not
  * undo or repeat it, so what cannot be published is logged instead.
@@ -11,7 +11,7 @@ import {
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
 import pLimit from 'p-limit';
-import type { Decision, DecisionPublisher } from '../../ports/decisions.ts';
+import type { Decision, DecisionPublisher, LimitReached } from '../../ports/decisions.ts';
 
 export const DECISION_SOURCE = 'nodesmith';
 /** Bumped when a field of the detail changes meaning; new fields do not bump it. */
@@ -56,7 +56,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 function describe(entry: PutEventsRequestEntry): string {
-  return `${entry.DetailType}: ${JSON.parse(entry.Detail ?? '{}').nodeClaim}`;
+  const detail = JSON.parse(entry.Detail ?? '{}');
+  return `${entry.DetailType}: ${detail.nodeClaim ?? detail.limit}`;
 }
 
 export class EventBridgeDecisionPublisher implements DecisionPublisher {
@@ -66,7 +67,7 @@ export class EventBridgeDecisionPublisher implements DecisionPublisher {
     this.#options = options;
   }
 
-  async publish(decisions: readonly Decision[]): Promise<void> {
+  async publish(decisions: readonly (Decision | LimitReached)[]): Promise<void> {
     const limit = pLimit(CONCURRENT_CALLS);
     const batches = chunks(
       decisions.map((d) => this.#entry(d)),
@@ -75,10 +76,10 @@ export class EventBridgeDecisionPublisher implements DecisionPublisher {
     await Promise.all(batches.map((batch) => limit(() => this.#put(batch))));
   }
 
-  #entry(decision: Decision): PutEventsRequestEntry {
+  #entry(decision: Decision | LimitReached): PutEventsRequestEntry {
     return {
       Source: DECISION_SOURCE,
-      DetailType: `NodeClaim ${decision.kind}`,
+      DetailType: decision.kind === 'LimitReached' ? 'Limit Reached' : `NodeClaim ${decision.kind}`,
       EventBusName: this.#options.eventBusName,
       Time: new Date(decision.time),
       Detail: JSON.stringify({

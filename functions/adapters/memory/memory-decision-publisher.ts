@@ -3,13 +3,22 @@
  * on its timeline and what use-case tests assert on. Copies go in and out, so neither the caller
  * nor a reader can change what was recorded.
  */
-import type { Decision, DecisionPublisher } from '../../ports/decisions.ts';
+import type { Decision, DecisionPublisher, LimitReached } from '../../ports/decisions.ts';
 
 export class MemoryDecisionPublisher implements DecisionPublisher {
   readonly #published: Decision[] = [];
+  readonly #limits: LimitReached[] = [];
 
-  async publish(decisions: readonly Decision[]): Promise<void> {
-    for (const decision of decisions) this.#published.push({ ...decision });
+  async publish(decisions: readonly (Decision | LimitReached)[]): Promise<void> {
+    for (const decision of decisions) {
+      if (decision.kind === 'LimitReached') this.#limits.push({ ...decision });
+      else this.#published.push({ ...decision });
+    }
+  }
+
+  /** Every limit that started refusing, oldest first. */
+  limitsReached(): readonly LimitReached[] {
+    return this.#limits.map((event) => ({ ...event }));
   }
 
   /** Every decision published so far, oldest first. */

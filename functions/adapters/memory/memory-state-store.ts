@@ -11,6 +11,7 @@ import { MemoryEventsSeenStore } from './memory-events-seen-store.ts';
 import { MemoryLeaseStore } from './memory-lease-store.ts';
 import { MemoryNodeClaimStore } from './memory-node-claim-store.ts';
 import { MemoryPastDisruptionStore } from './memory-past-disruption-store.ts';
+import { MemoryRefusingLimitStore } from './memory-refusing-limit-store.ts';
 import { MemoryUnavailableOfferingStore } from './memory-unavailable-offering-store.ts';
 
 /** A fresh, empty store. */
@@ -25,5 +26,6 @@ export function makeMemoryStateStore(): StateStore {
     lease,
     eventsSeen: new MemoryEventsSeenStore(),
     pastDisruptions: new MemoryPastDisruptionStore(),
+    refusingLimits: new MemoryRefusingLimitStore(),
   };
 }

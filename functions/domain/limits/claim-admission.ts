@@ -12,14 +12,15 @@ import { type Charge, chargeOf, type PoolCharge } from './limit-charge.ts';
 import {
   covers,
   exceededKey,
+  type LimitRefusal,
   type LimitScope,
-  refusalMessage,
+  refusal,
   remainingOf,
 } from './limit-scope.ts';
 
 export type Admission =
   | { readonly admitted: true; readonly planned: PlannedNodeClaim }
-  | { readonly admitted: false; readonly reason: string };
+  | { readonly admitted: false; readonly refusal: LimitRefusal };
 
 /** The worst a launch of the claim can fill this type at: its dearest offering of the claim's capacity type in the claim's zones. */
 function worstCharge(planned: PlannedNodeClaim, type: InstanceType): Charge {
@@ -51,8 +52,7 @@ export function admitClaim(
     const charge = worstCharge(planned, planned.instanceType);
     for (const { scope, remaining } of limiting) {
       const name = exceededKey(charge, remaining);
-      if (name !== undefined)
-        return { admitted: false, reason: refusalMessage(scope, name, remaining) };
+      if (name !== undefined) return { admitted: false, refusal: refusal(scope, name, remaining) };
     }
   }
   const kept = planned.instanceTypeOptions.filter(fits);

@@ -12,8 +12,9 @@ import { amountOf, type Charge, type PoolCharge } from './limit-charge.ts';
 import {
   covers,
   exceededKey,
+  type LimitRefusal,
   type LimitScope,
-  refusalMessage,
+  refusal,
   remainingOf,
 } from './limit-scope.ts';
 
@@ -76,7 +77,7 @@ export class LimitBudget {
    * Why none of `options` fits: the limit that even the smallest of them would pass, or else
    * the first limit the cheapest option passes. Undefined when one fits after all.
    */
-  refusal(nodePool: string, options: readonly Charge[]): string | undefined {
+  refusal(nodePool: string, options: readonly Charge[]): LimitRefusal | undefined {
     const entries = this.of(nodePool);
     for (const { scope, remaining } of entries) {
       for (const name in remaining) {
@@ -84,12 +85,12 @@ export class LimitBudget {
           (min, c) => (amountOf(c, name) < min ? amountOf(c, name) : min),
           amountOf(options[0] ?? {}, name),
         );
-        if (smallest > (remaining[name] ?? 0n)) return refusalMessage(scope, name, remaining);
+        if (smallest > (remaining[name] ?? 0n)) return refusal(scope, name, remaining);
       }
     }
     for (const { scope, remaining } of entries) {
       const name = options[0] === undefined ? undefined : exceededKey(options[0], remaining);
-      if (name !== undefined) return refusalMessage(scope, name, remaining);
+      if (name !== undefined) return refusal(scope, name, remaining);
     }
     return undefined;
   }

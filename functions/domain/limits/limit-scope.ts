@@ -93,6 +93,21 @@ export function formatLimitAmount(name: string, amount: bigint): string {
   return `${amount}`;
 }
 
+/** Which limit refused capacity, and the sentence for people. */
+export interface LimitRefusal {
+  /** The pool whose own limit it is; none for the cluster's. */
+  readonly nodePool?: string;
+  readonly limit: string;
+  readonly message: string;
+}
+
+export function refusal(scope: LimitScope, name: string, remaining: Limits): LimitRefusal {
+  const message = refusalMessage(scope, name, remaining);
+  return scope.nodePool === undefined
+    ? { limit: name, message }
+    : { nodePool: scope.nodePool, limit: name, message };
+}
+
 /** `NodePool web would exceed its hourly cost limit: $248.10 of $250.00 used`. */
 export function refusalMessage(scope: LimitScope, name: string, remaining: Limits): string {
   const limit = scope.limits[name] ?? 0n;

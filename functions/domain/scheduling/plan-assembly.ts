@@ -4,6 +4,7 @@ import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
 import { chargeOf } from '../limits/limit-charge.ts';
+import type { LimitRefusal } from '../limits/limit-scope.ts';
 import { type Pod, podKey } from '../pod.ts';
 import { customLabels, type Requirements } from '../requirements/requirements.ts';
 import type { ExistingNode } from './existing-node.ts';
@@ -34,7 +35,7 @@ export interface PlanParts {
 }
 
 /** The claim counted against the limits as launched; undefined when it fits, else why not. */
-function overLimit(limits: LimitBudget, planned: PlannedNodeClaim): string | undefined {
+function overLimit(limits: LimitBudget, planned: PlannedNodeClaim): LimitRefusal | undefined {
   if (!limits.isLimited(planned.nodePool)) return undefined;
   const charge = chargeOf(planned.instanceType.capacity, planned.offering.pricePerHour);
   if (!limits.allows(planned.nodePool, charge)) return limits.refusal(planned.nodePool, [charge]);
@@ -112,11 +113,12 @@ function reasonText(reasons: readonly NodePoolReason[]): string {
 }
 
 function fromFailures(failures: readonly PoolUnfit[]): NodePoolReason[] {
-  return failures.map((f) =>
-    f.nodePool === undefined
-      ? { code: f.code, message: f.reason }
-      : { nodePool: f.nodePool, code: f.code, message: f.reason },
-  );
+  return failures.map((f) => ({
+    ...(f.nodePool === undefined ? {} : { nodePool: f.nodePool }),
+    code: f.code,
+    message: f.reason,
+    ...(f.limit === undefined ? {} : { limit: f.limit }),
+  }));
 }
 
 function unschedulable(pod: Pod, reasons: readonly NodePoolReason[]): UnschedulablePod {
@@ -153,7 +155,8 @@ function plannedClaims(parts: PlanParts): {
       const reason: NodePoolReason = {
         nodePool: planned.nodePool,
         code: 'Limits',
-        message: refusal,
+        message: refusal.message,
+        limit: refusal,
       };
       for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
       continue;

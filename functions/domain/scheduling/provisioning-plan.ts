@@ -1,6 +1,7 @@
 /** The decision a scheduling pass returns: data only, with machine-readable reasons. */
 import type { InstanceType, Offering } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
+import type { LimitRefusal } from '../limits/limit-scope.ts';
 import type { Requirements } from '../requirements/requirements.ts';
 import type { Resources } from '../resources.ts';
 import type { Taint } from '../taints.ts';
@@ -38,6 +39,8 @@ export interface NodePoolReason {
   readonly nodePool?: string;
   readonly code: UnfitCode | 'Ignored' | 'Volumes';
   readonly message: string;
+  /** For `Limits`: which limit refused. */
+  readonly limit?: LimitRefusal;
 }
 
 export interface UnschedulablePod {

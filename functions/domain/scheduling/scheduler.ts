@@ -7,6 +7,7 @@
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
 import type { Charge } from '../limits/limit-charge.ts';
+import type { LimitRefusal } from '../limits/limit-scope.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { isPlacement, NewNodeClaim, type Placement } from './new-node-claim.ts';
@@ -15,7 +16,7 @@ import { optionCharges } from './option-charges.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import type { Topology } from './topology/topology.ts';
-import { type Unfit, unfit } from './unfit.ts';
+import { limitUnfit, type Unfit, unfit } from './unfit.ts';
 
 export interface SchedulerInput {
   readonly pods: readonly SchedulingPod[];
@@ -172,7 +173,7 @@ export class Scheduler {
       // A candidate claim touches nothing until the pod is added: a refusal leaves no trace.
       const claim = new NewNodeClaim({ template, index: this.claims.all.length, allowed });
       const answer = claim.isEmpty
-        ? unfit('Limits', this.refusal(template, charges))
+        ? limitUnfit(this.refusal(template, charges))
         : claim.canAdd(pod, this.input.topology);
       if (!isPlacement(answer)) {
         failures.push({ ...answer, nodePool: template.name });
@@ -204,11 +205,15 @@ export class Scheduler {
   private refusal(
     template: NodeClaimTemplate,
     charges: ReadonlyMap<InstanceTypeOption, Charge> | undefined,
-  ): string {
+  ): LimitRefusal {
     const options = [...(charges?.values() ?? [])];
+    const message = `NodePool ${template.name} has no instance type within its limits`;
     return (
-      this.input.budget.refusal(template.name, options) ??
-      `NodePool ${template.name} has no instance type within its limits`
+      this.input.budget.refusal(template.name, options) ?? {
+        nodePool: template.name,
+        limit: 'nodes',
+        message,
+      }
     );
   }
 

@@ -41,6 +41,9 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
   const decided = (kind: string) => report.lifecycle.filter((r) => r.kind === kind).length;
   metrics.addMetric('NodeClaimsDisrupted', MetricUnit.Count, decided('Disrupting'));
   metrics.addMetric('NodeClaimsTerminated', MetricUnit.Count, decided('Terminated'));
+  const refused = report.unschedulable.filter((u) => u.reasons.some((r) => r.code === 'Limits'));
+  metrics.addMetric('PodsRefusedByLimits', MetricUnit.Count, refused.length);
+  metrics.addMetric('LimitsReached', MetricUnit.Count, report.limitsReached.length);
   for (const pool of report.pools) {
     // One line per pool, so its dimension does not spread to the pass's own metrics.
     const nodes = metrics.singleMetric();

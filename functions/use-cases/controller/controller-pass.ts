@@ -8,9 +8,11 @@
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
+import type { LimitReached } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
 import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
+import { watchLimits } from './limit-watch.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import type { PassReport } from './pass-report.ts';
 import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
@@ -37,6 +39,7 @@ function skipped(now: Date): PassReport {
     unschedulable: [],
     inFlight: 0,
     pools: [],
+    limitsReached: [],
   };
 }
 
@@ -82,9 +85,11 @@ async function tell(
   concurrency: number,
   snapshot: PassSnapshot,
   { lifecycle, provisioning, disruption, termination }: PassSteps,
+  limitsReached: readonly LimitReached[],
 ): Promise<void> {
   await deps.decisions.publish([
     ...lifecycle.decisions,
+    ...limitsReached,
     ...provisioning.decisions,
     ...disruption.decisions,
     ...termination.decisions,
@@ -149,9 +154,13 @@ function reportOf(
   started: Date,
   finished: Date,
   { lifecycle, provisioning, disruption, termination }: PassSteps,
-  inFlight: number,
-  nextWakeSeconds: number | undefined,
+  after: {
+    readonly inFlight: number;
+    readonly nextWakeSeconds: number | undefined;
+    readonly reached: readonly LimitReached[];
+  },
 ): PassReport {
+  const { inFlight, nextWakeSeconds } = after;
   return {
     ran: true,
     startedAt: started.toISOString(),
@@ -166,6 +175,7 @@ function reportOf(
     inFlight,
     ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
     pools: poolUsage(termination.claims),
+    limitsReached: after.reached,
   };
 }
 
@@ -177,7 +187,8 @@ async function fencedPass(
 ): Promise<PassReport> {
   const snapshot = await readSnapshot(deps, started, settings.startingLimits);
   const steps = await runSteps(deps, settings, write, started, snapshot);
-  await tell(deps, settings.launchConcurrency, snapshot, steps);
+  const reached = await watchLimits(deps, steps.provisioning.unschedulable, started);
+  await tell(deps, settings.launchConcurrency, snapshot, steps, reached);
   const { provisioning, termination } = steps;
   const inFlight = termination.claims.filter(
     (c) => c.phase !== NodeClaimPhase.initialized || c.disruption !== undefined,
@@ -188,5 +199,5 @@ async function fencedPass(
     inFlight,
     provisioning.unschedulable,
   );
-  return reportOf(started, deps.clock.now(), steps, inFlight, nextWakeSeconds);
+  return reportOf(started, deps.clock.now(), steps, { inFlight, nextWakeSeconds, reached });
 }

@@ -110,8 +110,11 @@ export class Provisioning {
     // the limit check in between.
     const admission = this.#admit(proposed, stored);
     if (!admission.admitted) {
-      const { reason } = admission;
-      const reasons = [{ nodePool: proposed.nodePool, code: 'Limits' as const, message: reason }];
+      const { refusal } = admission;
+      const reason = refusal.message;
+      const reasons = [
+        { nodePool: proposed.nodePool, code: 'Limits' as const, message: reason, limit: refusal },
+      ];
       result.refused.push(...proposed.pods.map((pod) => ({ pod, reason, reasons })));
       return;
     }
@@ -181,7 +184,7 @@ export class Provisioning {
     if (!usage.some(isInterrupted)) return undefined;
     const charges = claimCharges(usage, this.#context.instanceTypes, true);
     const strict = admitClaim(planned, this.#scopes, charges);
-    return strict.admitted ? undefined : `${strict.reason}, while interrupted nodes drain`;
+    return strict.admitted ? undefined : `${strict.refusal.message}, while interrupted nodes drain`;
   }
 
   #usage(stored: readonly NodeClaimRecord[]): NodeClaimRecord[] {

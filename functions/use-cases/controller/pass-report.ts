@@ -2,9 +2,11 @@
  * What one controller pass did, for the handler's logs and metrics and for the timeline of
  * `nodesmith simulate`. Times are ISO-8601 from the pass's clock.
  */
+
 import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { LimitReached } from '../../ports/decisions.ts';
 
 export interface LaunchRecord {
   readonly at: string;
@@ -63,4 +65,6 @@ export interface PassReport {
   readonly nextWakeSeconds?: number;
   /** Nodes and cost per NodePool when the pass ended (none when it did not run). */
   readonly pools: readonly PoolUsage[];
+  /** Limits that started refusing capacity in this pass. */
+  readonly limitsReached: readonly LimitReached[];
 }

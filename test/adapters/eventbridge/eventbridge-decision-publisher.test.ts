@@ -3,7 +3,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBridgeDecisionPublisher } from '../../../functions/adapters/eventbridge/eventbridge-decision-publisher.ts';
-import type { Decision } from '../../../functions/ports/decisions.ts';
+import type { Decision, LimitReached } from '../../../functions/ports/decisions.ts';
 
 const events = mockClient(EventBridgeClient);
 afterEach(() => events.reset());
@@ -52,6 +52,26 @@ describe('decisions on EventBridge', () => {
       version: 1,
       cluster: 'shop-prod',
       ...decision(1, 'Registered'),
+    });
+  });
+
+  it('puts the moment a limit starts refusing on the bus as Limit Reached', async () => {
+    events.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e-1' }] });
+    const reached: LimitReached = {
+      kind: 'LimitReached',
+      time: '2026-11-24T09:00:01.000Z',
+      nodePool: 'web',
+      limit: 'nodesmith.io/hourly-cost',
+      message: 'NodePool web would exceed its hourly cost limit: $248.10 of $250.00 used',
+      pods: 7,
+    };
+    await publisher().instance.publish([reached]);
+    const [[entry]] = sent() as [[NonNullable<ReturnType<typeof sent>[number][number]>]];
+    expect(entry).toMatchObject({ Source: 'nodesmith', DetailType: 'Limit Reached' });
+    expect(JSON.parse(entry.Detail ?? '')).toEqual({
+      version: 1,
+      cluster: 'shop-prod',
+      ...reached,
     });
   });
 

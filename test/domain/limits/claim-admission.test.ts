@@ -89,7 +89,11 @@ describe('the limit check before a claim is written', () => {
     const charges = claimCharges([launched('a', 0.1), launched('b', 0.1)], types);
     expect(admitClaim(planned(), poolLimit({ [HOURLY_COST]: '0.25' }), charges)).toEqual({
       admitted: false,
-      reason: 'NodePool default would exceed its hourly cost limit: $0.20 of $0.25 used',
+      refusal: {
+        nodePool: 'default',
+        limit: HOURLY_COST,
+        message: 'NodePool default would exceed its hourly cost limit: $0.20 of $0.25 used',
+      },
     });
   });
 
@@ -103,7 +107,11 @@ describe('the limit check before a claim is written', () => {
     // Assess
     expect(admission).toEqual({
       admitted: false,
-      reason: 'NodePool default would exceed its cpu limit: 4 of 5 used',
+      refusal: {
+        nodePool: 'default',
+        limit: 'cpu',
+        message: 'NodePool default would exceed its cpu limit: 4 of 5 used',
+      },
     });
   });
 
@@ -112,7 +120,10 @@ describe('the limit check before a claim is written', () => {
     const cluster: LimitScope[] = [{ limits: parseLimits({ [HOURLY_COST]: '0.35' }) }];
     expect(admitClaim(planned(), cluster, claimCharges([other], types))).toMatchObject({
       admitted: false,
-      reason: 'The cluster would exceed its hourly cost limit: $0.30 of $0.35 used',
+      refusal: {
+        limit: HOURLY_COST,
+        message: 'The cluster would exceed its hourly cost limit: $0.30 of $0.35 used',
+      },
     });
   });
 });

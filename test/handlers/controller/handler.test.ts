@@ -22,6 +22,15 @@ const REPORT: PassReport = {
   unschedulable: [],
   inFlight: 0,
   pools: [{ nodePool: 'default', nodes: 3, costPerHour: 0.288 }],
+  limitsReached: [
+    {
+      kind: 'LimitReached',
+      time: '2026-11-24T09:00:00.000Z',
+      limit: 'nodes',
+      message: 'The cluster would exceed its nodes limit: 400 of 400 used',
+      pods: 12,
+    },
+  ],
 };
 
 function batch(...bodies: string[]): SQSEvent {
@@ -91,7 +100,12 @@ describe('the controller function', () => {
       expect(e._aws.CloudWatchMetrics[0].Dimensions[0]).toContain('nodePool');
     }
     const pass = emf.find((e) => e.PassDuration !== undefined);
-    expect(pass).toMatchObject({ NodeClaimsDisrupted: 0, NodeClaimsTerminated: 0 });
+    expect(pass).toMatchObject({
+      NodeClaimsDisrupted: 0,
+      NodeClaimsTerminated: 0,
+      LimitsReached: 1,
+      PodsRefusedByLimits: 0,
+    });
     expect(pass?.nodePool).toBeUndefined();
   });
 

@@ -193,6 +193,37 @@ describe('a controller pass', () => {
     expect(report.unschedulable[0]?.reason).toMatch(/^The cluster would exceed its nodes limit/);
   });
 
+  it('tells once, on the bus and in the report, the moment a limit starts refusing', async () => {
+    // Prepare
+    const { deps, decisions, state } = await setUp(20);
+    await state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
+    const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
+
+    // Act: two passes refuse, then the limit is lifted and nothing is refused
+    const first = await runControllerPass(deps, settings);
+    const second = await runControllerPass(deps, settings);
+    const stored = await state.clusterLimits.get('cluster');
+    await state.clusterLimits.put({
+      document: clusterLimits({ nodes: '1000' }),
+      hash: 'lifted',
+      expectedResourceVersion: stored?.resourceVersion ?? 0,
+    });
+    await runControllerPass(deps, settings);
+
+    // Assess
+    expect(first.limitsReached).toEqual([
+      expect.objectContaining({
+        kind: 'LimitReached',
+        limit: 'nodes',
+        message: 'The cluster would exceed its nodes limit: 1 of 1 used',
+      }),
+    ]);
+    expect(first.limitsReached[0]?.pods).toBeGreaterThan(0);
+    expect(second.limitsReached).toEqual([]);
+    expect(decisions.limitsReached()).toHaveLength(1);
+    expect(await state.refusingLimits.list()).toEqual([]);
+  });
+
   it("starts from the deployment's limits until limits are stored, which then win", async () => {
     // Prepare
     const { deps, state } = await setUp(20);
