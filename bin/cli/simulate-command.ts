@@ -15,6 +15,7 @@ import {
   spotInterruptionScenario,
 } from './simulate/scenarios/disruption-scenarios.ts';
 import { scenarioFromFiles } from './simulate/scenarios/from-files.ts';
+import { limitsScenario } from './simulate/scenarios/limits-scenario.ts';
 import type { Scenario } from './simulate/scenarios/scenario.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
 import { readManifest } from './snapshot-from-files.ts';
@@ -39,6 +40,7 @@ const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenari
   'spot-interruption': spotInterruptionScenario,
   consolidation: consolidationScenario,
   drift: driftScenario,
+  limits: limitsScenario,
 };
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {

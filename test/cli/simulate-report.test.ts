@@ -120,6 +120,34 @@ describe('the simulate report in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('draws cost against the cluster hourly-cost limit, and says when the limit was reached', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
+    const run = await runCli([
+      'simulate',
+      '--scenario',
+      'limits',
+      '--pods',
+      '120',
+      '--report',
+      file,
+    ]);
+    expect(run.status).toBe(0);
+    const { page, problems } = await open(file);
+    const drew = await chartDrew(page, 'cost');
+    expect(drew.drawn).toBe('true');
+    expect(drew.inked).toBeGreaterThan(100);
+    const legend = await page.$eval('[data-chart="cost"]', (el) => el.textContent ?? '');
+    expect(legend).toContain('hourly-cost limit');
+    const data = await page.$eval('#chart-data', (el) => JSON.parse(el.textContent ?? '{}'));
+    expect(new Set(data.costLimit)).toEqual(new Set([1.02]));
+    expect(Math.max(...data.cost)).toBeLessThanOrEqual(1.02);
+    expect(Math.max(...data.cost)).toBeGreaterThan(0.9);
+    const text = await page.$eval('main', (el) => el.textContent ?? '');
+    expect(text).toContain('limit reached: The cluster would exceed its hourly cost limit');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows names and reasons as text, never as markup', async () => {
     const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     const report: SimulationReport = {

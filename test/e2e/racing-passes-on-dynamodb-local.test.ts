@@ -7,6 +7,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
 import { burstScenario } from '../../bin/cli/simulate/scenarios/burst.ts';
+import { limitsScenario } from '../../bin/cli/simulate/scenarios/limits-scenario.ts';
 import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
@@ -69,5 +70,26 @@ describe('passes racing on DynamoDB Local', () => {
     expect(Math.max(...running)).toBe(4);
     expect(raced.summary.pods.pending).toBeGreaterThan(0);
     expect(raced.summary.leakedInstances).toBe(0);
+  }, 180_000);
+
+  it('never runs past the cluster hourly-cost limit, and ends at it, however the passes race', async () => {
+    const scenario = limitsScenario(23, 120);
+    const limit = Number(scenario.clusterLimits?.['nodesmith.io/hourly-cost']);
+    const raced = await runSimulation(scenario, {
+      seed: 23,
+      state: await dynamoDbState('cost'),
+      concurrentPasses: 2,
+      duplicateWakes: true,
+    });
+    const costs = raced.samples.map((s) => s.costPerHour);
+    expect(Math.max(...costs)).toBeLessThanOrEqual(limit);
+    // At the limit: what is left would not buy the smallest node any pending pod fits on.
+    expect(raced.summary.costPerHour).toBeGreaterThan(limit - 0.05);
+    expect(raced.summary.pods.pending).toBeGreaterThan(0);
+    const reached = raced.timeline.filter((line) => line.message.startsWith('limit reached'));
+    expect(reached).toHaveLength(1);
+    for (const invariant of raced.invariants) {
+      expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
+    }
   }, 180_000);
 });

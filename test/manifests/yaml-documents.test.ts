@@ -229,7 +229,7 @@ describe('reading YAML', () => {
           // Assess
           expect(read).toEqual(reference(yaml));
         }),
-        { numRuns: 1500 },
+        { numRuns: 400 },
       );
     });
 

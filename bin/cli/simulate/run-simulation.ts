@@ -5,6 +5,7 @@
  * is sampled for the report. The run ends when every pod runs and nothing is in flight, or at
  * the scenario's time limit.
  */
+import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import type { OfferingKey } from '../../../functions/domain/state/unavailable-offering.ts';
 import { configurePools } from './configure-pools.ts';
 import type { Scenario, ScenarioStep } from './scenarios/scenario.ts';
@@ -110,6 +111,9 @@ export async function runSimulation(
   });
   try {
     await configurePools(world.state, scenario.manifests);
+    if (scenario.clusterLimits !== undefined) {
+      await world.state.clusterLimits.create(clusterLimits(scenario.clusterLimits), 'scenario');
+    }
     world.seed(scenario.cluster ?? []);
     await exhaustCapacity(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);

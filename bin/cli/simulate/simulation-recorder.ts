@@ -6,6 +6,7 @@
 import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
 import type { SchedulingCycle } from '../../../functions/adapters/simulated/cluster/stand-in-scheduler.ts';
 import type { QueuedWake } from '../../../functions/adapters/simulated/simulated-work-queue.ts';
+import { HOURLY_COST } from '../../../functions/domain/limits/hourly-cost.ts';
 import { toNode } from '../../../functions/manifests/kubernetes/node.ts';
 import { toPod } from '../../../functions/manifests/kubernetes/pod.ts';
 import type {
@@ -31,12 +32,16 @@ export class SimulationRecorder {
   readonly #latencies: number[] = [];
   readonly #decided = new Set<string>();
   #seenPasses = 0;
+  /** The cluster's hourly-cost limit, drawn beside the cost. */
+  readonly #costLimit: number | undefined;
   #lastT = 0;
 
   constructor(world: World, scenario: Scenario, options: SimulationOptions) {
     this.#world = world;
     this.#scenario = scenario;
     this.#options = options;
+    const limit = scenario.clusterLimits?.[HOURLY_COST];
+    this.#costLimit = limit === undefined ? undefined : Number(limit);
   }
 
   note(t: number, message: string): void {
@@ -89,6 +94,9 @@ export class SimulationRecorder {
       this.note(t, `launch of ${failure.claim} failed: ${failure.reason}`);
     }
     for (const launch of report.launches) this.#launched(t, launch);
+    for (const reached of report.limitsReached) {
+      this.note(t, `limit reached: ${reached.message}; ${reached.pods} pods stay pending`);
+    }
   }
 
   #launched(t: number, launch: LaunchRecord): void {
@@ -121,6 +129,7 @@ export class SimulationRecorder {
       costPerHour: round4(live.reduce((sum, i) => sum + i.pricePerHour, 0)),
       disruptingNodes: budget.disrupting,
       disruptionsAllowed: budget.allowed,
+      ...(this.#costLimit === undefined ? {} : { costLimit: this.#costLimit }),
     });
   }
 

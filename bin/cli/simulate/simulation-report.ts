@@ -38,6 +38,8 @@ export interface Sample {
   readonly disruptingNodes: number;
   /** What the pools' disruption budgets in force allow at this moment, summed. */
   readonly disruptionsAllowed: number;
+  /** The cluster's hourly-cost limit in force (USD per hour), when there is one. */
+  readonly costLimit?: number;
 }
 
 /** One line of the timeline a Karpenter user recognises. */

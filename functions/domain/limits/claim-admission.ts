@@ -1,14 +1,18 @@
 /**
  * The limit check made again right before a claim is written (core provisioner.go `Create`),
  * exact: against every claim the store holds and every claim this pass has written, each at the
- * worst its launch can fill (claim-charges.ts). The new claim keeps only the options whose own
- * worst still fits, so whatever EC2 fills from them, no limit is passed, even by passes racing.
+ * worst its launch can fill (claim-charges.ts). The new claim keeps only the options no larger
+ * and no dearer, in what its limits count, than the one it was planned on: whatever EC2 fills
+ * from them counts no more than the check admitted, so passes racing cannot pass a limit
+ * together, and a claim waiting for its instance holds back no more than it will use. (Keeping
+ * every option that fits what remains would let the first claim of a burst hold back all of
+ * it.) A pool limited only by node count keeps every option.
  */
 import type { InstanceType } from '../instance-type.ts';
 import { Label } from '../labels.ts';
 import { has } from '../requirements/requirement.ts';
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
-import { type Charge, chargeOf, type PoolCharge } from './limit-charge.ts';
+import { amountOf, type Charge, chargeOf, type PoolCharge } from './limit-charge.ts';
 import {
   covers,
   exceededKey,
@@ -35,26 +39,28 @@ function worstCharge(planned: PlannedNodeClaim, type: InstanceType): Charge {
   return chargeOf(type.capacity, Math.max(planned.offering.pricePerHour, ...prices));
 }
 
+/** Whether `charge` is no larger than `bound` in any key the scopes limit. */
+function within(charge: Charge, bound: Charge, scopes: readonly LimitScope[]): boolean {
+  return scopes.every((scope) =>
+    Object.keys(scope.limits).every((name) => amountOf(charge, name) <= amountOf(bound, name)),
+  );
+}
+
 export function admitClaim(
   planned: PlannedNodeClaim,
   scopes: readonly LimitScope[],
   charges: readonly PoolCharge[],
 ): Admission {
-  const limiting = scopes
-    .filter((scope) => covers(scope, planned.nodePool))
-    .map((scope) => ({ scope, remaining: remainingOf(scope, charges) }));
+  const limiting = scopes.filter((scope) => covers(scope, planned.nodePool));
   if (limiting.length === 0) return { admitted: true, planned };
-  const fits = (type: InstanceType) => {
-    const charge = worstCharge(planned, type);
-    return limiting.every(({ remaining }) => exceededKey(charge, remaining) === undefined);
-  };
-  if (!fits(planned.instanceType)) {
-    const charge = worstCharge(planned, planned.instanceType);
-    for (const { scope, remaining } of limiting) {
-      const name = exceededKey(charge, remaining);
-      if (name !== undefined) return { admitted: false, refusal: refusal(scope, name, remaining) };
-    }
+  const first = worstCharge(planned, planned.instanceType);
+  for (const scope of limiting) {
+    const remaining = remainingOf(scope, charges);
+    const name = exceededKey(first, remaining);
+    if (name !== undefined) return { admitted: false, refusal: refusal(scope, name, remaining) };
   }
-  const kept = planned.instanceTypeOptions.filter(fits);
+  const kept = planned.instanceTypeOptions.filter((type) =>
+    within(worstCharge(planned, type), first, limiting),
+  );
   return { admitted: true, planned: { ...planned, instanceTypeOptions: kept } };
 }

@@ -74,7 +74,7 @@ describe('what claims count against limits', () => {
 });
 
 describe('the limit check before a claim is written', () => {
-  it('admits a claim that fits, keeping only the options whose worst still fits', () => {
+  it('admits a claim that fits, keeping only the options no larger than the one planned', () => {
     const admission = admitClaim(
       planned(),
       poolLimit({ cpu: '5' }),

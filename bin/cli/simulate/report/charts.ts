@@ -1,7 +1,8 @@
 /**
- * The report's charts — pending and running pods, nodes by instance type, cost per hour and
- * voluntary disruption against its budget over simulated time — drawn by uPlot from the samples embedded as JSON. Each chart container is
- * marked `data-drawn="true"` once drawn, which the browser test checks.
+ * The report's charts — pending and running pods, nodes by instance type, cost per hour (with
+ * the cluster's hourly-cost limit, when there is one) and voluntary disruption against its
+ * budget over simulated time — drawn by uPlot from the samples embedded as JSON. Each chart
+ * container is marked `data-drawn="true"` once drawn, which the browser test checks.
  */
 import type { Sample } from '../simulation-report.ts';
 
@@ -10,6 +11,8 @@ export interface ChartData {
   readonly pending: readonly number[];
   readonly running: readonly number[];
   readonly cost: readonly number[];
+  /** The cluster's hourly-cost limit at each sample; empty when there is none. */
+  readonly costLimit: readonly (number | null)[];
   readonly disrupting: readonly number[];
   readonly allowed: readonly number[];
   /** Instance type → running nodes of that type at each sample. */
@@ -23,6 +26,9 @@ export function chartData(samples: readonly Sample[]): ChartData {
     pending: samples.map((s) => s.pendingPods),
     running: samples.map((s) => s.runningPods),
     cost: samples.map((s) => s.costPerHour),
+    costLimit: samples.some((s) => s.costLimit !== undefined)
+      ? samples.map((s) => s.costLimit ?? null)
+      : [],
     disrupting: samples.map((s) => s.disruptingNodes),
     allowed: samples.map((s) => s.disruptionsAllowed),
     nodes: Object.fromEntries(
@@ -54,6 +60,9 @@ export const CHART_SCRIPT = `(() => {
   draw('pending', [line('pending', 1), line('running', 2)], [data.pending, data.running]);
   const types = Object.keys(data.nodes);
   draw('nodes', types.map((type, i) => line(type, i)), types.map((type) => data.nodes[type]));
-  draw('cost', [line('$ per hour', 0, { fill: 'rgba(37, 99, 235, 0.12)', value: (u, v) => v == null ? '' : '$' + v.toFixed(4) })], [data.cost]);
+  const dollars = (u, v) => v == null ? '' : '$' + v.toFixed(4);
+  const cost = [line('$ per hour', 0, { fill: 'rgba(37, 99, 235, 0.12)', value: dollars })];
+  if (data.costLimit.length > 0) cost.push(line('hourly-cost limit', 1, { dash: [6, 4], value: dollars }));
+  draw('cost', cost, data.costLimit.length > 0 ? [data.cost, data.costLimit] : [data.cost]);
   draw('budget', [line('nodes being disrupted', 1, { fill: 'rgba(220, 38, 38, 0.12)' }), line('budget allows', 8, { dash: [6, 4] })], [data.disrupting, data.allowed]);
 })();`;

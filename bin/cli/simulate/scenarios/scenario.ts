@@ -35,6 +35,8 @@ export interface Scenario {
   readonly zones: readonly string[];
   /** NodePools, EC2NodeClasses and cluster objects, read as `plan` reads them. */
   readonly manifests: readonly ManifestFile[];
+  /** The cluster's limits over every pool, as `nodesmith limits set` would store them. */
+  readonly clusterLimits?: Readonly<Record<string, string>>;
   /** Objects the cluster holds from the start: existing nodes and their pods, DaemonSets, volumes. */
   readonly cluster?: readonly SeededObject[];
   readonly steps: readonly ScenarioStep[];
