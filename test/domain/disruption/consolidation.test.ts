@@ -1,6 +1,7 @@
 /** Ported from core: pkg/controllers/disruption/consolidation_test.go. */
 import { describe, expect, it } from 'vitest';
 import { planDisruption } from '../../../functions/domain/disruption/disruption-plan.ts';
+import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import { aPod } from '../../support/builders.ts';
 import {
   aBudget,
@@ -196,6 +197,37 @@ describe('consolidation: replace', () => {
     const options = decision?.replacements[0]?.instanceTypeOptions.map((it) => it.name) ?? [];
     expect(options).not.toContain('c.16x');
     expect(options.length).toBeGreaterThan(0);
+  });
+
+  it('does not replace a node when the replacement beside it would pass a limit', () => {
+    // Prepare: the node ($0.80) and its replacement ($0.10) run together until it drains
+    const onDemand = {
+      requirements: [
+        { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] },
+      ],
+    };
+    const capped = (limits: Record<string, string>) => {
+      const pool = aDisruptionPool({ budgets: [{ nodes: '100%' }] }, { template: onDemand });
+      return { ...pool, spec: { ...pool.spec, limits } };
+    };
+    const input = (limits: Record<string, string>, clusterNodes?: string) => ({
+      nodes: [aPoolNode({ name: 'big', cpu: 16 })],
+      pods: [app('big', '1500m')],
+      nodePools: [capped(limits)],
+      ...(clusterNodes === undefined
+        ? {}
+        : { clusterLimits: clusterLimits({ nodes: clusterNodes }) }),
+    });
+
+    // Act
+    const roomy = disruptionFor(input({ 'nodesmith.io/hourly-cost': '0.95' }));
+    const tight = disruptionFor(input({ 'nodesmith.io/hourly-cost': '0.85' }));
+    const oneNode = disruptionFor(input({}, '1'));
+
+    // Assess
+    expect(roomy.decisions.map((d) => d.method)).toEqual(['consolidation-replace']);
+    expect(tight.decisions).toEqual([]);
+    expect(oneNode.decisions).toEqual([]);
   });
 
   it("won't replace an on-demand node if the replacement is not cheaper", () => {
