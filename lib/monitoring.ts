@@ -79,48 +79,58 @@ export class Monitoring extends Construct {
   }
 
   #dashboard(props: MonitoringProps): void {
-    const graph = (title: string, left: IMetric[]) =>
-      new GraphWidget({ title, left, width: 12, height: 6 });
     new Dashboard(this, 'Dashboard', {
       dashboardName: `nodesmith-${props.clusterName}`,
-      widgets: [
-        [
-          graph('Pods waiting', [
-            controllerMetric('ProvisionablePods', 'Maximum'),
-            controllerMetric('UnschedulablePods', 'Maximum'),
-          ]),
-          graph('Node claims', [
-            controllerMetric('NodeClaimsLaunched'),
-            controllerMetric('NodeClaimsInFlight', 'Maximum'),
-            controllerMetric('LaunchFailures'),
-          ]),
-        ],
-        [
-          graph('Nodes per NodePool', [perPool('Nodes')]),
-          graph('Cost per hour per NodePool (USD)', [perPool('CostPerHour')]),
-        ],
-        [
-          graph('Decisions', [
-            controllerMetric('NodeClaimsLaunched'),
-            controllerMetric('NodeClaimsDisrupted'),
-            controllerMetric('NodeClaimsTerminated'),
-          ]),
-          graph('Pass duration (ms)', [
-            controllerMetric('PassDuration', 'p50'),
-            controllerMetric('PassDuration', 'p99'),
-          ]),
-        ],
-        [
-          graph(
-            'Dead letters',
-            Object.values(props.deadLetterQueues).map((q) =>
-              q.metricApproximateNumberOfMessagesVisible(),
-            ),
-          ),
-        ],
-      ],
+      widgets: dashboardRows(props),
     });
   }
+}
+
+const graph = (title: string, left: IMetric[]) =>
+  new GraphWidget({ title, left, width: 12, height: 6 });
+
+/** The dashboard: pods and claims, nodes and cost per pool, decisions, limits, dead letters. */
+function dashboardRows(props: MonitoringProps): GraphWidget[][] {
+  return [
+    [
+      graph('Pods waiting', [
+        controllerMetric('ProvisionablePods', 'Maximum'),
+        controllerMetric('UnschedulablePods', 'Maximum'),
+      ]),
+      graph('Node claims', [
+        controllerMetric('NodeClaimsLaunched'),
+        controllerMetric('NodeClaimsInFlight', 'Maximum'),
+        controllerMetric('LaunchFailures'),
+      ]),
+    ],
+    [
+      graph('Nodes per NodePool', [perPool('Nodes')]),
+      graph('Cost per hour per NodePool (USD)', [perPool('CostPerHour')]),
+    ],
+    [
+      graph('Decisions', [
+        controllerMetric('NodeClaimsLaunched'),
+        controllerMetric('NodeClaimsDisrupted'),
+        controllerMetric('NodeClaimsTerminated'),
+      ]),
+      graph('Pass duration (ms)', [
+        controllerMetric('PassDuration', 'p50'),
+        controllerMetric('PassDuration', 'p99'),
+      ]),
+    ],
+    [
+      graph('Limits', [
+        controllerMetric('LimitsReached'),
+        controllerMetric('PodsRefusedByLimits', 'Maximum'),
+      ]),
+      graph(
+        'Dead letters',
+        Object.values(props.deadLetterQueues).map((q) =>
+          q.metricApproximateNumberOfMessagesVisible(),
+        ),
+      ),
+    ],
+  ];
 }
 
 const FIVE_MINUTES = Duration.minutes(5);

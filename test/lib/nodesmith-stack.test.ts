@@ -354,7 +354,12 @@ describe('monitoring', () => {
     }
     const [[, dashboard]] = resources(eks, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
-    for (const shown of ['ProvisionablePods', 'NodeClaimsDisrupted', 'PassDuration']) {
+    for (const shown of [
+      'ProvisionablePods',
+      'NodeClaimsDisrupted',
+      'PassDuration',
+      'LimitsReached',
+    ]) {
       expect(body).toContain(shown);
     }
     expect(body).toContain('{Nodesmith,nodePool,service} MetricName=');

@@ -19,7 +19,7 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
-import { parseLimits, parseResources } from '../resources.ts';
+import { parseResources } from '../resources.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,

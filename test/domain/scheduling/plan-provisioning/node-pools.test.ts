@@ -9,7 +9,7 @@ import {
 } from '../../../support/scheduling-builders.ts';
 
 /** Pods that each need their own node. */
-function oneEach(count: number, cpu = '1') {
+function _oneEach(count: number, cpu = '1') {
   return Array.from({ length: count }, (_, i) =>
     aPod({
       name: `solo-${i}`,
