@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { clusterLimitsFromFile } from './limits-file.ts';
 import { renderHtmlReport } from './simulate/report/html-report.ts';
 import { runSimulation } from './simulate/run-simulation.ts';
 import { burstScenario, capacityErrorsScenario } from './simulate/scenarios/burst.ts';
@@ -32,6 +33,7 @@ interface SimulateOptions {
   readonly report: string;
   readonly duplicateWakes?: boolean;
   readonly dynamodbLocal?: boolean;
+  readonly limits?: string;
 }
 
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
@@ -55,7 +57,18 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The scenario with the cluster's limits of `--limits FILE`, as `plan --limits` takes them. */
 function scenarioFor(options: SimulateOptions): Scenario {
+  const scenario = builtScenario(options);
+  if (options.limits === undefined) return scenario;
+  const limits = clusterLimitsFromFile(options.limits).spec.limits;
+  return {
+    ...scenario,
+    clusterLimits: Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, String(v)])),
+  };
+}
+
+function builtScenario(options: SimulateOptions): Scenario {
   if (options.file.length > 0) {
     const seed = wholeNumber('--seed', options.seed, 0, 2 ** 31 - 1);
     const zones =
@@ -145,6 +158,7 @@ export function addSimulateCommand(program: Command): void {
       'text',
     )
     .option('--report <file>', 'where to write the HTML report', 'nodesmith-report.html')
+    .option('--limits <file>', "the cluster's limits: a ClusterLimits document, as plan takes it")
     .option('--duplicate-wakes', 'deliver every wake twice, as at-least-once queues may')
     .option(
       '--dynamodb-local',

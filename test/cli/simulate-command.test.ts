@@ -207,4 +207,34 @@ spec:
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^nodesmith: ${file}:11: spec\\.limits\\.cpu`));
   });
+
+  it('runs under the cluster limits of --limits FILE, and refuses a bad one before running', async () => {
+    const limits = 'test/fixtures/conformance/limits/cluster-nodes.yaml';
+    const run = await runCli([
+      'simulate',
+      '--pods',
+      '60',
+      '--limits',
+      limits,
+      '-o',
+      'json',
+      '--report',
+      reportPath(),
+    ]);
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.nodes.running).toBe(4);
+    expect(summary.pods.pending).toBeGreaterThan(0);
+    const report = reportPath();
+    const bad = await runCli([
+      'simulate',
+      '--limits',
+      'test/fixtures/conformance/invalid/cluster-limits-unknown-key.yaml',
+      '--report',
+      report,
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('cluster-limits-unknown-key.yaml:9: spec.limits[hourly-cost]');
+    expect(existsSync(report)).toBe(false);
+  });
 });
