@@ -244,6 +244,8 @@ console.log(`catalog: ${types.length} instance types (us-east-1, on-demand list 
 print(cases.map((c) => measure(c, types)));
 
 if (!process.argv.includes('--planning-only')) {
+  const { benchLimits } = await import('./limits.ts');
+  benchLimits(types);
   const { benchConsolidation } = await import('./consolidation.ts');
   benchConsolidation(types);
   const { benchControllerPass } = await import('./controller-pass.ts');

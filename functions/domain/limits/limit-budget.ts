@@ -5,97 +5,117 @@
  * option. A pod that would grow a claim into a larger option must find room for the difference.
  * Karpenter instead takes the largest option away, which leaves a cost limit mostly unused: the
  * options of one claim span many times its price. What the launch may fill instead of the
- * cheapest is bounded when the claim is written (see claim-charges.ts).
+ * cheapest is bounded when the claim is written (see claim-admission.ts).
+ *
+ * The planner asks this for every option of every claim it opens, so charges are vectors of
+ * exact amounts over the limited keys, computed once (`vector`), and compared without lookups.
  */
-import type { Limits } from '../resources.ts';
 import { amountOf, type Charge, type PoolCharge } from './limit-charge.ts';
-import {
-  covers,
-  exceededKey,
-  type LimitRefusal,
-  type LimitScope,
-  refusal,
-  remainingOf,
-} from './limit-scope.ts';
+import { covers, type LimitRefusal, type LimitScope, refusal, remainingOf } from './limit-scope.ts';
 
-function less(remaining: Limits, charge: Charge): Limits {
-  const out: Record<string, bigint> = {};
-  for (const [name, left] of Object.entries(remaining)) out[name] = left - amountOf(charge, name);
-  return out;
-}
-
-function more(remaining: Limits, charge: Charge): Limits {
-  const out: Record<string, bigint> = {};
-  for (const [name, left] of Object.entries(remaining)) out[name] = left + amountOf(charge, name);
-  return out;
-}
+/** A charge as exact amounts of the budget's keys, in the budget's order. */
+export type ChargeVector = readonly bigint[];
 
 interface Entry {
   readonly scope: LimitScope;
-  remaining: Limits;
+  /** What is left of each of the budget's keys; keys the scope does not limit are never short. */
+  readonly remaining: (bigint | undefined)[];
 }
 
 export class LimitBudget {
+  private readonly keys: readonly string[];
   private readonly entries: readonly Entry[];
+  private readonly byPool = new Map<string, readonly Entry[]>();
 
   /** `charges` are the nodes and claims that exist already, each counted against its pool. */
   constructor(scopes: readonly LimitScope[], charges: readonly PoolCharge[]) {
-    this.entries = scopes.map((scope) => ({ scope, remaining: remainingOf(scope, charges) }));
+    this.keys = [...new Set(scopes.flatMap((s) => Object.keys(s.limits)))].sort();
+    this.entries = scopes.map((scope) => {
+      const left = remainingOf(scope, charges);
+      return { scope, remaining: this.keys.map((name) => left[name]) };
+    });
+  }
+
+  vector(charge: Charge): ChargeVector {
+    return this.keys.map((name) => amountOf(charge, name));
   }
 
   isLimited(nodePool: string): boolean {
-    return this.entries.some((e) => covers(e.scope, nodePool));
+    return this.of(nodePool).length > 0;
   }
 
-  allows(nodePool: string, charge: Charge): boolean {
-    return this.of(nodePool).every((e) => exceededKey(charge, e.remaining) === undefined);
+  allows(nodePool: string, charge: ChargeVector): boolean {
+    return this.of(nodePool).every((entry) => shortKey(entry, charge) === undefined);
   }
 
   /** Takes a new claim's charge from every limit over its pool. */
-  take(nodePool: string, charge: Charge): void {
-    for (const entry of this.of(nodePool)) entry.remaining = less(entry.remaining, charge);
+  take(nodePool: string, charge: ChargeVector): void {
+    for (const { remaining } of this.of(nodePool)) {
+      remaining.forEach((left, i) => {
+        if (left !== undefined) remaining[i] = left - (charge[i] ?? 0n);
+      });
+    }
   }
 
   /**
    * A claim of the pool growing from one charge to another (a pod made its cheapest option a
    * larger one): takes the difference if every limit has room for it, else changes nothing.
    */
-  grow(nodePool: string, from: Charge, to: Charge): boolean {
+  grow(nodePool: string, from: ChargeVector, to: ChargeVector): boolean {
+    const growth = to.map((amount, i) => amount - (from[i] ?? 0n));
     const entries = this.of(nodePool);
     const short = entries.some(({ remaining }) =>
-      Object.entries(remaining).some(([name, left]) => {
-        const growth = amountOf(to, name) - amountOf(from, name);
-        return growth > 0n && growth > left;
+      remaining.some((left, i) => {
+        const more = growth[i] ?? 0n;
+        return left !== undefined && more > 0n && more > left;
       }),
     );
     if (short) return false;
-    for (const entry of entries) entry.remaining = more(less(entry.remaining, to), from);
+    this.take(nodePool, growth);
     return true;
   }
 
-  /**
-   * Why none of `options` fits: the limit that even the smallest of them would pass, or else
-   * the first limit the cheapest option passes. Undefined when one fits after all.
-   */
-  refusal(nodePool: string, options: readonly Charge[]): LimitRefusal | undefined {
-    const entries = this.of(nodePool);
-    for (const { scope, remaining } of entries) {
-      for (const name in remaining) {
-        const smallest = options.reduce(
-          (min, c) => (amountOf(c, name) < min ? amountOf(c, name) : min),
-          amountOf(options[0] ?? {}, name),
-        );
-        if (smallest > (remaining[name] ?? 0n)) return refusal(scope, name, remaining);
-      }
-    }
-    for (const { scope, remaining } of entries) {
-      const name = options[0] === undefined ? undefined : exceededKey(options[0], remaining);
-      if (name !== undefined) return refusal(scope, name, remaining);
+  /** Why `charge` does not fit: the first limit over the pool it would pass. */
+  refusal(nodePool: string, charge: ChargeVector): LimitRefusal | undefined {
+    for (const entry of this.of(nodePool)) {
+      const i = shortKey(entry, charge);
+      if (i === undefined) continue;
+      const name = this.keys[i] ?? '';
+      const remaining = { [name]: entry.remaining[i] ?? 0n };
+      return refusal(entry.scope, name, remaining);
     }
     return undefined;
   }
 
-  private of(nodePool: string): Entry[] {
-    return this.entries.filter((e) => covers(e.scope, nodePool));
+  private of(nodePool: string): readonly Entry[] {
+    let entries = this.byPool.get(nodePool);
+    if (entries === undefined) {
+      entries = this.entries.filter((e) => covers(e.scope, nodePool));
+      this.byPool.set(nodePool, entries);
+    }
+    return entries;
   }
+}
+
+/** The index of the first key the charge would take past what remains, or undefined. */
+function shortKey(entry: Entry, charge: ChargeVector): number | undefined {
+  const { remaining } = entry;
+  for (let i = 0; i < remaining.length; i++) {
+    const left = remaining[i];
+    if (left !== undefined && (charge[i] ?? 0n) > left) return i;
+  }
+  return undefined;
+}
+
+/** The smallest of each key over several charges: no option is smaller, so if it does not fit, none does. */
+export function floorOf(charges: Iterable<ChargeVector>): ChargeVector | undefined {
+  let floor: bigint[] | undefined;
+  for (const charge of charges) {
+    if (floor === undefined) floor = [...charge];
+    else
+      charge.forEach((amount, i) => {
+        if (amount < (floor?.[i] ?? amount)) (floor as bigint[])[i] = amount;
+      });
+  }
+  return floor;
 }

@@ -37,10 +37,12 @@ export interface PlanParts {
 /** The claim counted against the limits as launched; undefined when it fits, else why not. */
 function overLimit(limits: LimitBudget, planned: PlannedNodeClaim): LimitRefusal | undefined {
   if (!limits.isLimited(planned.nodePool)) return undefined;
-  const charge = chargeOf(planned.instanceType.capacity, planned.offering.pricePerHour);
-  if (!limits.allows(planned.nodePool, charge)) return limits.refusal(planned.nodePool, [charge]);
-  limits.take(planned.nodePool, charge);
-  return undefined;
+  const charge = limits.vector(
+    chargeOf(planned.instanceType.capacity, planned.offering.pricePerHour),
+  );
+  const refusal = limits.refusal(planned.nodePool, charge);
+  if (refusal === undefined) limits.take(planned.nodePool, charge);
+  return refusal;
 }
 
 function nodeLabels(

@@ -6,13 +6,12 @@
  */
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
-import type { Charge } from '../limits/limit-charge.ts';
 import type { LimitRefusal } from '../limits/limit-scope.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
+import { LimitedOptions } from './limited-options.ts';
 import { isPlacement, NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
-import { optionCharges } from './option-charges.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import type { Topology } from './topology/topology.ts';
@@ -101,11 +100,12 @@ class ClaimsByLoad {
 export class Scheduler {
   private readonly input: SchedulerInput;
   private readonly claims = new ClaimsByLoad();
-  private readonly charges = new Map<string, ReadonlyMap<InstanceTypeOption, Charge>>();
+  private readonly limits: LimitedOptions;
   private readonly failures = new Map<string, PoolUnfit[]>();
 
   constructor(input: SchedulerInput) {
     this.input = input;
+    this.limits = new LimitedOptions(input.budget);
   }
 
   solve(): SchedulerResult {
@@ -146,7 +146,9 @@ export class Scheduler {
         return undefined;
       }
     }
-    const claim = this.claims.firstAccepting(pod, this.input.topology, this.admit);
+    const claim = this.claims.firstAccepting(pod, this.input.topology, (c, placement) =>
+      this.limits.admits(c, placement),
+    );
     if (claim !== undefined) return undefined;
     return this.open(pod);
   }
@@ -162,18 +164,17 @@ export class Scheduler {
       ];
     }
     const failures: PoolUnfit[] = [...skipped];
-    const { budget } = this.input;
     for (const template of this.input.templates) {
-      const limited = budget.isLimited(template.name);
-      const charges = limited ? this.chargesOf(template) : undefined;
-      const allowed =
-        charges === undefined
-          ? undefined
-          : (o: InstanceTypeOption) => budget.allows(template.name, charges.get(o) ?? {});
+      const opening = this.limits.opening(template);
+      if (opening.kind === 'refused') {
+        failures.push({ ...limitUnfit(opening.refusal), nodePool: template.name });
+        continue;
+      }
       // A candidate claim touches nothing until the pod is added: a refusal leaves no trace.
-      const claim = new NewNodeClaim({ template, index: this.claims.all.length, allowed });
+      const index = this.claims.all.length;
+      const claim = new NewNodeClaim({ template, index, allowed: opening.allowed });
       const answer = claim.isEmpty
-        ? limitUnfit(this.refusal(template, charges))
+        ? limitUnfit(noOptionWithin(template))
         : claim.canAdd(pod, this.input.topology);
       if (!isPlacement(answer)) {
         failures.push({ ...answer, nodePool: template.name });
@@ -181,49 +182,15 @@ export class Scheduler {
       }
       claim.add(pod, answer, this.input.topology);
       this.claims.add(claim);
-      if (charges !== undefined) budget.take(template.name, this.chargeOf(claim));
+      this.limits.opened(claim);
       return undefined;
     }
     return failures;
   }
+}
 
-  /** A limited pool's claim may take a pod only if the limits have room for what it grows into. */
-  private readonly admit = (claim: NewNodeClaim, placement: Placement): boolean => {
-    const pool = claim.template.name;
-    if (!this.input.budget.isLimited(pool)) return true;
-    const before = claim.cheapest();
-    const after = claim.cheapest(placement);
-    if (before === after) return true;
-    return this.input.budget.grow(pool, this.chargeOf(claim, before), this.chargeOf(claim, after));
-  };
-
-  private chargeOf(claim: NewNodeClaim, option = claim.cheapest()): Charge {
-    if (option === undefined) return {};
-    return this.chargesOf(claim.template).get(option) ?? {};
-  }
-
-  private refusal(
-    template: NodeClaimTemplate,
-    charges: ReadonlyMap<InstanceTypeOption, Charge> | undefined,
-  ): LimitRefusal {
-    const options = [...(charges?.values() ?? [])];
-    const message = `NodePool ${template.name} has no instance type within its limits`;
-    return (
-      this.input.budget.refusal(template.name, options) ?? {
-        nodePool: template.name,
-        limit: 'nodes',
-        message,
-      }
-    );
-  }
-
-  /** Each option's charge against limits, priced at its cheapest offering the pool allows. */
-  private chargesOf(template: NodeClaimTemplate): ReadonlyMap<InstanceTypeOption, Charge> {
-    let charges = this.charges.get(template.name);
-    if (charges === undefined) {
-      charges = optionCharges(template);
-      this.charges.set(template.name, charges);
-    }
-    return charges;
-  }
+/** When each option fits some limit but none fits them all together. */
+function noOptionWithin(template: NodeClaimTemplate): LimitRefusal {
+  const message = `NodePool ${template.name} has no instance type within its limits`;
+  return { nodePool: template.name, limit: 'nodes', message };
 }
