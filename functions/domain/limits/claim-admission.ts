@@ -10,8 +10,8 @@
  */
 import type { InstanceType } from '../instance-type.ts';
 import { Label } from '../labels.ts';
-import { has } from '../requirements/requirement.ts';
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
+import { dearestPrice } from './claim-charges.ts';
 import { amountOf, type Charge, chargeOf, type PoolCharge } from './limit-charge.ts';
 import {
   covers,
@@ -29,14 +29,7 @@ export type Admission =
 /** The worst a launch of the claim can fill this type at: its dearest offering of the claim's capacity type in the claim's zones. */
 function worstCharge(planned: PlannedNodeClaim, type: InstanceType): Charge {
   const zones = planned.requirements.get(Label.zone);
-  const prices = type.offerings
-    .filter(
-      (o) =>
-        o.capacityType === planned.offering.capacityType &&
-        (zones === undefined || has(zones, o.zone)),
-    )
-    .map((o) => o.pricePerHour);
-  return chargeOf(type.capacity, Math.max(planned.offering.pricePerHour, ...prices));
+  return chargeOf(type.capacity, dearestPrice(type, planned.offering, zones));
 }
 
 /** Whether `charge` is no larger than `bound` in any key the scopes limit. */

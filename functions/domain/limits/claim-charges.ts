@@ -8,9 +8,9 @@
  */
 import type { InstanceType } from '../instance-type.ts';
 import { Label } from '../labels.ts';
-import { has } from '../requirements/requirement.ts';
+import { has, type Requirement } from '../requirements/requirement.ts';
 import { fromNodeSelector } from '../requirements/requirements.ts';
-import type { NodeClaimRecord } from '../state/node-claim-record.ts';
+import type { ChosenOffering, NodeClaimRecord } from '../state/node-claim-record.ts';
 import { type Charge, chargeOf, largest, type PoolCharge } from './limit-charge.ts';
 
 /** Disruption reasons of an interruption (see interruption-action.ts). */
@@ -26,25 +26,32 @@ export function isInterrupted(claim: NodeClaimRecord): boolean {
   return claim.disruption !== undefined && INTERRUPTIONS.has(claim.disruption.reason);
 }
 
-/** The dearest price the launch of a claim could fill `type` at. */
-function dearestPrice(claim: NodeClaimRecord, type: InstanceType): number {
-  const zones = fromNodeSelector(claim.requirements).get(Label.zone);
+/**
+ * The dearest price a launch could fill `type` at: a launch asks for one capacity type, in any
+ * of the claim's zones, and counts at least at the price it was planned at.
+ */
+export function dearestPrice(
+  type: InstanceType,
+  offering: Pick<ChosenOffering, 'capacityType' | 'pricePerHour'>,
+  zones: Requirement | undefined,
+): number {
   const prices = type.offerings
     .filter(
       (o) =>
-        o.capacityType === claim.offering.capacityType &&
-        (zones === undefined || has(zones, o.zone)),
+        o.capacityType === offering.capacityType && (zones === undefined || has(zones, o.zone)),
     )
     .map((o) => o.pricePerHour);
-  return Math.max(claim.offering.pricePerHour, ...prices);
+  return Math.max(offering.pricePerHour, ...prices);
 }
 
 /** The worst a claim's launch can fill, over the options the catalog still knows. */
 export function worstCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
   const byName = new Map(types.map((t) => [t.name, t]));
+  const zones = fromNodeSelector(claim.requirements).get(Label.zone);
   const charges = claim.instanceTypeOptions.flatMap((name) => {
     const type = byName.get(name);
-    return type === undefined ? [] : [chargeOf(type.capacity, dearestPrice(claim, type))];
+    if (type === undefined) return [];
+    return [chargeOf(type.capacity, dearestPrice(type, claim.offering, zones))];
   });
   return largest([chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour), ...charges]);
 }

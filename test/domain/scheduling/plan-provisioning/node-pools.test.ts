@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Label } from '../../../../functions/domain/labels.ts';
 import { aNodePool, anInstanceType, aPod, someInstanceTypes } from '../../../support/builders.ts';
-import {
-  anAffinityTerm,
-  placementOf,
-  planFor,
-  podAntiAffinity,
-} from '../../../support/scheduling-builders.ts';
-
-/** Pods that each need their own node. */
-function _oneEach(count: number, cpu = '1') {
-  return Array.from({ length: count }, (_, i) =>
-    aPod({
-      name: `solo-${i}`,
-      cpu,
-      labels: { app: 'solo' },
-      affinity: podAntiAffinity(anAffinityTerm(Label.hostname, { app: 'solo' })),
-    }),
-  );
-}
+import { placementOf, planFor } from '../../../support/scheduling-builders.ts';
 
 describe('choosing a NodePool', () => {
   it('opens claims from the heaviest pool first', () => {
