@@ -63,16 +63,19 @@ export class LimitBudget {
    */
   grow(nodePool: string, from: ChargeVector, to: ChargeVector): boolean {
     const growth = to.map((amount, i) => amount - (from[i] ?? 0n));
-    const entries = this.of(nodePool);
-    const short = entries.some(({ remaining }) =>
-      remaining.some((left, i) => {
-        const more = growth[i] ?? 0n;
-        return left !== undefined && more > 0n && more > left;
-      }),
-    );
-    if (short) return false;
+    if (!this.affords(nodePool, growth)) return false;
     this.take(nodePool, growth);
     return true;
+  }
+
+  /** Whether every limit over the pool has room for a growth (what shrinks always fits). */
+  affords(nodePool: string, growth: ChargeVector): boolean {
+    return this.of(nodePool).every(({ remaining }) =>
+      remaining.every((left, i) => {
+        const more = growth[i] ?? 0n;
+        return left === undefined || more <= 0n || more <= left;
+      }),
+    );
   }
 
   /** Why `charge` does not fit: the first limit over the pool it would pass. */
@@ -118,4 +121,15 @@ export function floorOf(charges: Iterable<ChargeVector>): ChargeVector | undefin
       });
   }
   return floor;
+}
+
+/** The largest of each key over several charges. */
+export function ceilingOf(charges: readonly ChargeVector[]): ChargeVector {
+  const ceiling: bigint[] = [];
+  for (const charge of charges) {
+    charge.forEach((amount, i) => {
+      if (ceiling[i] === undefined || amount > (ceiling[i] ?? amount)) ceiling[i] = amount;
+    });
+  }
+  return ceiling;
 }

@@ -87,6 +87,17 @@ export class NewNodeClaim {
       : this.set.cheapestAfter(placement.proposal);
   }
 
+  /** Whether the pod's requests fit the cheapest open option beside the claim's: no growth needed. */
+  fitsCheapest(pod: SchedulingPod): boolean {
+    const net = this.set.cheapest()?.net;
+    if (net === undefined) return false;
+    const { cpu, memory, pods } = this.core;
+    const core = pod.core;
+    if (cpu + core.cpu > (net.cpu ?? 0) || memory + core.memory > (net.memory ?? 0)) return false;
+    if (pods + core.pods > (net.pods ?? 0)) return false;
+    return !core.extended || fits(addResources(this.total, pod.requests), net);
+  }
+
   isOpen(index: number): boolean {
     return this.set.isOpen(index);
   }

@@ -10,7 +10,7 @@ import type { LimitRefusal } from '../limits/limit-scope.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { LimitedOptions } from './limited-options.ts';
-import { isPlacement, NewNodeClaim, type Placement } from './new-node-claim.ts';
+import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
@@ -64,23 +64,21 @@ class ClaimsByLoad {
   }
 
   /**
-   * Offers the pod to claims, fewest pods first; returns the claim that took it. `admit` has
-   * the last word on a placement (the limits' say on a claim growing).
+   * Offers the pod to claims, fewest pods first; returns the claim that took it. The limits
+   * have their say on a claim growing: first cheaply, then on the placement itself.
    */
   firstAccepting(
     pod: SchedulingPod,
     topology: Topology,
-    admit: (claim: NewNodeClaim, placement: Placement) => boolean,
+    limits: LimitedOptions,
   ): NewNodeClaim | undefined {
     const constrainsHostname = pod.requirements.strict.has(Label.hostname);
     for (const bucket of this.buckets) {
       if (bucket === undefined) continue;
       for (const claim of bucket) {
-        if (!claim.hasRoomFor(pod)) continue;
-        if (topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) !== undefined)
-          continue;
+        if (!this.mayOffer(claim, pod, topology, limits, constrainsHostname)) continue;
         const answer = claim.canAdd(pod, topology);
-        if (isPlacement(answer) && admit(claim, answer)) {
+        if (isPlacement(answer) && limits.admits(claim, answer)) {
           claim.add(pod, answer, topology);
           this.moved(claim);
           return claim;
@@ -88,6 +86,18 @@ class ClaimsByLoad {
       }
     }
     return undefined;
+  }
+
+  /** The checks that rule a claim out before the full placement is worked out. */
+  private mayOffer(
+    claim: NewNodeClaim,
+    pod: SchedulingPod,
+    topology: Topology,
+    limits: LimitedOptions,
+    constrainsHostname: boolean,
+  ): boolean {
+    if (!claim.hasRoomFor(pod) || !limits.mayTake(claim, pod)) return false;
+    return topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) === undefined;
   }
 
   private bucket(load: number): Set<NewNodeClaim> {
@@ -146,9 +156,7 @@ export class Scheduler {
         return undefined;
       }
     }
-    const claim = this.claims.firstAccepting(pod, this.input.topology, (c, placement) =>
-      this.limits.admits(c, placement),
-    );
+    const claim = this.claims.firstAccepting(pod, this.input.topology, this.limits);
     if (claim !== undefined) return undefined;
     return this.open(pod);
   }

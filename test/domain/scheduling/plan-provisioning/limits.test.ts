@@ -97,6 +97,29 @@ describe('NodePool limits', () => {
     expect(plan.unschedulable.map((u) => u.pod)).toEqual(['default/web-1']);
   });
 
+  it('still fills a claim at its limit with pods that fit without growing it', () => {
+    // Prepare: the m.large holding the first pod is all 2 cpu allow; the second pod would grow
+    // it to an m.xlarge, the third fits beside the first
+    const pool = aNodePool({ limits: { cpu: '2' } });
+    const pods = [
+      aPod({ name: 'big-0', cpu: '1500m' }),
+      aPod({ name: 'big-1', cpu: '1500m' }),
+      aPod({ name: 'small', cpu: '250m' }),
+    ];
+
+    // Act
+    const plan = planFor({ pods, nodePools: [pool], catalog });
+
+    // Assess
+    expect(plan.nodeClaims.map((c) => [c.instanceType.name, c.pods.length])).toEqual([
+      ['m.large', 2],
+    ]);
+    expect(plan.nodeClaims[0]?.pods).toContain('default/small');
+    expect(plan.unschedulable.map((u) => u.reason)).toEqual([
+      'NodePool default would exceed its cpu limit: 2 of 2 used',
+    ]);
+  });
+
   it('counts nodes against a nodes limit', () => {
     // Prepare
     const pool = aNodePool({ limits: { nodes: '2' } });
