@@ -5,7 +5,7 @@
  * pods, claims in flight, nodes and cost per NodePool, decisions, capacity errors, pass
  * duration) beside dead letters.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
@@ -17,7 +17,8 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Alias } from 'aws-cdk-lib/aws-kms';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -45,11 +46,7 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    this.alarms = new Topic(this, 'Alarms', {
-      displayName: `Nodesmith alarms for ${props.clusterName}`,
-      enforceSSL: true,
-      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
-    });
+    this.alarms = alarmTopic(this, props.clusterName);
     const notify = new SnsAction(this.alarms);
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
       this.#alarm(
@@ -84,6 +81,52 @@ export class Monitoring extends Construct {
       widgets: dashboardRows(props),
     });
   }
+}
+
+const CLOUDWATCH = new ServicePrincipal('cloudwatch.amazonaws.com');
+
+/**
+ * The topic alarms publish to. CloudWatch cannot use the AWS-managed `alias/aws/sns` key, whose
+ * policy no one may change, so the topic has a key of its own that lets CloudWatch encrypt with
+ * it (AWS's example key policy for alarms to an encrypted topic), and a topic policy that lets
+ * CloudWatch publish for this account's alarms, beside the Deny of unencrypted transport.
+ */
+function alarmTopic(scope: Construct, clusterName: string): ITopic {
+  const key = new Key(scope, 'AlarmsKey', {
+    description: `Encrypts Nodesmith's alarm notifications for ${clusterName}`,
+    enableKeyRotation: true,
+    // The key holds nothing at rest: notifications are encrypted only while SNS delivers them.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'CloudWatchAlarmsEncryptNotifications',
+      principals: [CLOUDWATCH],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+    }),
+  );
+  const topic = new Topic(scope, 'Alarms', {
+    displayName: `Nodesmith alarms for ${clusterName}`,
+    enforceSSL: true,
+    masterKey: key,
+  });
+  const stack = Stack.of(scope);
+  topic.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'CloudWatchAlarmsPublish',
+      principals: [CLOUDWATCH],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: {
+          'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*`,
+        },
+      },
+    }),
+  );
+  return topic;
 }
 
 const graph = (title: string, left: IMetric[]) =>

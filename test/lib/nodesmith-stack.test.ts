@@ -334,6 +334,45 @@ describe('a private cluster endpoint', () => {
 });
 
 describe('monitoring', () => {
+  it('lets CloudWatch publish to the alarm topic and use its key', () => {
+    const [[topicId, topic]] = resources(eks, 'AWS::SNS::Topic') as [[string, Resource]];
+    const keyId = topic.Properties.KmsMasterKeyId?.['Fn::GetAtt']?.[0];
+    const key = eks.template.toJSON().Resources[keyId] as Resource;
+    expect(key?.Type).toBe('AWS::KMS::Key');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    const cloudwatch = { Service: 'cloudwatch.amazonaws.com' };
+    expect(key.Properties.KeyPolicy.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: cloudwatch,
+        Action: expect.arrayContaining(['kms:Decrypt', 'kms:GenerateDataKey*']),
+      }),
+    );
+    const policies = resources(eks, 'AWS::SNS::TopicPolicy').filter(([, p]) =>
+      p.Properties.Topics.some((t: any) => t.Ref === topicId),
+    );
+    const statements = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: cloudwatch,
+        Action: 'sns:Publish',
+        Resource: { Ref: topicId },
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': '111122223333' },
+          ArnLike: {
+            'aws:SourceArn': {
+              'Fn::Join': [
+                '',
+                ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:us-east-1:111122223333:alarm:*'],
+              ],
+            },
+          },
+        },
+      }),
+    );
+  });
+
   it('alarms on dead letters, every function’s errors and the capacity error rate, to one topic', () => {
     const alarms = resources(eks, 'AWS::CloudWatch::Alarm');
     const named = alarms.map(([id]) => id.replace(/^Monitoring/, '').replace(/[0-9A-F]{8}$/, ''));
