@@ -1,9 +1,10 @@
 /**
  * How the functions that talk to Kubernetes are let in. On EKS, an access entry maps each
- * function's role to a group deploy/rbac.yaml binds — `nodesmith:controller` for the functions
- * that change the cluster, the read-only `nodesmith:reader` for the API's dry run (the cluster's
- * authentication mode must include API) — and the role may describe that one cluster. A self-managed cluster is reached with the kubeconfig in a secret, which the
- * roles may read.
+ * function's role to a group deploy/rbac.yaml binds — `nodesmith:controller` for the controller,
+ * `nodesmith:interruption` (taint nodes, write Events) for the interruption function, the
+ * read-only `nodesmith:reader` for the API's dry run (the cluster's authentication mode must
+ * include API) — and the role may describe that one cluster. A self-managed cluster is reached
+ * with the kubeconfig in a secret, which the roles may read.
  */
 import { Stack } from 'aws-cdk-lib';
 import { CfnAccessEntry } from 'aws-cdk-lib/aws-eks';
@@ -16,6 +17,8 @@ import type { ClusterAccess } from './config.ts';
 export const KubernetesGroup = {
   /** Reads the cluster, patches nodes, evicts and deletes pods. */
   controller: 'nodesmith:controller',
+  /** Taints the node of an interrupted claim and writes its Event; nothing else. */
+  interruption: 'nodesmith:interruption',
   /** Lists what a plan reads, and nothing more. */
   reader: 'nodesmith:reader',
 } as const;

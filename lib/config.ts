@@ -45,6 +45,12 @@ const commaList = z.preprocess(
     .min(1),
 );
 
+/**
+ * The largest CA kept in the controller's environment: Lambda allows 4 KB of variables in all,
+ * and the others (names, URLs, ARNs, limits) take up to about 1 KB.
+ */
+const CA_IN_ENVIRONMENT = 3072;
+
 /** Limits a deployment may start with (the functions check them again with Kubernetes' quantity rules). */
 const LIMIT_NAMES = ['nodes', 'cpu', 'memory', 'nvidia.com/gpu', 'nodesmith.io/hourly-cost'];
 const QUANTITY = /^\+?(\d+\.?\d*|\.\d+)([eE][-+]?\d+|[numkMGTPE]|[KMGTPE]i)?$/;
@@ -91,7 +97,14 @@ const contextFields = z.strictObject({
   nodeRoleArn: arn('iam', 'role/'),
   /** A self-managed cluster: its API endpoint, CA and the secret holding a kubeconfig. */
   clusterEndpoint: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
-  clusterCertificateAuthority: z.base64('must be the base64 PEM of the cluster CA').optional(),
+  /** Left out, the functions read `certificateAuthorityData` from the kubeconfig secret. */
+  clusterCertificateAuthority: z
+    .base64('must be the base64 PEM of the cluster CA')
+    .max(
+      CA_IN_ENVIRONMENT,
+      `is too large for Lambda's 4 KB environment beside the other settings: leave it out and the functions read certificateAuthorityData from the clusterSecretArn secret`,
+    )
+    .optional(),
   clusterSecretArn: z
     .string()
     .regex(
@@ -113,6 +126,14 @@ const contextFields = z.strictObject({
     .regex(/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, 'must be a VPC id such as vpc-0a1b2c3d')
     .optional(),
   subnetIds: commaList.optional(),
+  /**
+   * The cluster's security group: the stack lets the functions' security group reach its
+   * API endpoint (HTTPS) in it. Left out, the operator adds that rule (the guide shows it).
+   */
+  clusterSecurityGroupId: z
+    .string()
+    .regex(/^sg-([0-9a-f]{8}|[0-9a-f]{17})$/, 'must be a security group id such as sg-0a1b2c3d')
+    .optional(),
   /** How often the controller passes when nothing wakes it. */
   tickMinutes: wholeNumber.min(1).max(60).default(1),
   logRetentionDays: wholeNumber
@@ -124,14 +145,22 @@ const contextFields = z.strictObject({
   auditLogGroupName: z.string().min(1).optional(),
   /** The cluster's limits until some are set through the API (`nodesmith limits set`). */
   limits: limits.optional(),
+  /**
+   * Concurrency reserved for the controller. Left out, none is reserved: the lease already
+   * makes one pass the writer, and an account still at Lambda's new-account concurrency quota
+   * cannot reserve any (CloudFormation keeps 10 unreserved).
+   */
+  controllerReservedConcurrency: wholeNumber.min(2).max(1000).optional(),
 });
 
 type Context = z.output<typeof contextFields>;
 
-const contextSchema = contextFields.superRefine(checkClusterKind).superRefine(checkVpc);
+const contextSchema = contextFields
+  .superRefine(checkClusterKind)
+  .superRefine(checkVpc)
+  .superRefine(checkAuditLogGroup);
 
 const SELF_MANAGED = [
-  'clusterCertificateAuthority',
   'clusterSecretArn',
   'kubernetesVersion',
 ] as const satisfies readonly (keyof Context)[];
@@ -139,7 +168,7 @@ const SELF_MANAGED = [
 /** A self-managed cluster needs all of its connection settings; an EKS cluster none of them. */
 function checkClusterKind(context: Context, ctx: z.RefinementCtx): void {
   if (context.clusterEndpoint === undefined) {
-    for (const key of [...SELF_MANAGED, 'serviceCidr'] as const) {
+    for (const key of [...SELF_MANAGED, 'serviceCidr', 'clusterCertificateAuthority'] as const) {
       if (context[key] !== undefined) {
         ctx.addIssue({
           code: 'custom',
@@ -168,7 +197,25 @@ function checkClusterKind(context: Context, ctx: z.RefinementCtx): void {
   }
 }
 
+/** EKS writes a cluster's control plane logs, audit among them, to this one group. */
+function checkAuditLogGroup(context: Context, ctx: z.RefinementCtx): void {
+  const expected = `/aws/eks/${context.clusterName}/cluster`;
+  if (context.auditLogGroupName === undefined || context.auditLogGroupName === expected) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['auditLogGroupName'],
+    message: `must be ${expected}, where EKS writes the cluster’s audit log`,
+  });
+}
+
 function checkVpc(context: Context, ctx: z.RefinementCtx): void {
+  if (context.clusterSecurityGroupId !== undefined && context.vpcId === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['clusterSecurityGroupId'],
+      message: 'is for functions in a VPC: set vpcId and subnetIds as well',
+    });
+  }
   if ((context.vpcId === undefined) === (context.subnetIds === undefined)) return;
   const missing = context.vpcId === undefined ? 'vpcId' : 'subnetIds';
   ctx.addIssue({
@@ -184,7 +231,8 @@ export type ClusterAccess =
   | {
       readonly kind: 'self-managed';
       readonly endpoint: string;
-      readonly certificateAuthority: string;
+      /** Absent: read from the kubeconfig secret. */
+      readonly certificateAuthority?: string;
       readonly kubeconfigSecretArn: string;
       readonly kubernetesVersion: string;
       readonly serviceCidr?: string;
@@ -194,12 +242,19 @@ export interface NodesmithConfig {
   readonly clusterName: string;
   readonly nodeRoleArn: string;
   readonly cluster: ClusterAccess;
-  readonly vpc?: { readonly vpcId: string; readonly subnetIds: readonly string[] };
+  readonly vpc?: {
+    readonly vpcId: string;
+    readonly subnetIds: readonly string[];
+    /** The cluster's security group, to let the functions in. */
+    readonly clusterSecurityGroupId?: string;
+  };
   readonly tickMinutes: number;
   readonly logRetentionDays: number;
   readonly auditLogGroupName?: string;
   /** The cluster's starting limits, as the functions read them (`CLUSTER_LIMITS`). */
   readonly limits?: Readonly<Record<string, string>>;
+  /** Concurrency reserved for the controller; none when absent. */
+  readonly controllerReservedConcurrency?: number;
 }
 
 /** The context keys a deployment reads; anything else in context is CDK's own. */
@@ -240,7 +295,7 @@ export function loadConfig(context: Readonly<Record<string, unknown>>): Nodesmit
   return toConfig(parsed.data);
 }
 
-function toConfig(context: Context): NodesmithConfig {
+function clusterAccessOf(context: Context): ClusterAccess {
   const {
     clusterEndpoint,
     clusterCertificateAuthority,
@@ -248,24 +303,37 @@ function toConfig(context: Context): NodesmithConfig {
     kubernetesVersion,
     serviceCidr,
   } = context;
-  const cluster: ClusterAccess =
-    clusterEndpoint === undefined
-      ? { kind: 'eks' }
-      : {
-          kind: 'self-managed',
-          endpoint: clusterEndpoint,
-          certificateAuthority: clusterCertificateAuthority ?? '',
-          kubeconfigSecretArn: clusterSecretArn ?? '',
-          kubernetesVersion: kubernetesVersion ?? '',
-          ...(serviceCidr === undefined ? {} : { serviceCidr }),
-        };
+  if (clusterEndpoint === undefined) return { kind: 'eks' };
+  return {
+    kind: 'self-managed',
+    endpoint: clusterEndpoint,
+    ...(clusterCertificateAuthority === undefined
+      ? {}
+      : { certificateAuthority: clusterCertificateAuthority }),
+    kubeconfigSecretArn: clusterSecretArn ?? '',
+    kubernetesVersion: kubernetesVersion ?? '',
+    ...(serviceCidr === undefined ? {} : { serviceCidr }),
+  };
+}
+
+function vpcOf(context: Context): Pick<NodesmithConfig, 'vpc'> {
+  const { vpcId, subnetIds, clusterSecurityGroupId } = context;
+  if (vpcId === undefined || subnetIds === undefined) return {};
+  return {
+    vpc: {
+      vpcId,
+      subnetIds,
+      ...(clusterSecurityGroupId === undefined ? {} : { clusterSecurityGroupId }),
+    },
+  };
+}
+
+function toConfig(context: Context): NodesmithConfig {
   return {
     clusterName: context.clusterName,
     nodeRoleArn: context.nodeRoleArn,
-    cluster,
-    ...(context.vpcId === undefined || context.subnetIds === undefined
-      ? {}
-      : { vpc: { vpcId: context.vpcId, subnetIds: context.subnetIds } }),
+    cluster: clusterAccessOf(context),
+    ...vpcOf(context),
     tickMinutes: context.tickMinutes,
     logRetentionDays: context.logRetentionDays,
     ...(context.auditLogGroupName === undefined
@@ -278,5 +346,8 @@ function toConfig(context: Context): NodesmithConfig {
             Object.entries(context.limits).map(([name, value]) => [name, String(value)]),
           ),
         }),
+    ...(context.controllerReservedConcurrency === undefined
+      ? {}
+      : { controllerReservedConcurrency: context.controllerReservedConcurrency }),
   };
 }

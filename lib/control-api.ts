@@ -13,6 +13,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
 export interface ControlApiProps {
+  readonly clusterName: string;
   readonly auditWebhook: IFunction;
   /** Every other `/v1/` route: the function answers 404 and 405 itself. */
   readonly operatorApi: IFunction;
@@ -40,6 +41,7 @@ export class ControlApi extends Construct {
   constructor(scope: Construct, id: string, props: ControlApiProps) {
     super(scope, id);
     this.api = new HttpApi(this, 'Resource', {
+      apiName: `nodesmith-${props.clusterName}`,
       description: 'Nodesmith: audit webhook and operator API',
       createDefaultStage: true,
     });

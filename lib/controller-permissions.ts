@@ -175,6 +175,21 @@ function instanceProfileStatements(place: Place, tag: string, nodeRoleArn: strin
 }
 
 /**
+ * EC2 makes the spot service-linked role on an account's first spot launch, as the caller; a new
+ * account has none, and without this its first spot launch fails. This role and no other.
+ */
+function spotServiceLinkedRoleStatement(place: Place): PolicyStatement {
+  return new PolicyStatement({
+    sid: 'CreateTheSpotServiceLinkedRole',
+    actions: ['iam:CreateServiceLinkedRole'],
+    resources: [
+      `arn:${place.partition}:iam::${place.account}:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot`,
+    ],
+    conditions: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
+  });
+}
+
+/**
  * Grants the controller its EC2, IAM, SSM and Pricing permissions, and acknowledges, on its
  * role, the wildcards cdk-nag finds in them, each with the reason it cannot be narrower.
  */
@@ -189,6 +204,7 @@ export function grantControllerPermissions(
     ...launchStatements(place, tag),
     ...readStatements(place),
     ...instanceProfileStatements(place, tag, props.nodeRoleArn),
+    spotServiceLinkedRoleStatement(place),
   ]) {
     role.addToPrincipalPolicy(statement);
   }

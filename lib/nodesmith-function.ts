@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
+import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -37,6 +37,7 @@ export interface NodesmithFunctionProps {
   /** @default - outside any VPC */
   readonly vpc?: IVpc;
   readonly vpcSubnets?: SubnetSelection;
+  readonly securityGroups?: ISecurityGroup[];
 }
 
 const projectFile = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -93,7 +94,9 @@ export class NodesmithFunction extends Construct {
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
-      ...(props.vpc === undefined ? {} : { vpc: props.vpc, vpcSubnets: props.vpcSubnets }),
+      ...(props.vpc === undefined
+        ? {}
+        : { vpc: props.vpc, vpcSubnets: props.vpcSubnets, securityGroups: props.securityGroups }),
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',

@@ -7,7 +7,14 @@
  */
 import { Annotations, type CfnElement, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
+import {
+  type ISecurityGroup,
+  type ISubnet,
+  type IVpc,
+  SecurityGroup,
+  Subnet,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -30,8 +37,20 @@ export interface NodesmithFunctionsProps {
 
 /** A pass schedules for at most a minute, then launches what it decided. */
 export const CONTROLLER_TIMEOUT = Duration.minutes(3);
-export const INTERRUPTION_TIMEOUT = Duration.minutes(1);
-/** One pass at a time holds the lease; a second may start, find it held and leave. */
+/**
+ * A spot warning gives two minutes. The interruption function's work is a few DynamoDB writes, a
+ * wake and a taint, so it is cut short early and its message comes back within seconds.
+ */
+export const INTERRUPTION_TIMEOUT = Duration.seconds(10);
+/**
+ * How long a failed interruption message stays invisible before its retry: just over the
+ * function's timeout, as Lambda requires, so five receives fit well inside the two minutes.
+ */
+export const INTERRUPTION_RETRY = Duration.seconds(15);
+/**
+ * The work queue starts at most this many controller invocations (SQS's least maximum
+ * concurrency): one pass holds the lease, a second may start, find it held and leave.
+ */
 const CONTROLLER_CONCURRENCY = 2;
 
 export function roleOf(fn: IFunction): IRole {
@@ -51,6 +70,7 @@ export class NodesmithFunctions extends Construct {
   /** Every function made, by id: monitoring watches them all. */
   readonly all: Record<string, IFunction> = {};
   readonly #props: NodesmithFunctionsProps;
+  #sharedNetwork: FunctionNetwork | undefined;
 
   constructor(scope: Construct, id: string, props: NodesmithFunctionsProps) {
     super(scope, id);
@@ -106,7 +126,9 @@ export class NodesmithFunctions extends Construct {
         description: 'Nodesmith controller: one pass over the cluster',
         timeout: CONTROLLER_TIMEOUT,
         memorySize: 2048,
-        reservedConcurrentExecutions: CONTROLLER_CONCURRENCY,
+        ...(config.controllerReservedConcurrency === undefined
+          ? {}
+          : { reservedConcurrentExecutions: config.controllerReservedConcurrency }),
         environment: {
           ...state,
           EVENT_BUS_NAME: decisions.eventBusName,
@@ -168,30 +190,30 @@ export class NodesmithFunctions extends Construct {
   }
 
   /**
-   * The deployment's subnets, by id. No availability zones are looked up: the subnets name
-   * them, and a lookup would need AWS credentials at synth time.
+   * The deployment's subnets, by id, and one security group for every function in them, made
+   * on first use. No availability zones are looked up: the subnets name them, and a lookup
+   * would need AWS credentials at synth time.
    */
-  #network(id: string) {
+  #network(): FunctionNetwork | undefined {
     const vpc = this.#props.config.vpc;
-    if (vpc === undefined) return {};
-    const subnets = vpc.subnetIds.map((subnetId) => {
-      const subnet = Subnet.fromSubnetId(this, `${id}${subnetId}`, subnetId);
-      Annotations.of(subnet).acknowledgeWarning(
-        '@aws-cdk/aws-ec2:noSubnetRouteTableId',
-        'the functions only attach to the subnets; nothing reads their route tables',
-      );
-      return subnet;
-    });
-    // Zones resolved by CloudFormation, not looked up now: the subnets are named, not selected.
-    const imported = Vpc.fromVpcAttributes(this, `${id}Vpc`, {
-      vpcId: vpc.vpcId,
-      availabilityZones: Fn.getAzs(),
-    });
-    Annotations.of(imported).acknowledgeWarning(
-      '@aws-cdk/aws-ec2:vpcAttributeIsListTokenavailabilityZones',
-      'the functions take their subnets by id; nothing selects subnets from the VPC by zone',
-    );
-    return { vpc: imported, vpcSubnets: { subnets } };
+    if (vpc === undefined) return undefined;
+    this.#sharedNetwork ??= functionNetwork(this, vpc);
+    return this.#sharedNetwork;
+  }
+
+  /** The security group of the functions in the VPC; none outside one. */
+  get securityGroup(): ISecurityGroup | undefined {
+    return this.#network()?.securityGroup;
+  }
+
+  #placement() {
+    const network = this.#network();
+    if (network === undefined) return {};
+    return {
+      vpc: network.vpc,
+      vpcSubnets: { subnets: network.subnets },
+      securityGroups: [network.securityGroup],
+    };
   }
 
   /**
@@ -206,13 +228,48 @@ export class NodesmithFunctions extends Construct {
     const { config, queues } = this.#props;
     const fn = new NodesmithFunction(Stack.of(this), id, {
       ...props,
-      ...(reachesCluster ? this.#network(id) : {}),
+      ...(reachesCluster ? this.#placement() : {}),
       logRetention: config.logRetentionDays as RetentionDays,
     }).function;
     queues.work.grantSendMessages(fn);
     this.all[id] = fn;
     return fn;
   }
+}
+
+interface FunctionNetwork {
+  readonly vpc: IVpc;
+  readonly subnets: ISubnet[];
+  readonly securityGroup: ISecurityGroup;
+}
+
+function functionNetwork(
+  scope: Construct,
+  vpc: NonNullable<NodesmithConfig['vpc']>,
+): FunctionNetwork {
+  const subnets = vpc.subnetIds.map((subnetId) => {
+    const subnet = Subnet.fromSubnetId(scope, `Subnet${subnetId}`, subnetId);
+    Annotations.of(subnet).acknowledgeWarning(
+      '@aws-cdk/aws-ec2:noSubnetRouteTableId',
+      'the functions only attach to the subnets; nothing reads their route tables',
+    );
+    return subnet;
+  });
+  // Zones resolved by CloudFormation, not looked up now: the subnets are named, not selected.
+  const imported = Vpc.fromVpcAttributes(scope, 'Vpc', {
+    vpcId: vpc.vpcId,
+    availabilityZones: Fn.getAzs(),
+  });
+  Annotations.of(imported).acknowledgeWarning(
+    '@aws-cdk/aws-ec2:vpcAttributeIsListTokenavailabilityZones',
+    'the functions take their subnets by id; nothing selects subnets from the VPC by zone',
+  );
+  const securityGroup = new SecurityGroup(scope, 'SecurityGroup', {
+    vpc: imported,
+    description: 'Nodesmith functions: out to the cluster endpoint and AWS APIs, nothing in',
+    allowAllOutbound: true,
+  });
+  return { vpc: imported, subnets, securityGroup };
 }
 
 /** How the controller reaches a self-managed cluster; EKS is described at run time. */
@@ -222,7 +279,9 @@ function clusterEnvironment(config: NodesmithConfig): Record<string, string> {
   return {
     ...secretEnvironment(config),
     CLUSTER_ENDPOINT: cluster.endpoint,
-    CLUSTER_CA: cluster.certificateAuthority,
+    ...(cluster.certificateAuthority === undefined
+      ? {}
+      : { CLUSTER_CA: cluster.certificateAuthority }),
     KUBERNETES_VERSION: cluster.kubernetesVersion,
     ...(cluster.serviceCidr === undefined ? {} : { SERVICE_CIDR: cluster.serviceCidr }),
   };

@@ -3,8 +3,10 @@
  * HTTP API, their access to the cluster, and monitoring. Deployed once per cluster with
  * `cdk deploy -c clusterName=…`; nothing of it runs inside the cluster.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnSecurityGroupIngress } from 'aws-cdk-lib/aws-ec2';
 import { EventBus } from 'aws-cdk-lib/aws-events';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import {
   FilterPattern,
   LogGroup,
@@ -12,14 +14,15 @@ import {
   SubscriptionFilter,
 } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { KubernetesAccess, KubernetesGroup } from './cluster-access.ts';
-import type { NodesmithConfig } from './config.ts';
+import type { ClusterAccess, NodesmithConfig } from './config.ts';
 import { ControlApi } from './control-api.ts';
 import { Monitoring } from './monitoring.ts';
 import {
   CONTROLLER_TIMEOUT,
-  INTERRUPTION_TIMEOUT,
+  INTERRUPTION_RETRY,
   NodesmithFunctions,
   roleOf,
 } from './nodesmith-functions.ts';
@@ -44,7 +47,7 @@ export class NodesmithStack extends Stack {
     const tables = new StateTables(this, 'State');
     const queues = new WakeQueues(this, 'Queues', {
       workVisibilityTimeout: sixTimes(CONTROLLER_TIMEOUT),
-      interruptionVisibilityTimeout: sixTimes(INTERRUPTION_TIMEOUT),
+      interruptionVisibilityTimeout: INTERRUPTION_RETRY,
     });
     new WakeRules(this, 'Rules', { queues, tickMinutes: config.tickMinutes });
     const decisions = new EventBus(this, 'Decisions', {
@@ -56,26 +59,21 @@ export class NodesmithStack extends Stack {
       queues,
       decisions,
     });
-    new KubernetesAccess(this, 'KubernetesAccess', {
-      clusterName: config.clusterName,
-      access: config.cluster,
-      roles: {
-        Controller: { role: roleOf(functions.controller), group: KubernetesGroup.controller },
-        Interruption: { role: roleOf(functions.interruption), group: KubernetesGroup.controller },
-        Api: { role: roleOf(functions.api), group: KubernetesGroup.reader },
-      },
-    });
+    kubernetesAccess(this, config, functions);
     const api = new ControlApi(this, 'HttpApi', {
+      clusterName: config.clusterName,
       auditWebhook: functions.auditWebhook,
       operatorApi: functions.api,
       logRetention: config.logRetentionDays as RetentionDays,
     });
-    auditLogSubscription(this, config, functions);
+    clusterEndpointIngress(this, config, functions);
+    const auditLogFailures = auditLogSubscription(this, config, functions);
     const monitoring = new Monitoring(this, 'Monitoring', {
       clusterName: config.clusterName,
       deadLetterQueues: {
         Work: queues.workDeadLetters,
         Interruption: queues.interruptionDeadLetters,
+        ...(auditLogFailures === undefined ? {} : { AuditLogs: auditLogFailures }),
       },
       functions: functions.all,
     });
@@ -87,22 +85,74 @@ export class NodesmithStack extends Stack {
       DecisionBusName: decisions.eventBusName,
       AlarmTopicArn: monitoring.alarms.topicArn,
       StateTableName: tables.state.tableName,
+      ...(functions.securityGroup === undefined
+        ? {}
+        : { FunctionsSecurityGroupId: functions.securityGroup.securityGroupId }),
     });
   }
+}
+
+/** Each function that talks to Kubernetes, in the group that holds only what it does. */
+function kubernetesAccess(
+  stack: Stack,
+  config: NodesmithConfig,
+  functions: NodesmithFunctions,
+): void {
+  new KubernetesAccess(stack, 'KubernetesAccess', {
+    clusterName: config.clusterName,
+    access: config.cluster,
+    roles: {
+      Controller: { role: roleOf(functions.controller), group: KubernetesGroup.controller },
+      Interruption: { role: roleOf(functions.interruption), group: KubernetesGroup.interruption },
+      Api: { role: roleOf(functions.api), group: KubernetesGroup.reader },
+    },
+  });
 }
 
 function outputs(stack: Stack, values: Readonly<Record<string, string>>): void {
   for (const [id, value] of Object.entries(values)) new CfnOutput(stack, id, { value });
 }
 
-/** EKS audit logs to the relay, when the deployment names their log group. */
-function auditLogSubscription(
+/**
+ * The functions in the VPC reach the cluster's API endpoint (443 on EKS, the endpoint's port on a
+ * self-managed cluster), when the deployment names the cluster's security group; the rule goes
+ * with the stack.
+ */
+function clusterEndpointIngress(
   stack: Stack,
   config: NodesmithConfig,
   functions: NodesmithFunctions,
 ): void {
+  const clusterGroup = config.vpc?.clusterSecurityGroupId;
+  if (clusterGroup === undefined || functions.securityGroup === undefined) return;
+  const port = endpointPort(config.cluster);
+  new CfnSecurityGroupIngress(stack, 'ClusterEndpointFromFunctions', {
+    groupId: clusterGroup,
+    sourceSecurityGroupId: functions.securityGroup.securityGroupId,
+    ipProtocol: 'tcp',
+    fromPort: port,
+    toPort: port,
+    description: 'Nodesmith functions to the Kubernetes API endpoint',
+  });
+}
+
+function endpointPort(cluster: ClusterAccess): number {
+  if (cluster.kind === 'eks') return 443;
+  return Number(new URL(cluster.endpoint).port || 443);
+}
+
+/**
+ * EKS audit logs to the relay, when the deployment names their log group. CloudWatch Logs
+ * invokes the relay asynchronously; a batch the relay still fails after Lambda's retries is
+ * kept in a queue of its own, alarmed, instead of being dropped. Returns that queue.
+ */
+function auditLogSubscription(
+  stack: Stack,
+  config: NodesmithConfig,
+  functions: NodesmithFunctions,
+): IQueue | undefined {
   const name = config.auditLogGroupName;
-  if (name === undefined) return;
+  if (name === undefined) return undefined;
   const relay = functions.make('AuditLogs', {
     handlerFolder: 'audit-relay',
     handlerExport: 'logs',
@@ -116,4 +166,19 @@ function auditLogSubscription(
     destination: new LambdaDestination(relay),
     filterPattern: FilterPattern.literal(AUDIT_LOG_FILTER),
   });
+  const failures = new Queue(stack, 'AuditLogFailures', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  Validations.of(failures).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "this queue is itself where the audit log relay's failed invocations are kept",
+  });
+  relay.configureAsyncInvoke({
+    onFailure: new SqsDestination(failures),
+    retryAttempts: 2,
+    maxEventAge: Duration.hours(1),
+  });
+  return failures;
 }

@@ -14,6 +14,10 @@ export interface WakeQueuesProps {
    * timeout, as Lambda's SQS integration advises, so retries of a batch do not overlap.
    */
   readonly workVisibilityTimeout: Duration;
+  /**
+   * Seconds, not minutes: a spot warning whose handling failed must come back while the
+   * instance still runs (at least the function's timeout, which Lambda requires).
+   */
   readonly interruptionVisibilityTimeout: Duration;
 }
 

@@ -45,6 +45,7 @@ describe('the deployment configuration', () => {
     expect(config.vpc).toEqual({
       vpcId: 'vpc-0a1b2c3d',
       subnetIds: ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'],
+      clusterSecurityGroupId: 'sg-0f1e2d3c',
     });
     expect([config.tickMinutes, config.logRetentionDays]).toEqual([5, 90]);
     expect(loadConfig(EKS_CONTEXT).auditLogGroupName).toBe('/aws/eks/shop/cluster');
@@ -102,6 +103,35 @@ describe('the deployment configuration', () => {
     expect(message).toContain('kubernetesVersion: is required');
     expect(problems({ ...EKS_CONTEXT, kubernetesVersion: '1.33' })).toContain(
       'kubernetesVersion: is only for a self-managed cluster: set clusterEndpoint as well, got "1.33"',
+    );
+  });
+
+  it('reads the controller’s reserved concurrency, none by default, and refuses less than two', () => {
+    expect(loadConfig(EKS_CONTEXT).controllerReservedConcurrency).toBeUndefined();
+    expect(
+      loadConfig({ ...EKS_CONTEXT, controllerReservedConcurrency: '4' })
+        .controllerReservedConcurrency,
+    ).toBe(4);
+    expect(problems({ ...EKS_CONTEXT, controllerReservedConcurrency: 1 })).toContain(
+      'controllerReservedConcurrency: Too small: expected number to be >=2, got 1',
+    );
+  });
+
+  it('refuses an audit log group EKS does not write, and a cluster security group outside a VPC', () => {
+    expect(problems({ ...EKS_CONTEXT, auditLogGroupName: '/aws/eks/shop-prod/cluster' })).toContain(
+      'auditLogGroupName: must be /aws/eks/shop/cluster, where EKS writes the cluster’s audit log',
+    );
+    expect(problems({ ...EKS_CONTEXT, clusterSecurityGroupId: 'sg-0f1e2d3c' })).toContain(
+      'clusterSecurityGroupId: is for functions in a VPC: set vpcId and subnetIds as well',
+    );
+  });
+
+  it('leaves a self-managed cluster’s CA to the kubeconfig secret when it is not given, and refuses one too large for the environment', () => {
+    const { clusterCertificateAuthority: _ca, ...withoutCa } = SELF_MANAGED_CONTEXT;
+    expect(loadConfig(withoutCa).cluster).not.toHaveProperty('certificateAuthority');
+    const bundle = Buffer.from('-----BEGIN CERTIFICATE-----\n'.repeat(120)).toString('base64');
+    expect(problems({ ...SELF_MANAGED_CONTEXT, clusterCertificateAuthority: bundle })).toContain(
+      "clusterCertificateAuthority: is too large for Lambda's 4 KB environment",
     );
   });
 

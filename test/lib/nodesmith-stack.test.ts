@@ -92,7 +92,8 @@ describe('the queues and rules', () => {
     const queues = resources(eks, 'AWS::SQS::Queue');
     const withDlq = queues.filter(([, q]) => q.Properties.RedrivePolicy !== undefined);
     expect(withDlq).toHaveLength(2);
-    expect(queues).toHaveLength(4);
+    // Two dead-letter queues, and where failed audit log batches are kept.
+    expect(queues).toHaveLength(5);
     for (const [id, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled, id).toBe(true);
     for (const [, policy] of resources(eks, 'AWS::SQS::QueuePolicy')) {
       expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
@@ -197,15 +198,40 @@ describe('the functions', () => {
     }
   });
 
-  it('reserve concurrency for the controller and cap its queue at the same number', () => {
-    eks.template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('controller'),
-      ReservedConcurrentExecutions: 2,
-    });
+  it('reserve no concurrency unless told, so the stack deploys at the new-account quota, and cap the work queue at two', () => {
+    const reserved = resources(eks, 'AWS::Lambda::Function').filter(
+      ([, f]) => f.Properties.ReservedConcurrentExecutions !== undefined,
+    );
+    expect(reserved).toEqual([]);
     eks.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       ScalingConfig: { MaximumConcurrency: 2 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
+    const told = buildStack({ ...EKS_CONTEXT, controllerReservedConcurrency: '3' });
+    const withReservation = resources(told, 'AWS::Lambda::Function').filter(
+      ([, f]) => f.Properties.ReservedConcurrentExecutions !== undefined,
+    );
+    expect(
+      withReservation.map(([id, f]) => [
+        id.replace(/[0-9A-F]{8}$/, ''),
+        f.Properties.ReservedConcurrentExecutions,
+      ]),
+    ).toEqual([['Controller', 3]]);
+  });
+
+  it('retry a failed interruption within seconds, five times inside a spot warning’s two minutes', () => {
+    const [, fn] =
+      resources(eks, 'AWS::Lambda::Function').find(([id]) => id.startsWith('Interruption')) ?? [];
+    const mapping = resources(eks, 'AWS::Lambda::EventSourceMapping').find(([, m]) =>
+      m.Properties.FunctionName.Ref?.startsWith('Interruption'),
+    )?.[1];
+    expect(mapping?.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const queueId = mapping?.Properties.EventSourceArn['Fn::GetAtt'][0];
+    const queue = eks.template.toJSON().Resources[queueId] as Resource;
+    const visibility = queue.Properties.VisibilityTimeout;
+    expect(fn?.Properties.Timeout).toBeLessThanOrEqual(visibility);
+    expect(visibility).toBeLessThanOrEqual(30);
+    expect(visibility * queue.Properties.RedrivePolicy.maxReceiveCount).toBeLessThan(120);
   });
 
   it('subscribe the EKS audit log group to the relay, pods and nodes only', () => {
@@ -214,6 +240,26 @@ describe('the functions', () => {
       FilterPattern: Match.stringLikeRegexp('objectRef.resource = "pods"'),
     });
     expect(resources(selfManaged, 'AWS::Logs::SubscriptionFilter')).toHaveLength(0);
+  });
+
+  it('keep audit log batches the relay failed in a queue of their own, alarmed', () => {
+    const configs = resources(eks, 'AWS::Lambda::EventInvokeConfig').map(([, c]) => c.Properties);
+    expect(configs).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: expect.stringMatching(/^AuditLogs/) },
+        DestinationConfig: {
+          OnFailure: {
+            Destination: { 'Fn::GetAtt': [expect.stringMatching(/^AuditLogFailures/), 'Arn'] },
+          },
+        },
+      }),
+    ]);
+    const queueId = configs[0]?.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+    const alarm = resources(eks, 'AWS::CloudWatch::Alarm').find(([id]) =>
+      id.includes('AuditLogsDeadLetters'),
+    )?.[1];
+    expect(JSON.stringify(alarm?.Properties.Dimensions)).toContain(queueId);
+    expect(resources(selfManaged, 'AWS::Lambda::EventInvokeConfig')).toEqual([]);
   });
 });
 
@@ -251,6 +297,28 @@ describe('IAM', () => {
     ]);
     const describe = statements.find((s) => s.Sid === 'DescribeInTheRegion');
     expect(describe.Condition).toEqual({ StringEquals: { 'aws:RequestedRegion': 'us-east-1' } });
+  });
+
+  it('lets the controller create the spot service-linked role a new account lacks, and no other', () => {
+    const creating = statementsOf(eks, 'ControllerRole').filter((s) =>
+      [s.Action].flat().includes('iam:CreateServiceLinkedRole'),
+    );
+    expect(creating).toEqual([
+      expect.objectContaining({
+        Action: 'iam:CreateServiceLinkedRole',
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':iam::111122223333:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot',
+            ],
+          ],
+        },
+        Condition: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
+      }),
+    ]);
   });
 
   it('lets the controller pass only the node role, and only to EC2', () => {
@@ -294,7 +362,7 @@ describe('IAM', () => {
       entries.find((e) => String(e.PrincipalArn['Fn::GetAtt'][0]).startsWith(rolePrefix))
         ?.KubernetesGroups;
     expect(groupOf('ControllerRole')).toEqual(['nodesmith:controller']);
-    expect(groupOf('InterruptionRole')).toEqual(['nodesmith:controller']);
+    expect(groupOf('InterruptionRole')).toEqual(['nodesmith:interruption']);
     expect(groupOf('ApiRole')).toEqual(['nodesmith:reader']);
     expect(resources(selfManaged, 'AWS::EKS::AccessEntry')).toHaveLength(0);
     const reads = statementsOf(selfManaged, 'ControllerRole').filter((s) =>
@@ -314,6 +382,7 @@ describe('the API', () => {
       ['ANY /v1/{proxy+}', 'AWS_IAM'],
       ['POST /v1/audit', 'NONE'],
     ]);
+    selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'nodesmith-lab' });
     selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
       DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
@@ -330,6 +399,34 @@ describe('a private cluster endpoint', () => {
     selfManaged.template.hasResourceProperties('AWS::Lambda::Function', {
       VpcConfig: Match.objectLike({ SubnetIds: ['subnet-0a1b2c3d', 'subnet-1a2b3c4d'] }),
     });
+  });
+
+  it('gives those functions one security group, an output, and lets it reach the endpoint in the cluster’s group', () => {
+    const groups = resources(selfManaged, 'AWS::EC2::SecurityGroup').map(([id]) => id);
+    expect(groups).toHaveLength(1);
+    for (const [id, fn] of resources(selfManaged, 'AWS::Lambda::Function')) {
+      if (fn.Properties.VpcConfig === undefined) continue;
+      expect(fn.Properties.VpcConfig.SecurityGroupIds, id).toEqual([
+        { 'Fn::GetAtt': [groups[0], 'GroupId'] },
+      ]);
+    }
+    selfManaged.template.hasOutput('FunctionsSecurityGroupId', {
+      Value: { 'Fn::GetAtt': [groups[0], 'GroupId'] },
+    });
+    const ingress = resources(selfManaged, 'AWS::EC2::SecurityGroupIngress').map(
+      ([, r]) => r.Properties,
+    );
+    expect(ingress).toEqual([
+      expect.objectContaining({
+        GroupId: 'sg-0f1e2d3c',
+        SourceSecurityGroupId: { 'Fn::GetAtt': [groups[0], 'GroupId'] },
+        IpProtocol: 'tcp',
+        FromPort: 6443,
+        ToPort: 6443,
+      }),
+    ]);
+    expect(resources(eks, 'AWS::EC2::SecurityGroup')).toEqual([]);
+    expect(Object.keys(eks.template.findOutputs('FunctionsSecurityGroupId'))).toEqual([]);
   });
 });
 
@@ -378,6 +475,7 @@ describe('monitoring', () => {
     const named = alarms.map(([id]) => id.replace(/^Monitoring/, '').replace(/[0-9A-F]{8}$/, ''));
     expect(named.sort()).toEqual([
       'ApiErrors',
+      'AuditLogsDeadLetters',
       'AuditLogsErrors',
       'AuditWebhookErrors',
       'CapacityErrorRate',

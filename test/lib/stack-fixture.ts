@@ -24,6 +24,7 @@ export const SELF_MANAGED_CONTEXT = {
   kubernetesVersion: '1.33',
   vpcId: 'vpc-0a1b2c3d',
   subnetIds: 'subnet-0a1b2c3d,subnet-1a2b3c4d',
+  clusterSecurityGroupId: 'sg-0f1e2d3c',
   limits: '{"nodes": 400, "nodesmith.io/hourly-cost": "900"}',
 };
 

@@ -1,16 +1,23 @@
 /**
  * The interruption function's composition root: the state tables, the cluster (to taint and
- * to write Events) and the work queue, configured from the environment the stack sets.
+ * to write Events) and the work queue, configured from the environment the stack sets. The
+ * cluster is reached only when a taint or an Event is due: an event about an instance that is
+ * none of the cluster's claims needs neither DescribeCluster nor the API server.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
 import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
-import { handleInterruption } from '../../use-cases/interruption/handle-interruption.ts';
+import type { Cluster } from '../../ports/cluster.ts';
+import {
+  handleInterruption,
+  type InterruptionDependencies,
+} from '../../use-cases/interruption/handle-interruption.ts';
 import { makeInterruptionHandler } from './handler.ts';
 
 function setting(name: string): string {
@@ -38,11 +45,25 @@ const kubeConfigs = deployedKubeConfigs({
   now,
 });
 
+const clusters = new WeakMap<KubeConfig, Cluster>();
+
+/** The Cluster for the current KubeConfig, made again only when its token was renewed. */
+async function currentCluster(): Promise<Cluster> {
+  const kubeConfig = await kubeConfigs.current();
+  let cluster = clusters.get(kubeConfig);
+  if (cluster === undefined) {
+    cluster = kubernetesClusterFrom(kubeConfig);
+    clusters.set(kubeConfig, cluster);
+  }
+  return cluster;
+}
+
+const cluster: InterruptionDependencies['cluster'] = {
+  addTaints: async (nodeName, taints) => (await currentCluster()).addTaints(nodeName, taints),
+  createEvent: async (event) => (await currentCluster()).createEvent(event),
+};
+
 export const handler = makeInterruptionHandler({
   logger: new Logger({ serviceName: 'nodesmith-interruption' }),
-  handle: async (message) =>
-    handleInterruption(
-      { state, cluster: kubernetesClusterFrom(await kubeConfigs.current()), waker, clock: { now } },
-      message,
-    ),
+  handle: (message) => handleInterruption({ state, cluster, waker, clock: { now } }, message),
 });

@@ -5,9 +5,13 @@
  * offering unavailable, and wake the controller, whose provisioning treats the node's pods as
  * pending and launches their replacement in the same pass.
  *
- * Everything up to the wake is idempotent, so a delivery that fails part-way is simply retried.
- * The event id is recorded last; only the first delivery to record it writes the Event on the
- * node, so a redelivered event does nothing new.
+ * State comes first: the claim is marked, the offering too, and the controller woken before any
+ * Kubernetes call, so an API server that cannot be reached (an EKS outage, a lost token) delays
+ * only the taint and the Event; the redelivery, seconds later, finds the mark in place and tries
+ * the Kubernetes part again. An instance that is none of the cluster's claims touches no
+ * Kubernetes API at all. Everything up to the taint is idempotent; the event id is recorded after
+ * the taints, and only the first delivery to record it writes the Event on the node, so a
+ * redelivered event does nothing new.
  */
 
 import {
@@ -93,15 +97,15 @@ async function taintNode(deps: InterruptionDependencies, claim: NodeClaimRecord)
   }
 }
 
-async function act(
+/** The state part: the claim marked for deletion, the interrupted offering kept out. */
+async function mark(
   deps: InterruptionDependencies,
   message: InterruptionMessage,
   claim: NodeClaimRecord,
   action: InterruptionAction,
-): Promise<void> {
-  if (action.kind !== 'CordonAndDrain') return;
+): Promise<NodeClaimRecord> {
+  if (action.kind !== 'CordonAndDrain') return claim;
   const marked = await markClaim(deps, claim, action);
-  await taintNode(deps, marked);
   if (action.markOfferingUnavailable) {
     const { instanceType, zone, capacityType } = marked.offering;
     // Counted from the event, so a redelivery sets the very same expiry.
@@ -111,6 +115,7 @@ async function act(
       INTERRUPTED_OFFERING_SECONDS,
     );
   }
+  return marked;
 }
 
 async function tellNode(
@@ -146,8 +151,7 @@ export async function handleInterruption(
     }
     const pool = await deps.state.nodePools.get(claim.nodePool);
     const action = interruptionAction(message, pool?.document);
-    await act(deps, message, claim, action);
-    handled.push({ claim, action });
+    handled.push({ claim: await mark(deps, message, claim, action), action });
     instances.push({ instanceId, claim: claim.name, action: action.kind });
   }
   const draining = handled.filter((h) => h.action.kind === 'CordonAndDrain');
@@ -155,6 +159,9 @@ export async function handleInterruption(
     const names = draining.map((h) => h.claim.name).join(', ');
     await deps.waker.wake({ source: 'interruption', reason: `${message.kind} for ${names}` });
   }
+  for (const { claim } of draining) await taintNode(deps, claim);
+  if (handled.length === 0)
+    return { event: message.id, kind: message.kind, instances, duplicate: false };
   const first = await deps.state.eventsSeen.recordOnce(
     `interruption/${message.id}`,
     deps.clock.now(),

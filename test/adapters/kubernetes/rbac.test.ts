@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
 import type { Cluster } from '../../../functions/ports/cluster.ts';
+import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import {
   attributesOf,
   clusterRoleRules,
@@ -8,7 +11,7 @@ import {
   readRbacDocuments,
   uncovered,
 } from './rbac-rules.ts';
-import { seedNode, seedPod, uidOf, useFakeCluster } from './support.ts';
+import { NOW, seedNode, seedPod, uidOf, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();
 const documents = readRbacDocuments();
@@ -102,6 +105,50 @@ describe('deploy/rbac.yaml', () => {
     );
     expect(binding?.subjects).toEqual([
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:reader' },
+    ]);
+  });
+
+  it('lets the interruption function taint a node and tell it, and nothing more', async () => {
+    // Prepare
+    const interruption = clusterRoleRules(documents, 'nodesmith-interruption');
+    const { server, cluster } = fake();
+    const node = 'ip-10-0-1-1.ec2.internal';
+    const instanceId = 'i-0b662ef9931388ba0';
+    seedNode(server, node, { spec: { providerID: `aws:///us-east-1a/${instanceId}` } });
+    const state = makeMemoryStateStore();
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({ name: 'default-spot1' }),
+      phase: 'Initialized',
+      instanceId,
+      nodeName: node,
+      providerID: `aws:///us-east-1a/${instanceId}`,
+    });
+    // Act
+    await handleInterruption(
+      { state, cluster, waker: { wake: async () => {} }, clock: { now: () => NOW } },
+      {
+        id: '1e5527d7-bb36-4607-3370-4164db56a40e',
+        time: NOW.toISOString(),
+        kind: 'SpotInterruption',
+        instanceIds: [instanceId],
+      },
+    );
+    // Assess
+    const sent = server.requests.entries;
+    expect(uncovered(interruption, sent)).toEqual([]);
+    const grantedToInterruption = interruption.flatMap((rule) =>
+      rule.resources.flatMap((resource) =>
+        rule.verbs.map((verb) => key({ apiGroup: '', resource, verb })),
+      ),
+    );
+    expect(new Set(sent.map((request) => key(attributesOf(request))))).toEqual(
+      new Set(grantedToInterruption),
+    );
+    const binding = documents.find(
+      (d) => d.kind === 'ClusterRoleBinding' && d.metadata.name === 'nodesmith-interruption',
+    );
+    expect(binding?.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:interruption' },
     ]);
   });
 

@@ -96,21 +96,26 @@ async function setUp(pool: NodePool = aNodePool()) {
   }
   const waker = new Wakes();
   const logger = new Logger({ serviceName: 'test' });
+  const real = kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => NOW });
+  /** While down, every Kubernetes call fails as an unreachable API server makes it fail. */
+  const kubernetes = { down: false, calls: 0 };
+  const reach = () => {
+    kubernetes.calls += 1;
+    if (kubernetes.down) throw new Error('connect ECONNREFUSED 10.0.0.1:443');
+    return real;
+  };
+  const cluster = {
+    addTaints: async (...args: Parameters<typeof real.addTaints>) => reach().addTaints(...args),
+    createEvent: async (...args: Parameters<typeof real.createEvent>) =>
+      reach().createEvent(...args),
+  };
   const handler = makeInterruptionHandler({
     logger,
     handle: (message) =>
-      handleInterruption(
-        {
-          state,
-          cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => NOW }),
-          waker,
-          clock: { now: () => NOW },
-        },
-        message,
-      ),
+      handleInterruption({ state, cluster, waker, clock: { now: () => NOW } }, message),
   });
   const invoke = (...bodies: string[]) => handler(sqsEvent(...bodies), lambdaContext('test'));
-  return { state, waker, logger, invoke };
+  return { state, waker, logger, invoke, kubernetes };
 }
 
 function nodeEvents(node: string) {
@@ -248,6 +253,37 @@ describe('the interruption function', () => {
     expect(retried.batchItemFailures).toEqual([]);
     expect(nodeEvents('ip-10-0-1-2.ec2.internal')).toEqual(['InstanceStopping']);
     expect(waker.queued.map((w) => w.reason)).toContain('StateChange for default-od001');
+  });
+
+  it('marks the claim, the offering and wakes the controller while the API server is down, and taints and tells on redelivery', async () => {
+    const { state, waker, invoke, kubernetes } = await setUp();
+    kubernetes.down = true;
+    const failed = await invoke(fixture('spot-interruption'));
+    expect(failed.batchItemFailures).toEqual([{ itemIdentifier: 'message-0' }]);
+    expect((await state.nodeClaims.get('default-spot1'))?.disruption?.reason).toBe(
+      'SpotInterrupted',
+    );
+    expect((await state.unavailableOfferings.listLive(NOW)).map((u) => u.instanceType)).toEqual([
+      'm7g.large',
+    ]);
+    expect(waker.queued.map((w) => w.reason)).toEqual(['SpotInterruption for default-spot1']);
+    expect(taintsOf('ip-10-0-1-1.ec2.internal')).toEqual([]);
+    kubernetes.down = false;
+    const retried = await invoke(fixture('spot-interruption'));
+    expect(retried.batchItemFailures).toEqual([]);
+    expect(taintsOf('ip-10-0-1-1.ec2.internal')).toContain('karpenter.sh/disrupted');
+    expect(nodeEvents('ip-10-0-1-1.ec2.internal')).toEqual(['SpotInterrupted']);
+  });
+
+  it('answers an event about an instance that is none of the cluster’s claims without calling Kubernetes', async () => {
+    const { invoke, kubernetes } = await setUp();
+    kubernetes.down = true;
+    const other = fixture('spot-interruption').replaceAll(
+      'i-0b662ef9931388ba0',
+      'i-0aaaaaaaaaaaaaaaa',
+    );
+    expect((await invoke(other)).batchItemFailures).toEqual([]);
+    expect(kubernetes.calls).toBe(0);
   });
 
   it('leaves instances it has no claim for alone', async () => {
