@@ -160,6 +160,16 @@ describe('the functions', () => {
     ]);
   });
 
+  it('leave a self-managed cluster’s CA out of the environment when it is to be read from the secret', () => {
+    const { clusterCertificateAuthority: _ca, ...withoutCa } = SELF_MANAGED_CONTEXT;
+    const controller = resources(buildStack(withoutCa), 'AWS::Lambda::Function').find(([id]) =>
+      id.startsWith('Controller'),
+    )?.[1];
+    const variables = controller?.Properties.Environment.Variables;
+    expect(variables).toHaveProperty('CLUSTER_SECRET_ARN');
+    expect(variables).not.toHaveProperty('CLUSTER_CA');
+  });
+
   it('give the controller and the API the starting limits, as the functions read them', () => {
     const env = (prefix: string) =>
       resources(selfManaged, 'AWS::Lambda::Function').find(([id]) => id.startsWith(prefix))?.[1]

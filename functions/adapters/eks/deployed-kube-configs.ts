@@ -7,6 +7,7 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { Now } from './clients.ts';
+import type { EksClusterDescription } from './eks-cluster-description.ts';
 import {
   type KubeConfigProvider,
   makeEksKubeConfigProvider,
@@ -21,6 +22,8 @@ export interface DeployedClusterOptions {
   readonly now: Now;
   /** A client the caller already has, for EKS. @default a new one for the region */
   readonly eks?: EKSClient;
+  /** EKS: a description the caller reads as well, so the cluster is described once. */
+  readonly description?: EksClusterDescription;
 }
 
 export function deployedKubeConfigs(options: DeployedClusterOptions): KubeConfigProvider {
@@ -32,6 +35,7 @@ export function deployedKubeConfigs(options: DeployedClusterOptions): KubeConfig
       region,
       credentials: defaultProvider(),
       now,
+      ...(options.description === undefined ? {} : { description: options.description }),
     });
   }
   return makeSecretKubeConfigProvider({

@@ -6,6 +6,7 @@
 
 import type { CredentialProvider, EksApi, Now } from './clients.ts';
 import type { ClusterAccess, ClusterAccessSource } from './cluster-access.ts';
+import type { EksClusterDescription } from './eks-cluster-description.ts';
 import { EksClusterEndpoint } from './eks-cluster-endpoint.ts';
 import { EksTokenProvider } from './eks-token-provider.ts';
 
@@ -15,6 +16,8 @@ export interface EksClusterAccessOptions {
   readonly region: string;
   readonly credentials: CredentialProvider;
   readonly now: Now;
+  /** A description shared with other readers of the cluster. @default one of its own */
+  readonly description?: EksClusterDescription;
 }
 
 export class EksClusterAccess implements ClusterAccessSource {

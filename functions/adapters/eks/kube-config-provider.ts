@@ -13,6 +13,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CredentialProvider, EksApi, Now, SecretsManagerApi } from './clients.ts';
 import type { ClusterAccess, ClusterAccessSource } from './cluster-access.ts';
 import { EksClusterAccess } from './eks-cluster-access.ts';
+import type { EksClusterDescription } from './eks-cluster-description.ts';
 import { type KubeConfigOptions, toKubeConfig } from './kube-config.ts';
 import { SecretClusterAccess } from './secret-cluster-access.ts';
 
@@ -54,6 +55,8 @@ export interface EksKubeConfigOptions {
   readonly now: Now;
   /** See KubeConfigOptions. @default false */
   readonly skipTLSVerify?: boolean;
+  /** A description shared with other readers of the cluster. @default one of its own */
+  readonly description?: EksClusterDescription;
 }
 
 /** For an EKS cluster, with the function's IAM identity. */

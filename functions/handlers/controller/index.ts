@@ -2,7 +2,9 @@
  * The controller's composition root: the real adapters, configured from the environment the
  * stack sets. An EKS cluster is reached with the function's IAM identity; a self-managed one
  * with the kubeconfig secret named by `CLUSTER_SECRET_ARN`. Clients and caches live for the
- * container, so warm invocations skip discovery.
+ * container, so warm invocations skip discovery: the cluster is described once, for both the
+ * kubeconfig and the launch settings. EC2NodeClasses that name a `role` get their instance
+ * profile from IAM, as Karpenter's do.
  */
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -10,6 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { IAMClient } from '@aws-sdk/client-iam';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
@@ -17,7 +20,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
 import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
+import { IamInstanceProfileProvisioner } from '../../adapters/ec2/iam-instance-profile-provisioner.ts';
 import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
+import { EksClusterDescription } from '../../adapters/eks/eks-cluster-description.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
@@ -56,25 +61,41 @@ const decisions = new EventBridgeDecisionPublisher({
   clusterName,
   logger,
 });
+const description = new EksClusterDescription({ eks, clusterName, now });
 const kubeConfigs = deployedKubeConfigs({
   region,
   clusterName,
   ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
   now,
   eks,
+  description,
 });
 
 const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
 
+/** The CA in the kubeconfig secret, as client-node read it. */
+async function secretCa(): Promise<string> {
+  const ca = (await kubeConfigs.current()).getCurrentCluster()?.caData;
+  if (ca === undefined) throw new Error(`cluster access secret ${clusterSecret} has no CA`);
+  return ca;
+}
+
+function clusterSettings(): Promise<ClusterSettings> {
+  return clusterSecret === undefined
+    ? eksClusterSettings(description, clusterName, region)
+    : environmentClusterSettings(clusterName, region, setting, secretCa);
+}
+
 let cloud: Promise<CloudProvider> | undefined;
 
-/** Built on the first pass: launches need the cluster's settings, which need an AWS call. */
-function cloudProvider(): Promise<CloudProvider> {
-  const settings: Promise<ClusterSettings> =
-    clusterSecret === undefined
-      ? eksClusterSettings(eks, clusterName, region)
-      : Promise.resolve(environmentClusterSettings(clusterName, region, setting));
-  cloud ??= settings.then(
+/**
+ * Built on the first pass: launches need the cluster's settings, which need an AWS call. Kept
+ * for the container once built; a failure is not kept, so the next invocation tries again.
+ * Exported so that tests can resolve an EC2NodeClass through the provider as deployed.
+ */
+export function cloudProvider(): Promise<CloudProvider> {
+  if (cloud !== undefined) return cloud;
+  const building = clusterSettings().then(
     (cluster) =>
       new Ec2CloudProvider({
         ec2: new EC2Client({ region }),
@@ -83,14 +104,16 @@ function cloudProvider(): Promise<CloudProvider> {
         pricing: new PricingClient({ region: 'us-east-1' }),
         cluster,
         now,
+        instanceProfiles: new IamInstanceProfileProvisioner(new IAMClient({ region })),
         onRefreshError: (err, what) =>
           logger.warn(`refreshing ${what} failed`, { error: String(err) }),
       }),
   );
-  cloud.catch(() => {
-    cloud = undefined;
+  cloud = building;
+  building.catch(() => {
+    if (cloud === building) cloud = undefined;
   });
-  return cloud;
+  return building;
 }
 
 /** `<pool>-<5 of a-z0-9>`, as Karpenter names NodeClaims. */

@@ -6,9 +6,11 @@
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EksClusterDescription } from '../../../functions/adapters/eks/eks-cluster-description.ts';
 import {
   clusterDnsOf,
   eksClusterSettings,
+  environmentClusterSettings,
 } from '../../../functions/handlers/controller/cluster-settings.ts';
 
 const ENVIRONMENT = {
@@ -56,11 +58,12 @@ describe('cluster settings from EKS', () => {
         status: 'ACTIVE',
       },
     });
-    const settings = await eksClusterSettings(
-      new EKSClient({ region: 'us-east-1' }),
-      'shop-prod',
-      'us-east-1',
-    );
+    const description = new EksClusterDescription({
+      eks: new EKSClient({ region: 'us-east-1' }),
+      clusterName: 'shop-prod',
+      now: () => new Date('2026-11-26T12:00:00Z'),
+    });
+    const settings = await eksClusterSettings(description, 'shop-prod', 'us-east-1');
     expect(settings).toEqual({
       name: 'shop-prod',
       region: 'us-east-1',
@@ -70,6 +73,24 @@ describe('cluster settings from EKS', () => {
       serviceCidr: '172.20.0.0/16',
       clusterDns: '172.20.0.10',
     });
+  });
+
+  it('reads a self-managed cluster’s CA from its kubeconfig secret when the environment has none', async () => {
+    vi.stubEnv('CLUSTER_ENDPOINT', 'https://k8s.lab.example.com:6443');
+    vi.stubEnv('KUBERNETES_VERSION', '1.33');
+    vi.stubEnv('CLUSTER_CA', '');
+    const setting = (name: string) => process.env[name] ?? '';
+    const fromSecret = await environmentClusterSettings('lab', 'eu-west-1', setting, async () =>
+      Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
+    );
+    expect(fromSecret.certificateAuthority).toBe(
+      Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
+    );
+    vi.stubEnv('CLUSTER_CA', 'Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=');
+    const fromEnvironment = await environmentClusterSettings('lab', 'eu-west-1', setting, () =>
+      Promise.reject(new Error('the secret is not read')),
+    );
+    expect(fromEnvironment.certificateAuthority).toBe('Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=');
   });
 
   it('has no cluster DNS address without a service range', () => {

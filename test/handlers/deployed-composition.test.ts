@@ -1,0 +1,207 @@
+/**
+ * Each function's composition root started from exactly the environment the synthesized
+ * template gives it, its AWS calls answered by aws-sdk-client-mock: the controller describes
+ * the cluster once per container and fails an invocation cleanly when it cannot, and resolves
+ * the deploy guide's EC2NodeClass (`role:`) by making its instance profile; the interruption
+ * function answers an event about an instance that is none of the cluster's without EKS.
+ */
+import { readFileSync } from 'node:fs';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeImagesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import {
+  AddRoleToInstanceProfileCommand,
+  CreateInstanceProfileCommand,
+  GetInstanceProfileCommand,
+  IAMClient,
+  NoSuchEntityException,
+} from '@aws-sdk/client-iam';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
+import { readDocuments } from '../../functions/manifests/documents.ts';
+import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { fixture } from '../adapters/ec2/support.ts';
+import { EKS_CONTEXT } from '../lib/stack-fixture.ts';
+import { templateEnvironments } from './template-environment.ts';
+
+const environments = templateEnvironments(EKS_CONTEXT);
+
+const eks = mockClient(EKSClient);
+const dynamodb = mockClient(DynamoDBDocumentClient);
+const ec2 = mockClient(EC2Client);
+const ssm = mockClient(SSMClient);
+const iam = mockClient(IAMClient);
+const sqs = mockClient(SQSClient);
+
+const CLUSTER = {
+  name: 'shop',
+  version: '1.31',
+  endpoint: 'https://0F1E2D3C.gr7.us-east-1.eks.amazonaws.com',
+  certificateAuthority: { data: Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64') },
+  kubernetesNetworkConfig: { serviceIpv4Cidr: '172.20.0.0/16' },
+  status: 'ACTIVE' as const,
+};
+
+/** Starts the function as Lambda would: its template environment, the region, the role's keys. */
+function startAs(functionId: string): void {
+  const environment = environments[functionId];
+  if (environment === undefined) throw new Error(`the template has no function ${functionId}`);
+  for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
+  vi.stubEnv('AWS_REGION', 'us-east-1');
+  vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIAIOSFODNN7EXAMPLE');
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY');
+  vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+}
+
+function sqsEvent(body: string): SQSEvent {
+  return {
+    Records: [
+      {
+        messageId: 'message-0',
+        receiptHandle: 'receipt-0',
+        body,
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: '1764144000000',
+          SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+          ApproximateFirstReceiveTimestamp: '1764144000000',
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:queue',
+        awsRegion: 'us-east-1',
+      },
+    ],
+  };
+}
+
+const TICK = JSON.stringify({ source: 'schedule', reason: 'tick' });
+
+beforeEach(() => {
+  // Another pass holds the lease: each invocation builds what a pass needs, then leaves.
+  dynamodb
+    .on(UpdateCommand)
+    .rejects(new ConditionalCheckFailedException({ message: 'held', $metadata: {} }));
+});
+
+afterEach(() => {
+  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs]) mock.reset();
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+describe('every composition root', () => {
+  it('starts from exactly the environment the template gives it', async () => {
+    const roots = {
+      Controller: 'controller',
+      Interruption: 'interruption',
+      Api: 'api',
+      AuditWebhook: 'audit-relay',
+      AuditLogs: 'audit-relay',
+    };
+    for (const [functionId, folder] of Object.entries(roots)) {
+      startAs(functionId);
+      const root = await import(`../../functions/handlers/${folder}/index.ts`);
+      expect(Object.keys(root), functionId).not.toHaveLength(0);
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});
+
+describe('the controller as deployed', () => {
+  it('describes the cluster once for four invocations', async () => {
+    eks.on(DescribeClusterCommand).resolves({ cluster: CLUSTER });
+    startAs('Controller');
+    const { handler } = await import('../../functions/handlers/controller/index.ts');
+    for (let i = 0; i < 4; i++) {
+      const response = await handler(sqsEvent(TICK), lambdaContext(`request-${i}`));
+      expect(response.batchItemFailures).toEqual([]);
+    }
+    expect(dynamodb.commandCalls(UpdateCommand)).toHaveLength(4);
+    expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(1);
+  });
+
+  it('fails the invocation whose DescribeCluster fails, and describes again on the next', async () => {
+    eks
+      .on(DescribeClusterCommand)
+      .rejectsOnce(
+        Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailableException' }),
+      )
+      .resolves({ cluster: CLUSTER });
+    startAs('Controller');
+    const { handler } = await import('../../functions/handlers/controller/index.ts');
+    await expect(handler(sqsEvent(TICK), lambdaContext('request-0'))).rejects.toThrow(
+      'Service Unavailable',
+    );
+    expect(dynamodb.commandCalls(UpdateCommand)).toHaveLength(0);
+    const next = await handler(sqsEvent(TICK), lambdaContext('request-1'));
+    expect(next.batchItemFailures).toEqual([]);
+    expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(2);
+  });
+
+  it('resolves the deploy guide’s EC2NodeClass, making the instance profile for its role', async () => {
+    eks.on(DescribeClusterCommand).resolves({ cluster: CLUSTER });
+    ec2.on(DescribeSubnetsCommand).resolves(fixture('describe-subnets'));
+    ec2.on(DescribeSecurityGroupsCommand).resolves(fixture('describe-security-groups'));
+    ec2.on(DescribeImagesCommand).resolves(fixture('describe-images-al2023'));
+    ssm
+      .on(GetParameterCommand)
+      .callsFake(({ Name }: { Name: string }) =>
+        Name.includes('/1.31/amazon-linux-2023/')
+          ? { Parameter: { Name, Type: 'String', Value: 'ami-0a1b2c3d4e5f60001', Version: 1 } }
+          : Promise.reject(new ParameterNotFound({ message: 'not found', $metadata: {} })),
+      );
+    iam
+      .on(GetInstanceProfileCommand)
+      .rejects(new NoSuchEntityException({ message: 'no such profile', $metadata: {} }));
+    iam.on(CreateInstanceProfileCommand).resolves({});
+    iam.on(AddRoleToInstanceProfileCommand).resolves({});
+    const guide = readFileSync(new URL('../../deploy/nodepool.yaml', import.meta.url), 'utf8');
+    const document = readDocuments(guide, 'deploy/nodepool.yaml').find(
+      (d) => d.kind === 'EC2NodeClass',
+    );
+    startAs('Controller');
+    const { cloudProvider } = await import('../../functions/handlers/controller/index.ts');
+    const resolved = await (await cloudProvider()).resolveNodeClass(
+      parseEC2NodeClass(document?.object),
+    );
+    expect(resolved.instanceProfile).toMatch(/^shop_\d+$/);
+    expect(iam.commandCalls(CreateInstanceProfileCommand)[0]?.args[0].input).toMatchObject({
+      InstanceProfileName: resolved.instanceProfile,
+      Path: '/nodesmith/',
+    });
+    expect(iam.commandCalls(AddRoleToInstanceProfileCommand)[0]?.args[0].input).toEqual({
+      InstanceProfileName: resolved.instanceProfile,
+      RoleName: 'KarpenterNodeRole-shop-prod',
+    });
+  });
+});
+
+describe('the interruption function as deployed', () => {
+  it('answers an event about an instance that is none of the cluster’s at once, without EKS', async () => {
+    eks.on(DescribeClusterCommand).rejects(new Error('EKS is down'));
+    dynamodb.on(QueryCommand).resolves({ Items: [] });
+    sqs.on(SendMessageCommand).resolves({});
+    startAs('Interruption');
+    const { handler } = await import('../../functions/handlers/interruption/index.ts');
+    const body = readFileSync(
+      new URL('./interruption/fixtures/spot-interruption.json', import.meta.url),
+      'utf8',
+    );
+    const response = await handler(sqsEvent(body), lambdaContext('request-0'));
+    expect(response.batchItemFailures).toEqual([]);
+    expect(eks.calls()).toHaveLength(0);
+  });
+});
