@@ -4,7 +4,8 @@
  * fleets, instances, volumes, network interfaces and launch templates requires the cluster's
  * ownership tag in the request; terminating instances and deleting launch templates requires it
  * on the resource; tags may only be written while creating. Instance profiles are made under
- * Nodesmith's path, tagged, for the one node role it may pass, and only to EC2. Describe and
+ * Nodesmith's path, tagged, for the one node role it may pass, and only to EC2; they are changed
+ * and deleted only while they carry the cluster's tag. Describe and
  * pricing calls have no resource-level permissions in IAM, so they name no resource.
  */
 import { type Stack, Token, Validations } from 'aws-cdk-lib';
@@ -162,14 +163,24 @@ function instanceProfileStatements(place: Place, tag: string, nodeRoleArn: strin
     }),
     new PolicyStatement({
       sid: 'ManageOwnInstanceProfiles',
-      actions: ['iam:AddRoleToInstanceProfile', 'iam:RemoveRoleFromInstanceProfile'],
+      actions: [
+        'iam:AddRoleToInstanceProfile',
+        'iam:RemoveRoleFromInstanceProfile',
+        'iam:DeleteInstanceProfile',
+      ],
       resources: [profiles],
       conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
     }),
     new PolicyStatement({
       sid: 'ReadOwnInstanceProfiles',
-      actions: ['iam:GetInstanceProfile'],
+      actions: ['iam:GetInstanceProfile', 'iam:ListInstanceProfileTags'],
       resources: [profiles],
+    }),
+    // Listing names every profile of the account under the path; IAM scopes it no narrower.
+    new PolicyStatement({
+      sid: 'ListInstanceProfiles',
+      actions: ['iam:ListInstanceProfiles'],
+      resources: ['*'],
     }),
   ];
 }
@@ -228,7 +239,7 @@ function acknowledgeWildcards(role: IRole, place: Place): void {
   }
   acknowledge(
     '*',
-    'EC2 Describe* and pricing:GetProducts support no resource-level permissions; Describe is limited to the stack region',
+    'EC2 Describe*, pricing:GetProducts and iam:ListInstanceProfiles support no narrower resource; Describe is limited to the stack region',
   );
   acknowledge(
     instanceProfileArn(place),

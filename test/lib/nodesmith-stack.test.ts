@@ -331,6 +331,24 @@ describe('IAM', () => {
     ]);
   });
 
+  it('lets the controller delete only the instance profiles tagged for the cluster, under its path', () => {
+    const deleting = statementsOf(eks, 'ControllerRole').filter((s) =>
+      [s.Action].flat().includes('iam:DeleteInstanceProfile'),
+    );
+    expect(deleting).toEqual([
+      expect.objectContaining({
+        Resource: {
+          'Fn::Join': [
+            '',
+            ['arn:', { Ref: 'AWS::Partition' }, ':iam::111122223333:instance-profile/nodesmith/*'],
+          ],
+        },
+        Condition: { StringEquals: { 'aws:ResourceTag/kubernetes.io/cluster/shop': 'owned' } },
+      }),
+    ]);
+    expect(deleting[0].Action).toContain('iam:RemoveRoleFromInstanceProfile');
+  });
+
   it('lets the controller pass only the node role, and only to EC2', () => {
     const passing = statementsOf(eks, 'ControllerRole').filter((s) =>
       [s.Action].flat().includes('iam:PassRole'),

@@ -20,6 +20,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
 import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
+import { IamInstanceProfileCollection } from '../../adapters/ec2/iam-instance-profile-collection.ts';
 import { IamInstanceProfileProvisioner } from '../../adapters/ec2/iam-instance-profile-provisioner.ts';
 import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { EksClusterDescription } from '../../adapters/eks/eks-cluster-description.ts';
@@ -31,8 +32,10 @@ import {
   startingLimits,
 } from '../../manifests/nodesmith/starting-limits.ts';
 import type { CloudProvider } from '../../ports/cloud-provider.ts';
+import { collectInstanceProfiles } from '../../use-cases/controller/collect-instance-profiles.ts';
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
+import type { PassReport } from '../../use-cases/controller/pass-report.ts';
 import { eksClusterSettings, environmentClusterSettings } from './cluster-settings.ts';
 import { makeControllerHandler } from './handler.ts';
 
@@ -72,6 +75,24 @@ const kubeConfigs = deployedKubeConfigs({
 });
 
 const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
+const iam = new IAMClient({ region });
+
+/** Karpenter looks for unused instance profiles every 30 minutes. */
+const PROFILE_COLLECTION_MS = 30 * 60_000;
+const profiles = new IamInstanceProfileCollection(iam, { name: clusterName, region });
+let nextProfileCollection = 0;
+
+/** After a pass that ran: profiles of classes gone go too. A failure waits for the next round. */
+async function collectUnusedProfiles(): Promise<void> {
+  if (now().getTime() < nextProfileCollection) return;
+  nextProfileCollection = now().getTime() + PROFILE_COLLECTION_MS;
+  try {
+    const deleted = await collectInstanceProfiles({ state, profiles });
+    if (deleted.length > 0) logger.info('deleted unused instance profiles', { deleted });
+  } catch (err) {
+    logger.warn('collecting unused instance profiles failed', { error: String(err) });
+  }
+}
 
 /** The CA in the kubeconfig secret, as client-node read it. */
 async function secretCa(): Promise<string> {
@@ -104,7 +125,7 @@ export function cloudProvider(): Promise<CloudProvider> {
         pricing: new PricingClient({ region: 'us-east-1' }),
         cluster,
         now,
-        instanceProfiles: new IamInstanceProfileProvisioner(new IAMClient({ region })),
+        instanceProfiles: new IamInstanceProfileProvisioner(iam),
         onRefreshError: (err, what) =>
           logger.warn(`refreshing ${what} failed`, { error: String(err) }),
       }),
@@ -123,24 +144,26 @@ function newClaimName(pool: string): string {
   return `${pool}-${suffix}`;
 }
 
-export const handler = makeControllerHandler({
-  logger,
-  pass: async (holder) =>
-    runControllerPass(
-      {
-        state,
-        cluster: kubernetesClusterFrom(await kubeConfigs.current()),
-        cloud: await cloudProvider(),
-        decisions,
-        waker,
-        clock: { now },
-        newClaimName,
-        holder,
-      },
-      {
-        ...DEFAULT_PASS_SETTINGS,
-        region,
-        ...(limits === undefined ? {} : { startingLimits: limits }),
-      },
-    ),
-});
+async function pass(holder: string): Promise<PassReport> {
+  const report = await runControllerPass(
+    {
+      state,
+      cluster: kubernetesClusterFrom(await kubeConfigs.current()),
+      cloud: await cloudProvider(),
+      decisions,
+      waker,
+      clock: { now },
+      newClaimName,
+      holder,
+    },
+    {
+      ...DEFAULT_PASS_SETTINGS,
+      region,
+      ...(limits === undefined ? {} : { startingLimits: limits }),
+    },
+  );
+  if (report.ran) await collectUnusedProfiles();
+  return report;
+}
+
+export const handler = makeControllerHandler({ logger, pass });
