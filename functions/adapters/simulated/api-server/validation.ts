@@ -1,11 +1,12 @@
 /**
  * The validation every object gets (`ValidateObjectMeta`): name format, namespace presence, label
- * keys and values, annotation keys, with apimachinery `util/validation` messages word for word.
+ * keys and values, annotation keys, with apimachinery `util/validation` messages word for word;
+ * and on update (`ValidateObjectMetaUpdate`), no new finalizer on an object being deleted.
  */
 
-import { type FieldError, invalid, quoted, required } from './field-errors.ts';
+import { type FieldError, forbidden, invalid, quoted, required } from './field-errors.ts';
 import { type JsonObject, stringMapAt } from './json.ts';
-import { nameOf, namespaceOf } from './object-meta.ts';
+import { finalizersOf, isDeleting, nameOf, namespaceOf } from './object-meta.ts';
 import type { ResourceDescriptor } from './resource-descriptor.ts';
 
 /** `validation.RegexError`, including its double space between examples. */
@@ -149,6 +150,24 @@ export function validateObjectMeta(
     ...validateLabels(stringMapAt(object, 'metadata.labels'), 'metadata.labels'),
     ...annotationKeys.flatMap((key) =>
       invalidEach('metadata.annotations', key, qualifiedNameErrors(key.toLowerCase())),
+    ),
+  ];
+}
+
+/**
+ * `ValidateNoNewFinalizers`, which `ValidateObjectMetaUpdate` applies once the stored object has
+ * a deletionTimestamp: its finalizers may be removed, none added. The new ones are listed sorted
+ * and printed as Go's `%#v` of a `[]string`.
+ */
+export function validateObjectMetaUpdate(next: JsonObject, previous: JsonObject): FieldError[] {
+  if (!isDeleting(previous)) return [];
+  const before = new Set(finalizersOf(previous));
+  const added = [...new Set(finalizersOf(next))].filter((f) => !before.has(f)).sort();
+  if (added.length === 0) return [];
+  return [
+    forbidden(
+      'metadata.finalizers',
+      `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map(quoted).join(', ')}}`,
     ),
   ];
 }

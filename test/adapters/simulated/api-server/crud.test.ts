@@ -516,6 +516,92 @@ describe('deletion', () => {
     expect(h.server.store.get('nodes', 'n1')).toBeUndefined();
   });
 
+  it('answers a delete held by finalizers with the node, marked once: a second delete changes nothing', async () => {
+    // Prepare
+    await h.core.createNode({
+      body: { metadata: { name: 'n1', finalizers: ['example.com/drain'] } },
+    });
+    // Act
+    const first = await raw('DELETE', '/api/v1/nodes/n1');
+    const second = await raw('DELETE', '/api/v1/nodes/n1');
+    // Assess
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      kind: 'Node',
+      metadata: {
+        name: 'n1',
+        finalizers: ['example.com/drain'],
+        deletionTimestamp: '2025-03-04T05:06:07Z',
+        deletionGracePeriodSeconds: 0,
+      },
+    });
+    expect(second).toEqual(first);
+  });
+
+  it('takes no new finalizer on a node being deleted, while its own can go and the rest can change', async () => {
+    // Prepare
+    await h.core.createNode({
+      body: { metadata: { name: 'n1', finalizers: ['example.com/a', 'example.com/b'] } },
+    });
+    await h.core.deleteNode({ name: 'n1' });
+    // Act
+    const adding = await failureOf(
+      h.core.patchNode({
+        name: 'n1',
+        body: [{ op: 'add', path: '/metadata/finalizers/-', value: 'example.com/z' }],
+      }),
+    );
+    const labelled = await h.core.patchNode({
+      name: 'n1',
+      body: [
+        { op: 'add', path: '/metadata/labels', value: { team: 'web' } },
+        { op: 'remove', path: '/metadata/finalizers/0' },
+      ],
+    });
+    // Assess
+    const message =
+      'no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/z"}';
+    expect(adding.code).toBe(422);
+    expect(adding.body).toMatchObject({
+      message: `Node "n1" is invalid: metadata.finalizers: Forbidden: ${message}`,
+      reason: 'Invalid',
+      details: {
+        name: 'n1',
+        kind: 'Node',
+        causes: [
+          {
+            reason: 'FieldValueForbidden',
+            message: `Forbidden: ${message}`,
+            field: 'metadata.finalizers',
+          },
+        ],
+      },
+    });
+    expect(labelled.metadata?.finalizers).toEqual(['example.com/b']);
+    expect(labelled.metadata?.labels).toEqual({ team: 'web' });
+    expect(h.server.store.get('nodes', 'n1')?.metadata).toMatchObject({
+      finalizers: ['example.com/b'],
+      deletionTimestamp: '2025-03-04T05:06:07Z',
+    });
+  });
+
+  it('removes a deleted node when an update drops its last finalizer', async () => {
+    // Prepare
+    await h.core.createNode({
+      body: { metadata: { name: 'n1', finalizers: ['example.com/drain'] } },
+    });
+    await h.core.deleteNode({ name: 'n1' });
+    const held = await h.core.readNode({ name: 'n1' });
+    // Act
+    const updated = await h.core.replaceNode({
+      name: 'n1',
+      body: { ...held, metadata: { ...held.metadata, finalizers: [] } },
+    });
+    // Assess
+    expect(updated.metadata?.deletionTimestamp).toEqual(new Date('2025-03-04T05:06:07Z'));
+    expect(h.server.store.get('nodes', 'n1')).toBeUndefined();
+  });
+
   it('deletes an unscheduled pod at once and answers with the pod', async () => {
     // Prepare
     await h.core.createNamespacedPod({ namespace: 'default', body: podManifest('p1') });

@@ -6,7 +6,7 @@ import { nameOf } from '../object-meta.ts';
 import { groupKindOf, groupResourceOf, type ResourceDescriptor } from '../resource-descriptor.ts';
 import { invalid, notFound } from '../status-errors.ts';
 import type { ObjectStore } from '../storage.ts';
-import { validateObjectMeta } from '../validation.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../validation.ts';
 
 export interface Registry {
   readonly store: ObjectStore;
@@ -33,6 +33,7 @@ export function validateOrThrow(
 ): void {
   const errors: FieldError[] = [
     ...validateObjectMeta(descriptor, object),
+    ...(previous === undefined ? [] : validateObjectMetaUpdate(object, previous)),
     ...(descriptor.strategy.validate?.(object) ?? []),
     ...(previous === undefined
       ? []
