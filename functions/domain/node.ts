@@ -15,5 +15,7 @@ export interface Node {
   readonly allocatable: Resources;
   readonly ready: boolean;
   readonly deleting: boolean;
+  /** `metadata.finalizers`: what must happen before a deleted Node goes; absent when none. */
+  readonly finalizers?: readonly string[];
   readonly creationTimestamp?: string;
 }

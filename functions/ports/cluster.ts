@@ -76,9 +76,18 @@ export interface NodeMetadataPatch {
   readonly annotations?: Readonly<Record<string, string | null>>;
 }
 
+/** What registration writes on a node that joined as its claim's node, in one write. */
+export interface NodeRegistration {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly addTaints: readonly Taint[];
+  readonly removeTaints: readonly Taint[];
+  /** Finalizers to add; the node's others stay. */
+  readonly finalizers: readonly string[];
+}
+
 /**
  * Node writes. Each resolves with the node as the server holds it afterwards. Each rejects with
- * NotFoundError when the node does not exist, except `deleteNode`.
+ * NotFoundError when the node does not exist, except `deleteNode` and `removeFinalizer`.
  */
 export interface NodeWriter {
   /**
@@ -104,6 +113,27 @@ export interface NodeWriter {
    * every other taint. Idempotent, and concurrency-safe as `addTaints` is.
    */
   removeTaints(nodeName: string, taints: readonly Taint[]): Promise<Node>;
+  /**
+   * Registers the node in a single write, as Karpenter's registration patches it once: sets the
+   * labels, adds and removes the taints as `addTaints` and `removeTaints` do, and adds the
+   * finalizers, so a node never shows as registered without them. Idempotent, and
+   * concurrency-safe as `addTaints` is. Rejects with InvalidConfigError when the node is being
+   * deleted and a finalizer is new (the server takes none then).
+   *
+   * @example
+   * await cluster.registerNode(node.name, registrationPatch(claim, node));
+   */
+  registerNode(nodeName: string, registration: NodeRegistration): Promise<Node>;
+  /**
+   * Adds the finalizer, keeping the node's others. Idempotent. Rejects with InvalidConfigError
+   * when the node is being deleted and does not have it yet.
+   */
+  addFinalizer(nodeName: string, finalizer: string): Promise<Node>;
+  /**
+   * Removes the finalizer, keeping the node's others; a deleted node whose last finalizer it
+   * was is gone afterwards. Idempotent: resolves when the node or the finalizer is already gone.
+   */
+  removeFinalizer(nodeName: string, finalizer: string): Promise<void>;
   /** Marks the node unschedulable (`spec.unschedulable`). Idempotent. */
   cordon(nodeName: string): Promise<Node>;
   /** Makes the node schedulable again. Idempotent. */

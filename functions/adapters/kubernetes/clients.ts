@@ -19,6 +19,15 @@ import {
  */
 export const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
+/**
+ * A strategic merge patch treats `metadata.finalizers` as a set: one finalizer is added or
+ * removed (`$deleteFromPrimitiveList`) without replacing the others, as Karpenter removes its own.
+ */
+export const STRATEGIC_MERGE_PATCH = setHeaderOptions(
+  'Content-Type',
+  PatchStrategy.StrategicMergePatch,
+);
+
 export type CoreApi = Pick<
   CoreV1Api,
   | 'listNode'

@@ -27,6 +27,7 @@ import type {
   EvictionOutcome,
   Namespace,
   NodeMetadataPatch,
+  NodeRegistration,
   PodReference,
 } from '../../ports/cluster.ts';
 import { apisFrom, type KubernetesApis } from './clients.ts';
@@ -107,6 +108,18 @@ export class KubernetesCluster implements Cluster {
 
   patchNodeMetadata(nodeName: string, patch: NodeMetadataPatch): Promise<Node> {
     return this.#nodes.patchNodeMetadata(nodeName, patch);
+  }
+
+  registerNode(nodeName: string, registration: NodeRegistration): Promise<Node> {
+    return this.#nodes.registerNode(nodeName, registration);
+  }
+
+  addFinalizer(nodeName: string, finalizer: string): Promise<Node> {
+    return this.#nodes.addFinalizer(nodeName, finalizer);
+  }
+
+  removeFinalizer(nodeName: string, finalizer: string): Promise<void> {
+    return this.#nodes.removeFinalizer(nodeName, finalizer);
   }
 
   addTaints(nodeName: string, taints: readonly Taint[]): Promise<Node> {

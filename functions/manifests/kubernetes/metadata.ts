@@ -16,6 +16,8 @@ export interface ObjectMeta {
   readonly ownerKind?: string;
   /** `deletionTimestamp` is set: the object is being deleted. */
   readonly deleting: boolean;
+  /** `metadata.finalizers`, when there are any. */
+  readonly finalizers?: readonly string[];
 }
 
 const EMPTY_LABELS: Labels = Object.freeze({});
@@ -32,6 +34,7 @@ export const objectMeta = z
     creationTimestamp: optional(timestamp),
     deletionTimestamp: z.unknown().optional(),
     ownerReferences: listOf(ownerReference),
+    finalizers: listOf(text),
   })
   .transform(
     (meta): ObjectMeta =>
@@ -44,6 +47,7 @@ export const objectMeta = z
         creationTimestamp: meta.creationTimestamp,
         ownerKind: meta.ownerReferences?.find((owner) => owner.controller === true)?.kind,
         deleting: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
+        finalizers: meta.finalizers?.length ? meta.finalizers : undefined,
       }),
   );
 

@@ -34,6 +34,7 @@ const nodeSchema = z
       allocatable: status?.allocatable ?? capacity,
       ready: (status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
       deleting: meta.deleting,
+      finalizers: meta.finalizers,
       creationTimestamp: meta.creationTimestamp,
     });
   });

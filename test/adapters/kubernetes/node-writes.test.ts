@@ -4,8 +4,14 @@ import {
   type JsonObject,
   kubeConfigFor,
 } from '../../../functions/adapters/simulated/api-server/index.ts';
+import { UNREGISTERED_TAINT } from '../../../functions/domain/lifecycle/node-readiness.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
-import { ConflictError, NotFoundError } from '../../../functions/ports/errors.ts';
+import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
+import {
+  ConflictError,
+  InvalidConfigError,
+  NotFoundError,
+} from '../../../functions/ports/errors.ts';
 import { NOW, resourceVersionOf, seedNode, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();
@@ -176,6 +182,132 @@ describe('Class: KubernetesCluster', () => {
       // Assess
       expect(node.taints).toEqual([GPU]);
       expect(server.requests.matching('PATCH', '/api/v1/nodes/n1')).toEqual([]);
+    });
+  });
+
+  describe('Method: registerNode', () => {
+    const registration = {
+      labels: { 'karpenter.sh/registered': 'true', team: 'platform' },
+      addTaints: [GPU],
+      removeTaints: [UNREGISTERED_TAINT],
+      finalizers: [TERMINATION_FINALIZER],
+    };
+
+    it('writes labels, taints and the finalizer in one patch against the version read, and nothing once registered', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      const seeded = seedNode(server, 'n1', {
+        metadata: { finalizers: ['example.com/keep'] },
+        spec: { taints: [{ ...UNREGISTERED_TAINT }, UNREACHABLE] },
+      });
+      // Act
+      const node = await cluster.registerNode('n1', registration);
+      const again = await cluster.registerNode('n1', registration);
+      // Assess
+      expect(node.finalizers).toEqual(['example.com/keep', TERMINATION_FINALIZER]);
+      expect(node.taints).toEqual([{ key: UNREACHABLE.key, effect: UNREACHABLE.effect }, GPU]);
+      expect(node.labels).toMatchObject(registration.labels);
+      expect(again).toEqual(node);
+      const patches = server.requests.matching('PATCH', '/api/v1/nodes/n1');
+      expect(patches.map((p) => p.body)).toEqual([
+        {
+          metadata: {
+            labels: registration.labels,
+            finalizers: ['example.com/keep', TERMINATION_FINALIZER],
+            resourceVersion: resourceVersionOf(seeded),
+          },
+          spec: { taints: [{ ...UNREACHABLE, timeAdded: '2025-06-01T11:59:00.000Z' }, GPU] },
+        },
+      ]);
+    });
+
+    it('rejects a new finalizer on a node being deleted with the server’s 422', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      seedNode(server, 'n1', { metadata: { finalizers: ['example.com/keep'] } });
+      await cluster.deleteNode('n1');
+      // Act
+      const registering = cluster.registerNode('n1', registration);
+      // Assess
+      await expect(registering).rejects.toThrow(InvalidConfigError);
+      await expect(registering).rejects.toThrow(
+        'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"nodesmith.io/termination"}',
+      );
+      expect(server.store.get('nodes', 'n1')?.metadata).toMatchObject({
+        finalizers: ['example.com/keep'],
+      });
+    });
+  });
+
+  describe('Method: addFinalizer and removeFinalizer', () => {
+    it('adds the finalizer with a strategic merge patch, keeping the node’s others', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      seedNode(server, 'n1', { metadata: { finalizers: ['example.com/keep'] } });
+      // Act
+      const node = await cluster.addFinalizer('n1', TERMINATION_FINALIZER);
+      const again = await cluster.addFinalizer('n1', TERMINATION_FINALIZER);
+      // Assess
+      expect(node.finalizers).toEqual(['example.com/keep', TERMINATION_FINALIZER]);
+      expect(again.finalizers).toEqual(node.finalizers);
+      const [patch] = server.requests.matching('PATCH', '/api/v1/nodes/n1');
+      expect(patch?.contentType).toBe('application/strategic-merge-patch+json');
+    });
+
+    it('holds a deleted node until the finalizer is removed, then it is gone; removing again resolves', async () => {
+      // Prepare: `kubectl delete node` on a node Nodesmith registered
+      const { server, cluster } = fake();
+      seedNode(server, 'n1');
+      await cluster.addFinalizer('n1', TERMINATION_FINALIZER);
+      await cluster.deleteNode('n1');
+      const [held] = await cluster.nodes();
+      // Act
+      await cluster.removeFinalizer('n1', TERMINATION_FINALIZER);
+      await cluster.removeFinalizer('n1', TERMINATION_FINALIZER);
+      // Assess
+      expect(held).toMatchObject({
+        name: 'n1',
+        deleting: true,
+        finalizers: [TERMINATION_FINALIZER],
+      });
+      expect(server.store.get('nodes', 'n1')).toBeUndefined();
+      expect(server.requests.entries.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'PATCH /api/v1/nodes/n1 200',
+        'DELETE /api/v1/nodes/n1 200',
+        'GET /api/v1/nodes 200',
+        'PATCH /api/v1/nodes/n1 200',
+        'PATCH /api/v1/nodes/n1 404',
+      ]);
+    });
+
+    it('removes only its own finalizer: a deleted node another one holds stays', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      seedNode(server, 'n1', { metadata: { finalizers: ['example.com/keep'] } });
+      await cluster.addFinalizer('n1', TERMINATION_FINALIZER);
+      await cluster.deleteNode('n1');
+      // Act
+      await cluster.removeFinalizer('n1', TERMINATION_FINALIZER);
+      // Assess
+      expect(server.store.get('nodes', 'n1')?.metadata).toMatchObject({
+        finalizers: ['example.com/keep'],
+        deletionTimestamp: '2025-06-01T12:00:00Z',
+        deletionGracePeriodSeconds: 0,
+      });
+    });
+
+    it('cannot put the finalizer back on a node being deleted', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      seedNode(server, 'n1', { metadata: { finalizers: ['example.com/keep'] } });
+      await cluster.deleteNode('n1');
+      // Act
+      const adding = cluster.addFinalizer('n1', TERMINATION_FINALIZER);
+      // Assess
+      await expect(adding).rejects.toThrow(InvalidConfigError);
+      expect(server.store.get('nodes', 'n1')?.metadata).toMatchObject({
+        finalizers: ['example.com/keep'],
+      });
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
+import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import type { Cluster } from '../../../functions/ports/cluster.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
@@ -22,6 +23,14 @@ async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<vo
   await cluster.snapshot();
   await cluster.pendingPods();
   await cluster.podsOnNode('n1');
+  await cluster.registerNode('n1', {
+    labels: { 'karpenter.sh/registered': 'true' },
+    addTaints: [],
+    removeTaints: [],
+    finalizers: [TERMINATION_FINALIZER],
+  });
+  await cluster.removeFinalizer('n1', TERMINATION_FINALIZER);
+  await cluster.addFinalizer('n1', TERMINATION_FINALIZER);
   await cluster.patchNodeMetadata('n1', { labels: { 'karpenter.sh/registered': 'true' } });
   await cluster.addTaints('n1', [DISRUPTED_TAINT]);
   await cluster.removeTaints('n1', [DISRUPTED_TAINT]);
