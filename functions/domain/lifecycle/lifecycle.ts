@@ -7,6 +7,7 @@
 import type { Node } from '../node.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
 import { compareText } from '../state/order.ts';
+import { hasTerminationFinalizer } from '../termination/finalizer.ts';
 import { initializationBlocker } from './node-readiness.ts';
 import {
   elapsed,
@@ -36,6 +37,13 @@ export type LifecycleAction =
   | { readonly kind: 'Adopt'; readonly claim: NodeClaimRecord; readonly instance: CloudInstance }
   | { readonly kind: 'Register'; readonly claim: NodeClaimRecord; readonly node: Node }
   | { readonly kind: 'Initialize'; readonly claim: NodeClaimRecord; readonly node: Node }
+  /** A node registered before registration added the termination finalizer: add it now. */
+  | { readonly kind: 'AddFinalizer'; readonly claim: NodeClaimRecord; readonly node: Node }
+  /**
+   * Someone deleted the claim's Node and the finalizer holds it: mark the claim for deletion,
+   * so termination drains the node, terminates the instance and then lets the Node go.
+   */
+  | { readonly kind: 'MarkForDeletion'; readonly claim: NodeClaimRecord; readonly node: Node }
   /** Give up on the claim: terminate its instance if any, delete its node if any, remove it. */
   | {
       readonly kind: 'Remove';
@@ -91,12 +99,23 @@ function launchedAction(
     }
     return undefined;
   }
-  if (node === undefined && claim.nodeName !== undefined) {
-    // Its Node was deleted (kubectl delete node): as Karpenter's finalizer does, the claim and
-    // its instance go too, or the claim would stand in as capacity no pod can reach.
-    return { kind: 'Remove', claim, reason: `node ${claim.nodeName} was deleted` };
+  if (node === undefined) {
+    // Its Node is gone without the finalizer (one registered before Nodesmith added it): the
+    // claim and its instance go too, or the claim would stand in as capacity no pod can reach.
+    return claim.nodeName === undefined
+      ? undefined
+      : { kind: 'Remove', claim, reason: `node ${claim.nodeName} was deleted` };
   }
-  if (claim.phase === NodeClaimPhase.registered && node !== undefined) {
+  return registeredAction(claim, node);
+}
+
+/** A registered claim whose node is there: its deletion, its finalizer, its initialization. */
+function registeredAction(claim: NodeClaimRecord, node: Node): LifecycleAction | undefined {
+  const finalized = hasTerminationFinalizer(node);
+  if (node.deleting && finalized) return { kind: 'MarkForDeletion', claim, node };
+  // A deleted object takes no new finalizer; without ours, the node goes on its own.
+  if (!node.deleting && !finalized) return { kind: 'AddFinalizer', claim, node };
+  if (claim.phase === NodeClaimPhase.registered) {
     return initializationBlocker(claim, node) === undefined
       ? { kind: 'Initialize', claim, node }
       : undefined;

@@ -7,6 +7,7 @@ import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 import { isKnownEphemeralTaint, matchTaint, type Taint } from '../taints.ts';
+import { TERMINATION_FINALIZER } from '../termination/finalizer.ts';
 
 /** Baked into the kubelet's `registerWithTaints`; registration removes it. */
 export const UNREGISTERED_TAINT: Taint = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' };
@@ -20,6 +21,11 @@ export interface RegistrationPatch {
   /** The claim's taints; none when the node opts out with `karpenter.sh/do-not-sync-taints`. */
   readonly addTaints: readonly Taint[];
   readonly removeTaints: readonly Taint[];
+  /**
+   * The termination finalizer, so a deleted node is drained before it goes; none on a node
+   * already being deleted, which takes no new finalizer.
+   */
+  readonly finalizers: readonly string[];
 }
 
 export function registrationPatch(claim: NodeClaimRecord, node: Node): RegistrationPatch {
@@ -28,6 +34,7 @@ export function registrationPatch(claim: NodeClaimRecord, node: Node): Registrat
     labels: { ...claim.labels, [Label.registered]: 'true' },
     addTaints: syncTaints ? [...(claim.taints ?? []), ...(claim.startupTaints ?? [])] : [],
     removeTaints: [UNREGISTERED_TAINT],
+    finalizers: node.deleting ? [] : [TERMINATION_FINALIZER],
   };
 }
 

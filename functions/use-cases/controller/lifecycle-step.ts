@@ -1,22 +1,26 @@
 /**
  * DESIGN §1 step 3: carries out the lifecycle actions the domain decides — resume launches a
- * stopped pass left, record instances it launched, register and initialize joined nodes, remove
- * claims that timed out or lost their instance, terminate orphans. Each action is idempotent, so
+ * stopped pass left, record instances it launched, register (with the termination finalizer)
+ * and initialize joined nodes, mark for deletion claims whose Node was deleted, remove claims
+ * that timed out or lost their instance, terminate orphans. Each action is idempotent, so
  * one that fails is simply decided again by the next pass.
  */
 import pLimit from 'p-limit';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { Label } from '../../domain/labels.ts';
+import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import { TERMINATION_FINALIZER } from '../../domain/termination/finalizer.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { defaultNodeClass } from '../instance-types-by-pool.ts';
 import { launchClaim, recordLaunch } from './claim-launch.ts';
 import { decisionOf } from './decisions.ts';
+import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
 import type { PassSnapshot } from './pass-snapshot.ts';
@@ -65,10 +69,7 @@ async function register(
   write: FencedWrite,
 ): Promise<Step> {
   const { claim, node } = action;
-  const patch = registrationPatch(claim, node);
-  await deps.cluster.patchNodeMetadata(node.name, { labels: patch.labels });
-  if (patch.addTaints.length > 0) await deps.cluster.addTaints(node.name, patch.addTaints);
-  await deps.cluster.removeTaints(node.name, patch.removeTaints);
+  await deps.cluster.registerNode(node.name, registrationPatch(claim, node));
   const now = deps.clock.now();
   const registered = await deps.state.nodeClaims.update(
     {
@@ -113,6 +114,42 @@ async function initialize(
   };
 }
 
+async function addFinalizer(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'AddFinalizer' }>,
+): Promise<Step> {
+  const { claim, node } = action;
+  await deps.cluster.addFinalizer(node.name, TERMINATION_FINALIZER);
+  const reason = `node ${node.name} registered before it carried ${TERMINATION_FINALIZER}`;
+  return {
+    claim,
+    record: { kind: 'FinalizerAdded', claim: claim.name, nodeName: node.name, reason },
+  };
+}
+
+/** Its Node was deleted (kubectl delete node) and the finalizer holds it: termination drains it. */
+async function markForDeletion(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'MarkForDeletion' }>,
+  context: LifecycleContext,
+): Promise<Step> {
+  const { claim, node } = action;
+  const now = deps.clock.now();
+  const pool = context.snapshot.nodePools.find((p) => p.metadata.name === claim.nodePool);
+  const message = `node ${node.name} was deleted`;
+  const marked = markedForDeletion(claim, claimDisruption('NodeDeleted', message, now, pool));
+  // The domain decides this only for claims not already going.
+  if (marked === undefined) throw new Error(`marking node claim ${claim.name}: already going`);
+  const updated = await deps.state.nodeClaims.update(marked, context.write);
+  const reason = `NodeDeleted: ${message}`;
+  return {
+    claim: updated,
+    record: { kind: 'Disrupting', claim: claim.name, nodeName: node.name, reason },
+    decision: decisionOf('Disrupting', updated, now, reason),
+    event: nodeEvent(node.name, 'DisruptionTerminating', `Disrupting node: ${reason}`),
+  };
+}
+
 async function remove(
   deps: PassDependencies,
   action: Extract<LifecycleAction, { kind: 'Remove' }>,
@@ -122,7 +159,7 @@ async function remove(
   if (claim.instanceId !== undefined) await deps.cloud.terminate(claim.instanceId);
   if (node !== undefined) {
     await recordEvents(deps.cluster, [nodeEvent(node.name, 'Terminating', reason, 'Warning')], 1);
-    await deps.cluster.deleteNode(node.name);
+    await letNodeGo(deps.cluster, node.name);
   }
   await deps.state.nodeClaims.delete(claim.name, write);
   const kind = claim.instanceId === undefined ? 'LaunchFailed' : 'Terminated';
@@ -224,6 +261,10 @@ function carryOut(
       return register(deps, action, context.write);
     case 'Initialize':
       return initialize(deps, action, context.write);
+    case 'AddFinalizer':
+      return addFinalizer(deps, action);
+    case 'MarkForDeletion':
+      return markForDeletion(deps, action, context);
     case 'Remove':
       return remove(deps, action, context.write);
     case 'TerminateOrphan':

@@ -1,8 +1,9 @@
 /**
  * DESIGN §1 step 6: carries out the termination step the domain decides for each claim being
  * deleted — taint and start the drain, evict (a PDB's refusal is an Event and a later pass),
- * delete what the deadline no longer waits for, terminate the instance, then remove the Node
- * and the claim. Every step is idempotent; a step cut short is decided again next pass.
+ * delete what the deadline no longer waits for, terminate the instance, then let the Node go
+ * (deleted, its termination finalizer removed) and remove the claim. Every step is idempotent;
+ * a step cut short is decided again next pass.
  */
 import { podKey } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
@@ -17,6 +18,7 @@ import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { decisionOf } from './decisions.ts';
+import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
 import type { PassSnapshot } from './pass-snapshot.ts';
@@ -178,7 +180,7 @@ class Terminator {
 
   async finish(action: Extract<TerminationAction, { kind: 'Finish' }>): Promise<Step> {
     const { claim, node } = action;
-    if (node !== undefined) await this.#deps.cluster.deleteNode(node.name);
+    if (node !== undefined) await letNodeGo(this.#deps.cluster, node.name);
     await this.#deps.state.nodeClaims.delete(claim.name, this.#write);
     await this.#remember(claim);
     const reason = `${why(claim)}; ${action.reason}`;

@@ -11,6 +11,7 @@ import {
 import { UNREGISTERED_TAINT } from '../../../functions/domain/lifecycle/node-readiness.ts';
 import type { Node } from '../../../functions/domain/node.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
+import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import { aNewNodeClaim, secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
 import { aNode } from '../../support/builders.ts';
 
@@ -43,8 +44,14 @@ function anInstance(overrides: Partial<CloudInstance> = {}): CloudInstance {
   };
 }
 
+/** A node that joined; registration has put the termination finalizer on it. */
 function joined(overrides: Partial<Node> = {}): Node {
-  return { ...aNode({ name: 'ip-10-0-1-7.ec2.internal' }), providerID: PROVIDER, ...overrides };
+  return {
+    ...aNode({ name: 'ip-10-0-1-7.ec2.internal' }),
+    providerID: PROVIDER,
+    finalizers: [TERMINATION_FINALIZER],
+    ...overrides,
+  };
 }
 
 const kinds = (actions: ReturnType<typeof lifecycleActions>) => actions.map((a) => a.kind);
@@ -174,6 +181,49 @@ describe('lifecycle actions', () => {
         now: secondsAfter(T0, 60),
       }),
     ).toEqual([{ kind: 'Remove', claim, reason: 'node ip-10-0-1-7.ec2.internal was deleted' }]);
+  });
+
+  it('marks the claim for deletion when its node was deleted and the finalizer holds it', () => {
+    const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    const node = joined({ deleting: true });
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [node],
+        instances: [anInstance()],
+        now: secondsAfter(T0, 60),
+      }),
+    ).toEqual([{ kind: 'MarkForDeletion', claim, node }]);
+  });
+
+  it('leaves a deleted node without the finalizer to go on its own, as before', () => {
+    const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    const node = joined({ deleting: true, finalizers: ['example.com/other'] });
+    expect(
+      lifecycleActions({
+        claims: [claim],
+        nodes: [node],
+        instances: [anInstance()],
+        now: secondsAfter(T0, 60),
+      }),
+    ).toEqual([]);
+  });
+
+  it('adds the finalizer to the node of a claim registered before it was added, once', () => {
+    const registered = launched({ phase: 'Registered', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    const initialized = { ...registered, name: 'default-abc13', phase: 'Initialized' as const };
+    const { finalizers: _, ...bare } = joined();
+    const actions = (node: Node) =>
+      kinds(
+        lifecycleActions({
+          claims: [registered, initialized],
+          nodes: [node],
+          instances: [anInstance(), anInstance({ nodeClaim: 'default-abc13' })],
+          now: secondsAfter(T0, 60),
+        }),
+      );
+    expect(actions(bare)).toEqual(['AddFinalizer', 'AddFinalizer']);
+    expect(actions(joined())).toEqual(['Initialize']);
   });
 
   it('terminates instances with the cluster tags and no claim once they are older than 30 seconds', () => {

@@ -4,6 +4,7 @@ import {
   registrationPatch,
   UNREGISTERED_TAINT,
 } from '../../../functions/domain/lifecycle/node-readiness.ts';
+import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aNode } from '../../support/builders.ts';
 
@@ -25,7 +26,13 @@ describe('registration', () => {
       },
       addTaints: [...claim.taints, ...claim.startupTaints],
       removeTaints: [UNREGISTERED_TAINT],
+      finalizers: [TERMINATION_FINALIZER],
     });
+  });
+
+  it('adds no finalizer to a node already being deleted, which would refuse it', () => {
+    const deleting = { ...aNode({ name: 'n' }), deleting: true };
+    expect(registrationPatch(claim, deleting).finalizers).toEqual([]);
   });
 
   it('leaves the taints alone on a node labelled karpenter.sh/do-not-sync-taints', () => {
