@@ -47,7 +47,10 @@ async function exhaustCapacity(world: World, scenario: Scenario): Promise<void> 
   for (const o of exhausted) world.cloud.capacity.set(o, 0);
 }
 
-/** What happens at a step: the workload changes, pools are changed, EC2 reclaims spot capacity. */
+/**
+ * What happens at a step: the workload changes, pools are changed, EC2 reclaims spot capacity,
+ * someone deletes nodes.
+ */
 async function takeStep(
   world: World,
   recorder: SimulationRecorder,
@@ -61,6 +64,10 @@ async function takeStep(
   if (step.interruptSpot !== undefined) {
     const interrupted = await world.interruptSpot(step.interruptSpot);
     recorder.note(t, `EC2 warns it reclaims ${interrupted.join(', ') || 'nothing'} in two minutes`);
+  }
+  for (const deleted of await world.deleteNodes(step.deleteNodes ?? 0)) {
+    const after = deleted.heldBy.length === 0 ? 'gone at once' : `held by ${deleted.heldBy}`;
+    recorder.note(t, `kubectl delete node ${deleted.name}: ${after}`);
   }
 }
 

@@ -215,6 +215,29 @@ export class World {
     return spot.map((i) => i.instanceId);
   }
 
+  /**
+   * Deletes the `count` nodes running the most pods (then by name) as `kubectl delete node`
+   * does, a DELETE to the API server; returns each with the finalizers that still hold it.
+   */
+  async deleteNodes(count: number): Promise<{ name: string; heldBy: string[] }[]> {
+    if (count <= 0) return [];
+    const pods = this.server.store.list('pods');
+    const running = (node: string) =>
+      pods.filter((p) => (p.spec as JsonObject | undefined)?.nodeName === node).length;
+    const names = this.server.store
+      .list('nodes')
+      .map((n) => String((n.metadata as JsonObject).name))
+      .sort((a, b) => running(b) - running(a) || (a < b ? -1 : 1))
+      .slice(0, count);
+    const deleted = [];
+    for (const name of names) {
+      await kubectlDelete(this.server.url, `/api/v1/nodes/${name}`);
+      const held = this.server.store.get('nodes', name)?.metadata as JsonObject | undefined;
+      deleted.push({ name, heldBy: (held?.finalizers ?? []) as string[] });
+    }
+    return deleted;
+  }
+
   /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
   seed(objects: readonly { resource: ResourceName; object: JsonObject }[]): void {
     for (const { resource, object } of objects) {
@@ -261,6 +284,20 @@ export class World {
     this.audit.close();
     await this.server.close();
   }
+}
+
+/** The request `kubectl delete` sends: a DELETE with background propagation. */
+async function kubectlDelete(serverUrl: string, path: string): Promise<void> {
+  const response = await fetch(`${serverUrl}${path}`, {
+    method: 'DELETE',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Background',
+    }),
+  });
+  if (!response.ok) throw new Error(`kubectl delete ${path}: ${response.status}`);
 }
 
 /**

@@ -19,6 +19,8 @@ export interface ScenarioStep {
   readonly removePods?: readonly string[];
   /** Spot instances EC2 warns it will reclaim in two minutes, oldest first. */
   readonly interruptSpot?: number;
+  /** Nodes deleted as `kubectl delete node` deletes them, those running the most pods first. */
+  readonly deleteNodes?: number;
   /** NodePools or EC2NodeClasses applied again, changed (a new AMI, new labels). */
   readonly apply?: readonly ManifestFile[];
 }
