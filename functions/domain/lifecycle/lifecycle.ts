@@ -51,7 +51,12 @@ export type LifecycleAction =
       readonly node?: Node;
       readonly reason: string;
     }
-  | { readonly kind: 'TerminateOrphan'; readonly instance: CloudInstance };
+  | { readonly kind: 'TerminateOrphan'; readonly instance: CloudInstance }
+  /**
+   * A deleted Node that carries the finalizer but whose claim is gone: nothing is left to drain
+   * it for, and its instance is an orphan cleanup terminates, so the finalizer goes.
+   */
+  | { readonly kind: 'ReleaseNode'; readonly node: Node };
 
 export interface LifecycleInput {
   /** Claims with a terminal disruption are left to termination (issue of the disruption step). */
@@ -129,7 +134,17 @@ const ADVANCING: ReadonlySet<string> = new Set([
   NodeClaimPhase.initialized,
 ]);
 
-/** The actions, claims first in name order, then orphan instances in id order. */
+/** Deleted nodes held by the finalizer that no claim owns, in name order. */
+function orphanNodeActions(input: LifecycleInput): LifecycleAction[] {
+  const claimed = new Set(input.claims.flatMap((c) => (c.providerID ? [c.providerID] : [])));
+  return input.nodes
+    .filter((n) => n.deleting && hasTerminationFinalizer(n))
+    .filter((n) => n.providerID === undefined || !claimed.has(n.providerID))
+    .sort((a, b) => compareText(a.name, b.name))
+    .map((node) => ({ kind: 'ReleaseNode', node }));
+}
+
+/** The actions, claims first in name order, then orphan instances in id order, then orphan nodes. */
 export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
   const instanceOf = new Map(
     input.instances.flatMap((i) => (i.nodeClaim === undefined ? [] : [[i.nodeClaim, i] as const])),
@@ -158,5 +173,5 @@ export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
       actions.push({ kind: 'TerminateOrphan', instance });
     }
   }
-  return actions;
+  return [...actions, ...orphanNodeActions(input)];
 }

@@ -199,6 +199,16 @@ async function terminateOrphan(
   };
 }
 
+async function releaseNode(
+  deps: PassDependencies,
+  action: Extract<LifecycleAction, { kind: 'ReleaseNode' }>,
+): Promise<Step> {
+  const { node } = action;
+  await deps.cluster.removeFinalizer(node.name, TERMINATION_FINALIZER);
+  const reason = `node has ${TERMINATION_FINALIZER} but no NodeClaim`;
+  return { record: { kind: 'NodeReleased', nodeName: node.name, reason } };
+}
+
 async function resumeLaunch(
   deps: PassDependencies,
   claim: NodeClaimRecord,
@@ -269,6 +279,8 @@ function carryOut(
       return remove(deps, action, context.write);
     case 'TerminateOrphan':
       return terminateOrphan(deps, action);
+    case 'ReleaseNode':
+      return releaseNode(deps, action);
   }
 }
 

@@ -226,6 +226,32 @@ describe('lifecycle actions', () => {
     expect(actions(joined())).toEqual(['Initialize']);
   });
 
+  it('releases a deleted node held by the finalizer that no claim owns, and no other node', () => {
+    const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
+    const owned = joined({ deleting: true });
+    const orphan = joined({
+      name: 'ip-10-0-9-9.ec2.internal',
+      providerID: 'aws:///x/i-0f',
+      deleting: true,
+    });
+    const live = joined({ name: 'ip-10-0-9-8.ec2.internal', providerID: 'aws:///x/i-0e' });
+    const foreign = {
+      ...orphan,
+      name: 'ip-10-0-9-7.ec2.internal',
+      finalizers: ['karpenter.sh/termination'],
+    };
+    const actions = lifecycleActions({
+      claims: [claim],
+      nodes: [owned, orphan, live, foreign],
+      instances: [anInstance()],
+      now: secondsAfter(T0, 60),
+    });
+    expect(actions).toEqual([
+      { kind: 'MarkForDeletion', claim, node: owned },
+      { kind: 'ReleaseNode', node: orphan },
+    ]);
+  });
+
   it('terminates instances with the cluster tags and no claim once they are older than 30 seconds', () => {
     const young = anInstance({
       instanceId: 'i-0aaaaaaaaaaaaaaa1',

@@ -290,6 +290,25 @@ describe('kubectl delete node', () => {
     expect(await state.nodeClaims.get('general-abcde')).toBeUndefined();
   });
 
+  it('lets go a deleted node the finalizer holds once its claim is gone', async () => {
+    // Prepare: the claim's record was lost after registration
+    const { pass, state } = await setUp();
+    await pass();
+    await pass();
+    const claim = await state.nodeClaims.get('general-abcde');
+    await state.nodeClaims.delete('general-abcde');
+
+    // Act
+    await kubectlDeleteNode(NODE);
+    const held = server.store.get('nodes', NODE) !== undefined;
+    await pass();
+
+    // Assess
+    expect(claim?.phase).toBe('Initialized');
+    expect(held).toBe(true);
+    expect(server.store.get('nodes', NODE)).toBeUndefined();
+  });
+
   it('deletes what the budget keeps at the NodePool’s terminationGracePeriod, then terminates', async () => {
     // Prepare: a budget that allows no eviction, and a pool with a ten-minute grace period
     const withGrace = SCENARIO_POOLS_YAML.replace(
