@@ -4,7 +4,18 @@
  * object with its own line. Empty documents are skipped. JSON (`kubectl get -o json`) gives the
  * same objects: one object, a list, or an array of objects, each element a document.
  */
+import {
+  type BoundsBudget,
+  checkBounds,
+  checkSize,
+  DOCUMENT_BOUNDS,
+  mayShareObjects,
+  newBoundsBudget,
+  tooDeep,
+} from './document-bounds.ts';
+import { lineOf } from './field-line.ts';
 import { readJsonDocuments } from './json-documents.ts';
+import { openingAtLevel } from './json-scan.ts';
 import { ManifestError } from './manifest-error.ts';
 import type { RawDocument, TextSpan } from './raw-document.ts';
 import { readYamlDocuments } from './yaml-documents.ts';
@@ -31,13 +42,20 @@ export interface ManifestDocument {
 interface Origin {
   readonly text: string;
   readonly file: string;
+  readonly budget: BoundsBudget;
 }
 
-/** The objects in one file, in order. Throws ManifestError (file and line) for unreadable YAML or JSON. */
+/**
+ * The objects in one file, in order. Throws ManifestError (file and line) for unreadable YAML or
+ * JSON, and for a file beyond the bounds of document-bounds.ts (naming the field).
+ */
 export function readDocuments(text: string, file: string): ManifestDocument[] {
-  const documents = readJsonDocuments(text, file) ?? readYamlDocuments(text, file);
+  checkSize(text, file);
+  const json = readJsonDocuments(text, file);
+  const documents = json ?? readYamlDocuments(text, file);
   const objects: ManifestDocument[] = [];
-  const origin = { text, file };
+  const budget = newBoundsBudget(json === undefined && mayShareObjects(text));
+  const origin = { text, file, budget };
   for (const document of documents) {
     if (document.value !== null) addObjects(objects, document, origin);
   }
@@ -48,23 +66,71 @@ export function isObjectFields(value: unknown): value is ObjectFields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isList(value: unknown): value is ObjectFields & { readonly items: unknown[] } {
+  return (
+    isObjectFields(value) &&
+    Array.isArray(value.items) &&
+    typeof value.kind === 'string' &&
+    value.kind.endsWith('List')
+  );
+}
+
+const MAX_LOCATED_CHARACTERS = 1024 * 1024;
+
+/** List items nest two below their document: the list, its `items`, the item. */
+const ITEM_DEPTH = 3;
+
 function addObjects(objects: ManifestDocument[], document: RawDocument, origin: Origin): void {
-  const head = toManifestDocument(document.value, document.span, origin);
-  const items = head.object.items;
-  if (!head.kind.endsWith('List') || !Array.isArray(items)) {
-    objects.push(head);
+  const { value, span } = document;
+  if (!isList(value)) {
+    checkObject(value, span, origin, 1);
+    objects.push(toManifestDocument(value, span, origin));
     return;
   }
+  const { items, ...rest } = value;
+  checkObject(rest, span, origin, 1);
+  const head = toManifestDocument(value, span, origin);
   // A typed list (`PodList`) from the API server may leave kind and apiVersion off its items.
   const defaults =
     head.kind === 'List'
       ? undefined
       : { kind: head.kind.slice(0, -4), apiVersion: head.apiVersion };
   items.forEach((item, index) => {
-    objects.push(
-      toManifestDocument(item, document.items[index] ?? document.span, origin, defaults),
-    );
+    const itemSpan = document.items[index] ?? span;
+    checkObject(item, itemSpan, origin, ITEM_DEPTH);
+    objects.push(toManifestDocument(item, itemSpan, origin, defaults));
   });
+}
+
+/** Holds one object to the file's bounds, naming the file, line and field of what breaks them. */
+function checkObject(value: unknown, span: TextSpan, origin: Origin, depth: number): void {
+  try {
+    checkBounds(value, origin.budget, depth);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    const { path } = error.location;
+    const source = sourceBefore(error, span, origin.text, depth);
+    // The field's line is found by reading the object again with positions; past a megabyte
+    // that costs more than the line is worth, and the object's own line is given instead.
+    const small = source.end - source.start <= MAX_LOCATED_CHARACTERS;
+    const line =
+      path !== undefined && small ? lineOf({ line: span.line, source }, path) : span.line;
+    throw error.at(origin.file, line);
+  }
+}
+
+/**
+ * The object's text, or for one nested too deep its text up to where it went too deep: read
+ * again whole, the nesting would take the position reader most of a second to give up on.
+ */
+function sourceBefore(error: ManifestError, span: TextSpan, text: string, depth: number) {
+  const { start, end } = span;
+  if (error.detail !== tooDeep()) return { text, start, end };
+  return {
+    text,
+    start,
+    end: openingAtLevel(text, start, end, DOCUMENT_BOUNDS.maxDepth - depth + 2),
+  };
 }
 
 function toManifestDocument(

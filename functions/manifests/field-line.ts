@@ -4,13 +4,18 @@
  * needs a field's line, so loading stays fast and errors still point at the offending field.
  */
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { ManifestDocument } from './documents.ts';
 import type { FieldPath } from './field-path.ts';
 
 const INDEX = /^\d+$/;
 const QUOTES = /^["']|["']$/g;
 const KEY_END = /[.[]/;
 const LEFT_BRACE = 123;
+
+/** An object's text in its file and the line it starts on (a ManifestDocument is one). */
+export interface ObjectText {
+  readonly line: number;
+  readonly source: { readonly text: string; readonly start: number; readonly end: number };
+}
 
 interface Step {
   readonly node: unknown;
@@ -22,7 +27,7 @@ interface Step {
  * 1-based line of the field at `path` (segments, or text such as `spec.containers[0].image`);
  * for a field that is absent, the line of its nearest present ancestor.
  */
-export function lineOf(document: ManifestDocument, path: FieldPath | string): number {
+export function lineOf(document: ObjectText, path: FieldPath | string): number {
   const { text, start, end } = document.source;
   const column = indentation(text, start);
   const lineCounter = new LineCounter();

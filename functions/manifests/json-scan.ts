@@ -100,6 +100,22 @@ function collectionEnd(text: string, at: number): number {
   return text.length;
 }
 
+/**
+ * Offset of the first bracket that opens a value nested `levels` deep below `start` (the value at
+ * `start` is level 1), or `end` when none does; strings are skipped.
+ */
+export function openingAtLevel(text: string, start: number, end: number, levels: number): number {
+  let level = 0;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code === Char.doubleQuote) index = stringEnd(text, index) - 1;
+    else if (code === Char.leftBracket || code === Char.leftBrace) {
+      if (++level === levels) return index;
+    } else if (code === Char.rightBracket || code === Char.rightBrace) level--;
+  }
+  return end;
+}
+
 /** Offset just past the closing quote of the string whose opening quote is at `at`. */
 function stringEnd(text: string, at: number): number {
   let close = text.indexOf('"', at + 1);
