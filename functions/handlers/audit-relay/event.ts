@@ -73,10 +73,45 @@ export type LogsPayload = z.output<typeof logsPayloadSchema>;
 /** `{awslogs: {data}}`: base64 of gzip of the JSON batch, as CloudWatch Logs delivers it. */
 export const logsEventSchema = z.object({ awslogs: z.object({ data: z.string() }) });
 
+/**
+ * The most a batch may hold once gunzipped. CloudWatch Logs sends at most 1 MiB of log events
+ * per batch (a few MiB of JSON with their ids); anything far past that is a gzip bomb, which
+ * would otherwise inflate a few hundred kilobytes into the function's whole memory.
+ */
+export const MAX_LOGS_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+/** A subscription payload that can never be read; retrying it would fail the same way. */
+export class BadLogsPayloadError extends Error {
+  override readonly name = 'BadLogsPayloadError';
+}
+
 export function decodeLogsPayload(data: string): LogsPayload {
-  const json: unknown = JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8'));
-  const parsed = logsPayloadSchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(`reading log subscription payload: ${firstIssue(parsed.error)}`);
+  const parsed = logsPayloadSchema.safeParse(readJson(gunzip(Buffer.from(data, 'base64'))));
+  if (!parsed.success) {
+    throw new BadLogsPayloadError(`reading log subscription payload: ${firstIssue(parsed.error)}`);
+  }
   return parsed.data;
+}
+
+function gunzip(compressed: Buffer): Buffer {
+  try {
+    return gunzipSync(compressed, { maxOutputLength: MAX_LOGS_PAYLOAD_BYTES });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ERR_BUFFER_TOO_LARGE'
+        ? `it gunzips to more than ${MAX_LOGS_PAYLOAD_BYTES} bytes`
+        : `it is not gzip (${(error as Error).message})`;
+    throw new BadLogsPayloadError(`reading log subscription payload: ${reason}`, { cause: error });
+  }
+}
+
+function readJson(text: Buffer): unknown {
+  try {
+    return JSON.parse(text.toString('utf8'));
+  } catch (error) {
+    throw new BadLogsPayloadError('reading log subscription payload: it is not JSON', {
+      cause: error,
+    });
+  }
 }

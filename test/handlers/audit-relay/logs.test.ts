@@ -1,5 +1,7 @@
 /** The relay behind an EKS audit log subscription: one audit Event per log line. */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { MAX_LOGS_PAYLOAD_BYTES } from '../../../functions/handlers/audit-relay/event.ts';
 import { makeLogsHandler } from '../../../functions/handlers/audit-relay/handler.ts';
 import { context, fixture, logsEvent, RecordingWaker } from './support.ts';
 
@@ -50,6 +52,25 @@ describe('the EKS audit log subscription', () => {
     await expect(
       handler({ awslogs: { data: Buffer.from('plain').toString('base64') } }, context()),
     ).rejects.toThrow();
+    expect(waker.wakes).toEqual([]);
+  });
+
+  it('refuses a gzip bomb as a bad payload, without inflating it past the cap', async () => {
+    // Prepare: twice the cap of one character gzips a thousandfold, as a batch's JSON never
+    // would (600 MB of it is 600 KB of gzip).
+    const waker = new RecordingWaker();
+    const handler = makeLogsHandler({ waker });
+    const bomb = gzipSync(Buffer.alloc(2 * MAX_LOGS_PAYLOAD_BYTES, 0x20));
+    const event = { awslogs: { data: bomb.toString('base64') } };
+
+    // Act
+    const failure = handler(event, context());
+
+    // Assess
+    expect(bomb.length).toBeLessThan(MAX_LOGS_PAYLOAD_BYTES / 500);
+    await expect(failure).rejects.toThrow(
+      `reading log subscription payload: it gunzips to more than ${MAX_LOGS_PAYLOAD_BYTES} bytes`,
+    );
     expect(waker.wakes).toEqual([]);
   });
 });
