@@ -115,7 +115,8 @@ export const NORMALIZED_LABELS: Readonly<Record<string, string>> = {
 };
 
 export function normalizeLabelKey(key: string): string {
-  return NORMALIZED_LABELS[key] ?? key;
+  // Own keys only: a key such as `constructor` would otherwise find Object's own members.
+  return Object.hasOwn(NORMALIZED_LABELS, key) ? (NORMALIZED_LABELS[key] as string) : key;
 }
 
 export function labelDomain(key: string): string {

@@ -120,3 +120,17 @@ describe('label keys', () => {
     expect(result).toBe(domain);
   });
 });
+
+describe('label keys named like JavaScript members', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'normalizes %s to itself and finds it unrestricted, as any plain key',
+    (key) => {
+      // Act
+      const normalized = normalizeLabelKey(key);
+
+      // Assess
+      expect(normalized).toBe(key);
+      expect(restrictedLabelReason(normalized)).toBeUndefined();
+    },
+  );
+});

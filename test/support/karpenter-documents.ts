@@ -16,3 +16,45 @@ spec:
     - tags:
         karpenter.sh/discovery: shop
 `;
+
+/** A NodePool as Karpenter's getting-started guide writes it, using the class above. */
+export const SHOP_NODE_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: ["on-demand", "spot"]
+        - key: karpenter.k8s.aws/instance-category
+          operator: In
+          values: ["c", "m", "r"]
+      taints:
+        - key: example.com/special
+          effect: NoSchedule
+  limits:
+    cpu: "1000"
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 1m
+`;
+
+/** The cluster's limits as docs/limits.md shows them. */
+export const CLUSTER_LIMITS = `apiVersion: nodesmith.io/v1
+kind: ClusterLimits
+metadata:
+  name: cluster
+spec:
+  limits:
+    nodes: "400"
+    cpu: "2000"
+    memory: 8000Gi
+    nodesmith.io/hourly-cost: "900"
+`;
