@@ -51,7 +51,10 @@ export function firstIssue(error: z.ZodError): string {
       typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`,
     )
     .join('');
-  return `${path || 'body'}: ${issue.message.replace(/^Invalid input: /, '')}`;
+  const message = issue.message
+    .replace(/^Invalid input: /, '')
+    .replace(/^expected (.+), received undefined$/, 'is required ($1)');
+  return `${path || 'body'}: ${message}`;
 }
 
 /** One audit Event per log line: the line must be the Event's JSON. */

@@ -19,6 +19,7 @@ import { summarizeSignals } from '../../domain/audit/wake-signals.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { bearerMatches } from './bearer-token.ts';
 import {
+  BadLogsPayloadError,
   decodeLogsPayload,
   eventListSchema,
   firstIssue,
@@ -123,7 +124,11 @@ function logLines(messages: readonly { id: string; message: string }[], logger: 
 export function makeLogsHandler(options: { waker: Waker; logger?: Logger }): LogsHandler {
   const deps = { ...options, logger: options.logger ?? defaultLogger() };
   const handle = async (event: CloudWatchLogsEvent) => {
-    const payload = decodeLogsPayload(logsEventSchema.parse(event).awslogs.data);
+    const parsed = logsEventSchema.safeParse(event);
+    if (!parsed.success) {
+      throw new BadLogsPayloadError(`reading log subscription event: ${firstIssue(parsed.error)}`);
+    }
+    const payload = decodeLogsPayload(parsed.data.awslogs.data);
     if (payload.messageType === 'CONTROL_MESSAGE') return;
     await relay(logLines(payload.logEvents, deps.logger), deps);
   };

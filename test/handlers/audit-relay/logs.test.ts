@@ -73,4 +73,19 @@ describe('the EKS audit log subscription', () => {
     );
     expect(waker.wakes).toEqual([]);
   });
+
+  it('fails an event that is not a subscription delivery, naming what it lacks', async () => {
+    // Prepare
+    const waker = new RecordingWaker();
+    const handler = makeLogsHandler({ waker });
+
+    // Act
+    const failure = handler({ records: [] } as never, context());
+
+    // Assess
+    await expect(failure).rejects.toThrow(
+      'reading log subscription event: awslogs: is required (object)',
+    );
+    expect(waker.wakes).toEqual([]);
+  });
 });

@@ -96,6 +96,10 @@ describe('the audit webhook', () => {
       '{"kind":"EventList","apiVersion":"audit.k8s.io/v1","items":[{"verb":"create","stage":"ResponseComplete"},{"verb":7,"stage":"ResponseComplete"}]}',
       'items[1].verb: expected string, received number',
     ],
+    [
+      '{"kind":"EventList","apiVersion":"audit.k8s.io/v1","items":[{"stage":"ResponseComplete"}]}',
+      'items[0].verb: is required (string)',
+    ],
   ])('refuses %s with 400 naming the problem', async (body, error) => {
     const { waker, handler } = relay();
     const response = await handler(post(body), context());
