@@ -1,0 +1,151 @@
+/**
+ * Fuzzing the interruption function as Lambda invokes it from SQS (its middy chain, the real
+ * use-case on the in-memory store, the simulated API server for the cluster): batches of
+ * EventBridge events, damaged, mutated and of any shape, never throw and report no failure;
+ * a message the function does not act on changes no claim, node or event and wakes nothing.
+ */
+import { readFileSync } from 'node:fs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSEvent } from 'aws-lambda';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
+import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
+import type { JsonObject } from '../../functions/adapters/simulated/api-server/json.ts';
+import { kubeConfigFor } from '../../functions/adapters/simulated/api-server/kube-config.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../functions/adapters/simulated/api-server/server.ts';
+import { parseInterruptionMessage } from '../../functions/handlers/interruption/event.ts';
+import { makeInterruptionHandler } from '../../functions/handlers/interruption/handler.ts';
+import type { Wake } from '../../functions/ports/wake.ts';
+import { handleInterruption } from '../../functions/use-cases/interruption/handle-interruption.ts';
+import { seedNode } from '../adapters/kubernetes/support.ts';
+import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
+import { aNodePool } from '../support/builders.ts';
+import { anyText, FUZZ, FUZZ_TIMEOUT, mutated } from './fuzz-support.ts';
+
+const NOW = new Date('2026-11-24T09:00:30Z');
+const CLAIMS = [
+  { name: 'default-spot1', instanceId: 'i-0b662ef9931388ba0', node: 'ip-10-0-1-1.ec2.internal' },
+  { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
+  { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
+];
+
+let server: FakeApiServer;
+beforeAll(async () => {
+  server = await startFakeApiServer({ namespaces: ['default'] });
+  for (const c of CLAIMS) {
+    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
+  }
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const FIXTURES = [
+  'health-issue',
+  'health-scheduled-change-bare-id',
+  'health-scheduled-change',
+  'rebalance',
+  'spot-interruption',
+  'state-change-running',
+  'state-change-stopping',
+].map((name) => {
+  const url = new URL(`../handlers/interruption/fixtures/${name}.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, 'utf8')) as unknown;
+});
+
+/** SQS bodies: EventBridge events as delivered, mutated, of any JSON shape, or not JSON. */
+const bodies = fc.oneof(
+  fc.constantFrom(...FIXTURES).map((event) => JSON.stringify(event)),
+  ...FIXTURES.map((event) => mutated(event).map((v) => JSON.stringify(v) ?? '')),
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  anyText,
+);
+
+function sqsEvent(batch: readonly string[]): SQSEvent {
+  return {
+    Records: batch.map((body, i) => ({
+      messageId: `message-${i}`,
+      receiptHandle: `receipt-${i}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(NOW.getTime()),
+        SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+        ApproximateFirstReceiveTimestamp: String(NOW.getTime()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-interruption',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+async function seeded() {
+  const state = makeMemoryStateStore();
+  await state.nodePools.create(aNodePool(), 'hash');
+  for (const c of CLAIMS) {
+    await state.nodeClaims.create({
+      ...aNewNodeClaim({ name: c.name }),
+      phase: 'Initialized',
+      instanceId: c.instanceId,
+      nodeName: c.node,
+      providerID: `aws:///us-east-1a/${c.instanceId}`,
+    });
+  }
+  const wakes: Wake[] = [];
+  const handler = makeInterruptionHandler({
+    logger: new Logger({ serviceName: 'interruption-fuzz', logLevel: 'SILENT' }),
+    handle: (message) =>
+      handleInterruption(
+        {
+          state,
+          cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => NOW }),
+          waker: { wake: async (wake) => void wakes.push(wake) },
+          clock: { now: () => NOW },
+        },
+        message,
+      ),
+  });
+  // The server outlives the cases: its nodes are compared by version, its events by count.
+  const observed = async () =>
+    JSON.stringify([
+      await state.nodeClaims.list(),
+      await state.nodePools.list(),
+      server.store.list('nodes').map((node) => (node.metadata as JsonObject).resourceVersion),
+      server.store.list('events', 'default').length,
+    ]);
+  return { handler, wakes, observed };
+}
+
+describe('fuzzing the interruption function', () => {
+  it('reports no failure for any batch, and changes nothing for messages it does not act on', {
+    timeout: FUZZ_TIMEOUT,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(bodies, { minLength: 1, maxLength: 4 }), async (batch) => {
+        // Prepare
+        const { handler, wakes, observed } = await seeded();
+        const before = await observed();
+        const actedOn = batch.some((b) => parseInterruptionMessage(b).kind === 'interruption');
+
+        // Act
+        const response = await handler(sqsEvent(batch), lambdaContext('interruption-fuzz'));
+
+        // Assess
+        expect(response.batchItemFailures).toEqual([]);
+        if (!actedOn) {
+          expect(await observed()).toBe(before);
+          expect(wakes).toEqual([]);
+        }
+      }),
+      FUZZ,
+    );
+  });
+});
