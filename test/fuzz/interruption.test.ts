@@ -8,16 +8,12 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
-import type { JsonObject } from '../../functions/adapters/simulated/api-server/json.ts';
 import { kubeConfigFor } from '../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../functions/adapters/simulated/api-server/server.ts';
+import { startFakeApiServer } from '../../functions/adapters/simulated/api-server/server.ts';
 import { parseInterruptionMessage } from '../../functions/handlers/interruption/event.ts';
 import { makeInterruptionHandler } from '../../functions/handlers/interruption/handler.ts';
 import type { Wake } from '../../functions/ports/wake.ts';
@@ -33,17 +29,6 @@ const CLAIMS = [
   { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
   { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
 ];
-
-let server: FakeApiServer;
-beforeAll(async () => {
-  server = await startFakeApiServer({ namespaces: ['default'] });
-  for (const c of CLAIMS) {
-    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
-  }
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const FIXTURES = [
   'health-issue',
@@ -87,7 +72,12 @@ function sqsEvent(batch: readonly string[]): SQSEvent {
   };
 }
 
+/** A cluster of the claims' nodes and a store of their claims, fresh for each case. */
 async function seeded() {
+  const server = await startFakeApiServer({ namespaces: ['default'] });
+  for (const c of CLAIMS) {
+    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
+  }
   const state = makeMemoryStateStore();
   await state.nodePools.create(aNodePool(), 'hash');
   for (const c of CLAIMS) {
@@ -100,8 +90,11 @@ async function seeded() {
     });
   }
   const wakes: Wake[] = [];
+  const logger = new Logger({ serviceName: 'interruption-fuzz', logLevel: 'SILENT' });
+  const failures: unknown[] = [];
+  logger.error = (...args: unknown[]) => void failures.push(args);
   const handler = makeInterruptionHandler({
-    logger: new Logger({ serviceName: 'interruption-fuzz', logLevel: 'SILENT' }),
+    logger,
     handle: (message) =>
       handleInterruption(
         {
@@ -113,15 +106,14 @@ async function seeded() {
         message,
       ),
   });
-  // The server outlives the cases: its nodes are compared by version, its events by count.
   const observed = async () =>
     JSON.stringify([
       await state.nodeClaims.list(),
       await state.nodePools.list(),
-      server.store.list('nodes').map((node) => (node.metadata as JsonObject).resourceVersion),
-      server.store.list('events', 'default').length,
+      server.store.list('nodes'),
+      server.store.list('events', 'default'),
     ]);
-  return { handler, wakes, observed };
+  return { handler, wakes, observed, failures, close: () => server.close() };
 }
 
 describe('fuzzing the interruption function', () => {
