@@ -26,7 +26,7 @@ async function dynamoDbState(name: string) {
     nodeClaims: `race-claims-${name}-${process.pid}`,
     state: `race-state-${name}-${process.pid}`,
   };
-  await createTables(client, tables);
+  await createTables(client, tables, { timeToLive: false });
   return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
 }
 

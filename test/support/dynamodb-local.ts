@@ -75,7 +75,8 @@ export function useFreshStateStores(prefix: string): () => Promise<StateStore> {
       state: `${prefix}-state-${process.pid}-${tableSets}`,
       nodeClaims: `${prefix}-claims-${process.pid}-${tableSets}`,
     };
-    await createTables(client, tables);
+    // Tests set the clock, often days behind the wall clock DynamoDB Local expires items by.
+    await createTables(client, tables, { timeToLive: false });
     return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
   };
 }

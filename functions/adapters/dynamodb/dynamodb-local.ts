@@ -163,7 +163,8 @@ export async function startLocalStateStore(): Promise<{
   const local = await startDynamoDbLocal();
   const client = makeLocalClient(local.endpoint);
   const tables = { state: 'nodesmith-local-state', nodeClaims: 'nodesmith-local-claims' };
-  await createTables(client, tables);
+  // The simulated world runs on its own clock.
+  await createTables(client, tables, { timeToLive: false });
   const state = makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
   return {
     state,

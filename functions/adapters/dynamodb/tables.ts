@@ -57,8 +57,22 @@ export function tableDefinitions(names: StateTableNames): readonly CreateTableCo
   ];
 }
 
+export interface TableOptions {
+  /**
+   * Turn TTL on for the state table, as deployed (the default). A store driven by a simulated
+   * clock leaves it off: DynamoDB Local deletes expired items by the wall clock, so items a
+   * simulated clock still holds live would vanish at random; expiry is read from the items
+   * anyway (`listLive`, the conditions), so nothing else changes.
+   */
+  readonly timeToLive?: boolean;
+}
+
 /** Creates both tables, waits until they are active and turns TTL on for the state table. */
-export async function createTables(client: DynamoDBClient, names: StateTableNames): Promise<void> {
+export async function createTables(
+  client: DynamoDBClient,
+  names: StateTableNames,
+  { timeToLive = true }: TableOptions = {},
+): Promise<void> {
   const definitions = tableDefinitions(names);
   await Promise.all(
     definitions.map((definition) => client.send(new CreateTableCommand(definition))),
@@ -68,6 +82,7 @@ export async function createTables(client: DynamoDBClient, names: StateTableName
   await Promise.all(
     definitions.map(({ TableName }) => waitUntilTableExists(waiter, { TableName })),
   );
+  if (!timeToLive) return;
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: names.state,

@@ -6,7 +6,11 @@ import {
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeDynamoDbStateStore } from '../../../functions/adapters/dynamodb/dynamodb-state-store.ts';
-import { createTables, type StateTableNames } from '../../../functions/adapters/dynamodb/tables.ts';
+import {
+  createTables,
+  type StateTableNames,
+  type TableOptions,
+} from '../../../functions/adapters/dynamodb/tables.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
 import { describeStateStoreContract } from '../../contracts/state-store.contract.ts';
@@ -24,15 +28,18 @@ interface Tables {
   readonly names: StateTableNames;
 }
 
-/** A fresh pair of tables, so every test starts empty (the lease is a single item). */
-async function makeTables(): Promise<Tables> {
+/**
+ * A fresh pair of tables, so every test starts empty (the lease is a single item). TTL stays off
+ * unless asked for: the tests' clock is behind the wall clock DynamoDB Local expires items by.
+ */
+async function makeTables(options: TableOptions = { timeToLive: false }): Promise<Tables> {
   client ??= makeLocalClient(endpoint());
   tableSets += 1;
   const names: StateTableNames = {
     nodeClaims: `node-claims-${process.pid}-${tableSets}`,
     state: `state-${process.pid}-${tableSets}`,
   };
-  await createTables(client, names);
+  await createTables(client, names, options);
   return { client, documents: DynamoDBDocumentClient.from(client), names };
 }
 
@@ -45,7 +52,7 @@ describeStateStoreContract('DynamoDB', makeStore);
 
 describe('DynamoDB table layout', () => {
   it('creates the instance-id index and turns TTL on for the state table', async () => {
-    const { client, names } = await makeTables();
+    const { client, names } = await makeTables({ timeToLive: true });
     const claims = await client.send(new DescribeTableCommand({ TableName: names.nodeClaims }));
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: names.state }));
     expect(claims.Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual([
