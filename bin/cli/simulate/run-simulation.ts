@@ -79,7 +79,7 @@ async function simulateSecond(
   steps: ScenarioStep[],
 ): Promise<void> {
   world.clock.advanceTo(SIMULATION_START + t * 1000);
-  world.faults.second?.(t, world.server);
+  world.faults.second?.(t, world);
   for (let next = steps[0]; next !== undefined && next.at <= t; next = steps[0]) {
     steps.shift();
     await takeStep(world, recorder, t, next);

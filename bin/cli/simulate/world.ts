@@ -100,8 +100,6 @@ export class World {
   readonly passes: PassReport[] = [];
   /** Errors of controller invocations that failed (their wakes were redelivered). */
   readonly failedInvocations: unknown[] = [];
-  /** Controller invocations that exited part-way (their wakes were redelivered). */
-  exitedInvocations = 0;
   readonly faults: WorldFaults;
   readonly #concurrency: number;
   readonly #controller: ControllerHandler;
@@ -230,10 +228,11 @@ export class World {
       .filter((i) => i.terminatedAt === undefined && i.capacityType === 'spot')
       .slice(0, count);
     const bodies = spot.map((i) => JSON.stringify(this.cloud.interrupt(i.instanceId)));
-    if (bodies.length > 0) {
-      for (const batch of this.faults.interruptionBatches?.(bodies) ?? [bodies]) {
-        await this.#deliverInterruptions(batch);
-      }
+    if (bodies.length === 0) return [];
+    const batches = this.faults.interruptionBatches?.(bodies) ?? [{ afterSeconds: 0, bodies }];
+    for (const batch of batches) {
+      if (batch.afterSeconds > 0) this.#interruptionLater(batch.bodies, batch.afterSeconds);
+      else await this.#deliverInterruptions(batch.bodies);
     }
     return spot.map((i) => i.instanceId);
   }
@@ -261,7 +260,7 @@ export class World {
     return deleted;
   }
 
-  /** Hands the interruption function the events due again after a failed attempt. */
+  /** Hands the interruption function the events due now: retries and late deliveries. */
   async retryInterruptions(): Promise<void> {
     const now = this.clock.now().getTime();
     const due = this.#interruptionRetries.filter((r) => r.dueAt <= now).map((r) => r.body);
@@ -277,11 +276,15 @@ export class World {
       event,
       lambdaContext(`interruption-${++this.#interruptionDeliveries}`),
     );
-    const dueAt = this.clock.now().getTime() + INTERRUPTION_RETRY_SECONDS * 1000;
-    for (const failure of response.batchItemFailures) {
-      const record = event.Records.find((r) => r.messageId === failure.itemIdentifier);
-      if (record !== undefined) this.#interruptionRetries.push({ dueAt, body: record.body });
-    }
+    const failed = response.batchItemFailures.flatMap(
+      (failure) => event.Records.find((r) => r.messageId === failure.itemIdentifier)?.body ?? [],
+    );
+    this.#interruptionLater(failed, INTERRUPTION_RETRY_SECONDS);
+  }
+
+  #interruptionLater(bodies: readonly string[], afterSeconds: number): void {
+    const dueAt = this.clock.now().getTime() + afterSeconds * 1000;
+    for (const body of bodies) this.#interruptionRetries.push({ dueAt, body });
   }
 
   /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
@@ -327,7 +330,6 @@ export class World {
       if ((await Promise.race([invocation, exited])) === 'exited') {
         // The process is gone: nothing the invocation still does is seen by anyone.
         invocation.catch(() => undefined);
-        this.exitedInvocations += 1;
         this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
       }
     } catch (err) {

@@ -106,7 +106,9 @@ describe('wake delivery', () => {
 
 describe('a fault plan', () => {
   it('is drawn the same for a seed, and differently for another', () => {
-    const plans = [7, 7, 8].map((seed) => new FaultPlan(seed, 600).summary);
+    const plans = [7, 7, 8].map(
+      (seed) => new FaultPlan(seed, 600, ['us-east-1a', 'us-east-1b']).summary,
+    );
     expect(plans[1]).toEqual(plans[0]);
     expect(plans[2]).not.toEqual(plans[0]);
   });

@@ -5,12 +5,14 @@
  * register. The same seed draws the same plan; what each fault hits is counted as it happens.
  */
 import type { FakeApiServer } from '../../../../functions/adapters/simulated/api-server/server.ts';
+import type { SimulatedCloud } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import type { Wake } from '../../../../functions/ports/wake.ts';
 import { type Random, seededRandom } from '../scenarios/random.ts';
 import { ControllerFaults, type ExitPoint } from './controller-faults.ts';
+import { FAULT_INSTANCE_TYPES } from './fault-scenario.ts';
 import { FaultTally } from './fault-tally.ts';
 import { KubernetesFaults, planKubernetesFaults } from './kubernetes-faults.ts';
-import type { ControllerPorts, WorldFaults } from './world-faults.ts';
+import type { ControllerPorts, InterruptionBatch, WorldFaults } from './world-faults.ts';
 
 /**
  * The port calls that make up launch and termination, and the pass around them: a process exit
@@ -53,7 +55,7 @@ function planExits(random: Random): ExitPoint[] {
   return Array.from({ length: count }, () => {
     const when = random() < 0.5 ? 'before' : 'after';
     return random() < 0.8
-      ? { call: pick(random, STEP_CALLS), occurrence: 1 + Math.floor(random() * 4), when }
+      ? { call: pick(random, STEP_CALLS), occurrence: 1 + Math.floor(random() * 3), when }
       : { occurrence: 1 + Math.floor(random() * 600), when };
   });
 }
@@ -66,6 +68,8 @@ export interface FaultPlanSummary {
   readonly lateRate: number;
   readonly neverRegisterRate: number;
   readonly kubernetesFaults: number;
+  /** Spot capacity runs out in one more zone at this second, if at all. */
+  readonly spotLoss?: { readonly at: number; readonly zone: string };
 }
 
 /** Separate streams, so a fault drawn during the run does not shift the draws of another kind. */
@@ -91,7 +95,7 @@ export class FaultPlan implements WorldFaults {
   #invocationsThisSecond = 0;
 
   /** `activeSeconds`: how long the cluster is busy, the span Kubernetes faults are armed in. */
-  constructor(seed: number, activeSeconds: number) {
+  constructor(seed: number, activeSeconds: number, zones: readonly string[]) {
     this.#random = streams(seed);
     const random = this.#random.plan;
     const exits = planExits(random);
@@ -105,6 +109,9 @@ export class FaultPlan implements WorldFaults {
       lateRate: random() * 0.3,
       neverRegisterRate: random() < 0.85 ? 0 : 0.2,
       kubernetesFaults: kubernetes.length,
+      ...(random() < 0.4
+        ? { spotLoss: { at: Math.floor(random() * activeSeconds), zone: pick(random, zones) } }
+        : {}),
     };
     this.#controller = new ControllerFaults(
       { exits, throttleRate },
@@ -130,7 +137,8 @@ export class FaultPlan implements WorldFaults {
     return copies;
   }
 
-  interruptionBatches(bodies: readonly string[]): readonly (readonly string[])[] {
+  /** Some events twice, in a shuffled order, in one or two batches; the second maybe late. */
+  interruptionBatches(bodies: readonly string[]): readonly InterruptionBatch[] {
     const random = this.#random.events;
     const copies = bodies.flatMap((body) => (random() < 0.5 ? [body, body] : [body]));
     this.tally.add('interruption event duplicated', copies.length - bodies.length);
@@ -138,7 +146,13 @@ export class FaultPlan implements WorldFaults {
     if (order.some((body, i) => body !== copies[i]))
       this.tally.add('interruption events reordered');
     const cut = Math.floor(random() * order.length);
-    return cut === 0 ? [order] : [order.slice(0, cut), order.slice(cut)];
+    if (cut === 0) return [{ afterSeconds: 0, bodies: order }];
+    const late = random() < 0.5 ? 20 + Math.floor(random() * 180) : 0;
+    if (late > 0) this.tally.add('interruption event delivered late', order.length - cut);
+    return [
+      { afterSeconds: 0, bodies: order.slice(0, cut) },
+      { afterSeconds: late, bodies: order.slice(cut) },
+    ];
   }
 
   registers(): boolean {
@@ -149,12 +163,22 @@ export class FaultPlan implements WorldFaults {
     return false;
   }
 
-  second(t: number, server: FakeApiServer): void {
+  second(
+    t: number,
+    world: { readonly server: FakeApiServer; readonly cloud: SimulatedCloud },
+  ): void {
     if (t !== this.#second) {
       this.#second = t;
       this.#invocationsThisSecond = 0;
     }
-    this.#kubernetes.second(t, server);
+    this.#kubernetes.second(t, world.server);
+    const loss = this.summary.spotLoss;
+    if (loss?.at === t) {
+      for (const instanceType of FAULT_INSTANCE_TYPES) {
+        world.cloud.capacity.set({ instanceType, zone: loss.zone, capacityType: 'spot' }, 0);
+      }
+      this.tally.add('spot capacity lost in a zone');
+    }
   }
 
   /** Counts by kind of the faults that took effect; call once, at the end of the run. */

@@ -40,7 +40,7 @@ function activeSeconds(scenario: Scenario): number {
 
 export async function runFaultRun(seed: number, state: StateStore): Promise<FaultRunResult> {
   const scenario = faultScenario(seed, seededRandom(seed));
-  const plan = new FaultPlan(seed, activeSeconds(scenario));
+  const plan = new FaultPlan(seed, activeSeconds(scenario), scenario.zones);
   const report = await runSimulation(scenario, {
     seed,
     state,

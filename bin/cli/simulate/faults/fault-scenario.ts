@@ -14,14 +14,20 @@ import type { Scenario, ScenarioStep } from '../scenarios/scenario.ts';
  * The built-in pools narrowed to a few dozen instance types: the faults are about what happens
  * around a launch, not what is chosen, and a pass plans many times faster over a short list.
  */
+const FAMILIES = ['c6i', 'c7g', 'm6i', 'm7g', 'r6i', 'r7g'];
+const SIZES = ['large', 'xlarge', '2xlarge'];
+
+/** The instance types a fault run's pool may launch. */
+export const FAULT_INSTANCE_TYPES = FAMILIES.flatMap((f) => SIZES.map((s) => `${f}.${s}`));
+
 const FAULT_POOLS_YAML = SCENARIO_POOLS_YAML.replace(
   '      expireAfter:',
   `        - key: karpenter.k8s.aws/instance-size
           operator: In
-          values: ["large", "xlarge", "2xlarge"]
+          values: ${JSON.stringify(SIZES)}
         - key: karpenter.k8s.aws/instance-family
           operator: In
-          values: ["c6i", "c7g", "m6i", "m7g", "r6i", "r7g"]
+          values: ${JSON.stringify(FAMILIES)}
       expireAfter:`,
 );
 

@@ -4,6 +4,7 @@
  * simulated second. Every hook is optional; a world without a plan runs undisturbed.
  */
 import type { FakeApiServer } from '../../../../functions/adapters/simulated/api-server/server.ts';
+import type { SimulatedCloud } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import type { LaunchedInstance } from '../../../../functions/ports/cloud-provider.ts';
 import type { Wake } from '../../../../functions/ports/wake.ts';
 import type { PassDependencies } from '../../../../functions/use-cases/controller/pass-dependencies.ts';
@@ -20,10 +21,21 @@ export interface WorldFaults {
   controllerPorts?(invocation: string, ports: ControllerPorts, exit: () => void): ControllerPorts;
   /** The extra delays of the copies of a wake that arrive (see SimulatedWorkQueue). */
   wakeCopies?(wake: Wake): readonly number[];
-  /** The SQS batches, in order, that interruption events sent at once arrive in. */
-  interruptionBatches?(bodies: readonly string[]): readonly (readonly string[])[];
+  /**
+   * The SQS batches that interruption events sent at once arrive in, each so many seconds
+   * after they were sent (0: at once, in order).
+   */
+  interruptionBatches?(bodies: readonly string[]): readonly InterruptionBatch[];
   /** Whether the kubelet of a launched instance ever registers its node. */
   registers?(instance: Pick<LaunchedInstance, 'instanceId'>): boolean;
   /** At the start of simulated second `t`, before anything else happens in it. */
-  second?(t: number, server: FakeApiServer): void;
+  second?(
+    t: number,
+    world: { readonly server: FakeApiServer; readonly cloud: SimulatedCloud },
+  ): void;
+}
+
+export interface InterruptionBatch {
+  readonly afterSeconds: number;
+  readonly bodies: readonly string[];
 }
