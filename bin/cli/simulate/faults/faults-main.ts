@@ -1,6 +1,6 @@
 /**
  * `npm run faults`: seeded fault runs in the simulated world on DynamoDB Local. Prints each
- * failure with its seed as it happens, then the runs, the faults injected by kind, the faults
+ * failure with its seed as it happens and a line of progress every 25 runs, then the runs, the faults injected by kind, the faults
  * survived and the seeds to repeat. `--seed N` repeats one run and prints its plan and faults.
  *
  *   npm run faults                      300 runs, seeds 1 to 300
@@ -20,6 +20,9 @@ const { makeLocalClient, startDynamoDbLocal } = await import(
 );
 const { runCampaign } = await import('./fault-campaign.ts');
 const { campaignSummary } = await import('./fault-summary.ts');
+
+/** A line of progress every so many runs. */
+const PROGRESS_EVERY = 25;
 
 function count(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -47,15 +50,23 @@ const seeds = single === undefined ? Array.from({ length: runs }, (_, i) => from
 const local = await startDynamoDbLocal();
 const client = makeLocalClient(local.endpoint);
 const started = Date.now();
+let done = 0;
+let failed = 0;
 try {
   const results = await runCampaign(client, {
     seeds,
     jobs: count('jobs', values.jobs, 4),
     onResult: (result) => {
+      done += 1;
       if (!result.converged) {
+        failed += 1;
         process.stdout.write(
           `seed ${result.seed} did not converge: ${result.problems.join('; ')}\n`,
         );
+      }
+      if (done % PROGRESS_EVERY === 0 && done < seeds.length) {
+        const seconds = ((Date.now() - started) / 1000).toFixed(0);
+        process.stdout.write(`${done} of ${seeds.length} runs, ${failed} failed, ${seconds} s\n`);
       }
     },
   });
