@@ -184,7 +184,8 @@ export async function localStateStoreOnNewTables(
   prefix: string,
 ): Promise<{ state: StateStore; drop(): Promise<void> }> {
   const tables = { state: `${prefix}-state`, nodeClaims: `${prefix}-claims` };
-  await createTables(client, tables);
+  // The simulated world runs on its own clock.
+  await createTables(client, tables, { timeToLive: false });
   return {
     state: makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables }),
     async drop() {
