@@ -141,6 +141,12 @@ export interface LeaseStore {
    */
   renew(grant: LeaseGrant, now: Date, ttlSeconds: number): Promise<LeaseGrant>;
   /**
+   * Whether `grant` still holds the lease at `now`: the lease carries its holder and token and
+   * has not expired. A strongly consistent read, for the check before a side effect no
+   * DynamoDB condition can undo (terminating an instance, evicting a pod).
+   */
+  isHeld(grant: LeaseGrant, now: Date): Promise<boolean>;
+  /**
    * Gives the lease up so the next pass need not wait for expiry; fenced writes with its token
    * are refused from then on. Idempotent: resolves when the lease is already someone else's.
    */

@@ -95,10 +95,39 @@ function releaseContract(makeStore: StoreFactory): void {
   });
 }
 
+function heldContract(makeStore: StoreFactory): void {
+  it('tells its holder the lease is held until it expires, is taken or is released', async () => {
+    // Prepare
+    const { lease } = await makeStore();
+    const first = await lease.acquire('pass-1', T0, 60);
+    if (first === undefined) throw new Error('the lease was free');
+    // Act
+    const whileLive = await lease.isHeld(first, secondsAfter(T0, 59));
+    const atExpiry = await lease.isHeld(first, secondsAfter(T0, 60));
+    const second = await lease.acquire('pass-2', secondsAfter(T0, 60), 60);
+    if (second === undefined) throw new Error('the lease had expired');
+    const afterTaken = await lease.isHeld(first, secondsAfter(T0, 61));
+    const newHolder = await lease.isHeld(second, secondsAfter(T0, 61));
+    await lease.release(second);
+    // Assess
+    expect([whileLive, atExpiry, afterTaken, newHolder]).toEqual([true, false, false, true]);
+    expect(await lease.isHeld(second, secondsAfter(T0, 62))).toBe(false);
+  });
+
+  it('tells a holder that renewed its lease that it is held past the first expiry', async () => {
+    const { lease } = await makeStore();
+    const grant = await lease.acquire('pass-1', T0, 60);
+    if (grant === undefined) throw new Error('the lease was free');
+    await lease.renew(grant, secondsAfter(T0, 50), 60);
+    expect(await lease.isHeld(grant, secondsAfter(T0, 100))).toBe(true);
+  });
+}
+
 export function leaseStoreContract(makeStore: StoreFactory): void {
   describe('lease', () => {
     acquireContract(makeStore);
     renewContract(makeStore);
     releaseContract(makeStore);
+    heldContract(makeStore);
   });
 }

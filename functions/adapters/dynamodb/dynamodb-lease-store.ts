@@ -4,15 +4,15 @@
  * of racing takers exactly one succeeds and tokens never repeat. The item has no TTL attribute:
  * it must never be deleted, or the token would start again from 1.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../domain/state/expiry.ts';
-import type { LeaseGrant } from '../../domain/state/lease.ts';
+import { isHeldBy, type LeaseGrant } from '../../domain/state/lease.ts';
 import { ConflictError } from '../../ports/errors.ts';
 import type { LeaseStore } from '../../ports/state-store.ts';
 import { isLeaseFreeFor, isLeaseHeldBy } from './conditions.ts';
 import { isConditionFailure, toPortError } from './errors.ts';
 import { LEASE_KEY, StateAttribute } from './keys.ts';
-import { toLeaseGrant } from './mappers.ts';
+import { toLease, toLeaseGrant } from './mappers.ts';
 import type { DocumentClient } from './pages.ts';
 
 export class DynamoDbLeaseStore implements LeaseStore {
@@ -80,6 +80,17 @@ export class DynamoDbLeaseStore implements LeaseStore {
       throw toPortError(err, doing);
     }
     return renewed;
+  }
+
+  async isHeld(grant: LeaseGrant, now: Date): Promise<boolean> {
+    try {
+      const { Item } = await this.#client.send(
+        new GetCommand({ TableName: this.#tableName, Key: LEASE_KEY, ConsistentRead: true }),
+      );
+      return isHeldBy(Item === undefined ? undefined : toLease(Item), grant, now);
+    } catch (err) {
+      throw toPortError(err, `checking lease ${grant.fencingToken} for ${grant.holder}`);
+    }
   }
 
   async release(grant: LeaseGrant): Promise<void> {

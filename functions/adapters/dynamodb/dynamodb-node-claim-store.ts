@@ -1,7 +1,9 @@
 /**
  * NodeClaims in their own table, keyed by name. A fenced write is a TransactWriteItems of two
  * parts: a ConditionCheck that the lease item still carries the writer's fencing token, then the
- * claim write itself; both commit or neither does (docs/state.md, "Fencing").
+ * claim write itself; both commit or neither does (docs/state.md, "Fencing"). Every fenced write
+ * of a pass reads the one lease item, so a pass's concurrent writes can cancel one another with
+ * TransactionConflict; such a write wrote nothing and is sent again, a few times at most.
  */
 import {
   DeleteCommand,
@@ -21,11 +23,27 @@ import { byName } from '../../domain/state/order.ts';
 import { ConflictError, NotFoundError } from '../../ports/errors.ts';
 import type { ClaimDeletion, FencedWrite, NodeClaimStore } from '../../ports/state-store.ts';
 import { admitsFence, hasVersion, isGoneOrHasVersion, isNew } from './conditions.ts';
-import { failedAt, isMissingItemFailure, toPortError } from './errors.ts';
+import {
+  failedAt,
+  isMissingItemFailure,
+  isTransientTransactionConflict,
+  toPortError,
+} from './errors.ts';
 import { ClaimAttribute, LEASE_KEY } from './keys.ts';
 import { fromClaimItem, toClaimItem } from './mappers.ts';
 import { type DocumentClient, type Item, scanAll } from './pages.ts';
 import { INSTANCE_ID_INDEX, type StateTableNames } from './tables.ts';
+
+/**
+ * Sends of a fenced write that other transactions on the lease item keep cancelling. Each holds
+ * the item for milliseconds, so a few jittered tries get through; a conflict that outlasts them
+ * is reported as one (ConflictError), as before.
+ */
+const CONFLICT_ATTEMPTS = 6;
+/** The first wait before sending again; it doubles with each try, jittered. */
+const CONFLICT_BACKOFF_MS = 10;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type ClaimWrite = Required<Pick<TransactItem, 'Put'>> | Required<Pick<TransactItem, 'Delete'>>;
@@ -176,14 +194,30 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
 
   async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
     if (fence !== undefined) {
-      const check = { TableName: this.#tables.state, Key: LEASE_KEY, ...admitsFence(fence) };
-      await this.#client.send(
-        new TransactWriteCommand({ TransactItems: [{ ConditionCheck: check }, write] }),
-      );
+      await this.#sendFenced(write, fence);
     } else if ('Put' in write) {
       await this.#client.send(new PutCommand(write.Put));
     } else {
       await this.#client.send(new DeleteCommand(write.Delete));
+    }
+  }
+
+  /**
+   * The fence is checked on the lease item itself, inside the write's transaction: no condition
+   * on the claim alone could refuse a stale holder's create. So every fenced write reads the one
+   * item, and concurrent ones may cancel each other; those are sent again.
+   */
+  async #sendFenced(write: ClaimWrite, fence: Fence): Promise<void> {
+    const check = { TableName: this.#tables.state, Key: LEASE_KEY, ...admitsFence(fence) };
+    const command = new TransactWriteCommand({ TransactItems: [{ ConditionCheck: check }, write] });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#client.send(command);
+        return;
+      } catch (err) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransientTransactionConflict(err)) throw err;
+        await pause(Math.random() * CONFLICT_BACKOFF_MS * 2 ** attempt);
+      }
     }
   }
 }

@@ -77,3 +77,15 @@ export function isMissingItemFailure(err: unknown, index?: number): boolean {
 export function failedAt(err: unknown, index: number): boolean {
   return cancellationReasons(err)[index]?.Code === 'ConditionalCheckFailed';
 }
+
+/**
+ * Whether a transaction was cancelled only because another transaction held one of its items at
+ * that moment: nothing was written and no condition failed, so the same write may be sent again.
+ */
+export function isTransientTransactionConflict(err: unknown): boolean {
+  const codes = cancellationReasons(err).map((reason) => reason.Code ?? 'None');
+  return (
+    codes.includes('TransactionConflict') &&
+    codes.every((code) => code === 'None' || code === 'TransactionConflict')
+  );
+}

@@ -5,7 +5,7 @@
  * inside them, and text returns every field exactly as submitted.
  */
 import type { EventSeen } from '../../domain/state/event-seen.ts';
-import type { LeaseGrant } from '../../domain/state/lease.ts';
+import type { Lease, LeaseGrant } from '../../domain/state/lease.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { PastDisruption } from '../../domain/state/past-disruption.ts';
 import type { RefusingLimit } from '../../domain/state/refusing-limit.ts';
@@ -106,6 +106,16 @@ export function toLeaseGrant(item: Item): LeaseGrant {
     holder: text(item, 'holder', 'lease'),
     fencingToken: count(item, 'fencingToken', 'lease'),
     expiresAt: text(item, 'expiresAt', 'lease'),
+  };
+}
+
+/** The lease as stored; a released one has no holder or expiry, only its token. */
+export function toLease(item: Item): Lease {
+  const { holder, expiresAt } = item;
+  return {
+    fencingToken: count(item, 'fencingToken', 'lease'),
+    ...(typeof holder === 'string' ? { holder } : {}),
+    ...(typeof expiresAt === 'string' ? { expiresAt } : {}),
   };
 }
 

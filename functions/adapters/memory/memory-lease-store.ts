@@ -8,6 +8,7 @@ import {
   admitsFence,
   canAcquire,
   type Fence,
+  isHeldBy,
   type Lease,
   type LeaseGrant,
 } from '../../domain/state/lease.ts';
@@ -35,6 +36,10 @@ export class MemoryLeaseStore implements LeaseStore {
     const renewed = { ...grant, expiresAt: expiry };
     this.#lease = renewed;
     return { ...renewed };
+  }
+
+  async isHeld(grant: LeaseGrant, now: Date): Promise<boolean> {
+    return isHeldBy(this.#lease, grant, now);
   }
 
   async release(grant: LeaseGrant): Promise<void> {

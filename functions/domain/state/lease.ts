@@ -39,3 +39,16 @@ export function canAcquire(lease: Lease | undefined, holder: string, now: Date):
 export function admitsFence(lease: Lease | undefined, fence: Fence): boolean {
   return lease?.holder !== undefined && lease.fencingToken === fence.fencingToken;
 }
+
+/**
+ * Whether `grant` still holds the lease at `now`: nobody has taken or released it since, and it
+ * has not expired, so nobody can take it before the holder's next step.
+ */
+export function isHeldBy(lease: Lease | undefined, grant: LeaseGrant, now: Date): boolean {
+  return (
+    lease?.holder === grant.holder &&
+    lease.fencingToken === grant.fencingToken &&
+    lease.expiresAt !== undefined &&
+    isLive(lease.expiresAt, now)
+  );
+}

@@ -2,6 +2,7 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
+  TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import {
   type TableOptions,
 } from '../../../functions/adapters/dynamodb/tables.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
-import { secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
+import { aNewNodeClaim, race, secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
 import { describeStateStoreContract } from '../../contracts/state-store.contract.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
 
@@ -100,5 +101,84 @@ describe('DynamoDB expiry on read', () => {
       new GetCommand({ TableName: names.state, Key: { pk: 'Lease', sk: 'controller' } }),
     );
     expect(Item).toEqual({ pk: 'Lease', sk: 'controller', fencingToken: 1 });
+  });
+});
+
+/**
+ * DynamoDB cancels a transaction that meets another one on the same item with
+ * TransactionConflict. Every fenced write reads the lease item, so a pass's concurrent writes
+ * meet there; DynamoDB Local runs transactions one at a time and never answers so, hence the
+ * answer is put in front of it: the first send of every other TransactWriteItems.
+ */
+function conflictingOnTheLeaseItem(documents: DynamoDBDocumentClient): { conflicts: number } {
+  const seen = { sends: 0, conflicts: 0 };
+  const firstSends = new WeakSet<object>();
+  documents.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (
+        context.commandName !== 'TransactWriteItemsCommand' ||
+        firstSends.has(args.input as object)
+      )
+        return next(args);
+      firstSends.add(args.input as object);
+      seen.sends += 1;
+      if (seen.sends % 2 === 0) return next(args);
+      seen.conflicts += 1;
+      throw new TransactionCanceledException({
+        message:
+          'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]',
+        $metadata: {},
+        CancellationReasons: [
+          { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
+          { Code: 'None' },
+        ],
+      });
+    },
+    { step: 'initialize', name: 'transactionConflicts' },
+  );
+  return seen;
+}
+
+describe('DynamoDB fenced writes under contention', () => {
+  it('lets 32 concurrent fenced claim writes of one pass through, though they conflict on the lease item', async () => {
+    // Prepare
+    const { names } = await makeTables();
+    // A client of its own: the middleware goes on the client's stack, which document clients share.
+    const own = makeLocalClient(endpoint());
+    const documents = DynamoDBDocumentClient.from(own);
+    const store = makeDynamoDbStateStore({ client: documents, tables: names });
+    const fence = await store.lease.acquire('pass-1', T0, 240);
+    if (fence === undefined) throw new Error('the lease was free');
+    const seen = conflictingOnTheLeaseItem(documents);
+    // Act
+    const created = await race(32, (i) =>
+      store.nodeClaims.create(aNewNodeClaim({ name: `default-${String(i).padStart(5, '0')}` }), {
+        fence,
+      }),
+    );
+    const updated = await race(32, (i) => {
+      const claim = created.fulfilled[i];
+      if (claim === undefined) throw new Error(`claim ${i} was not created`);
+      return store.nodeClaims.update({ ...claim, phase: 'Launched' }, { fence });
+    });
+    // Assess
+    expect(seen.conflicts).toBeGreaterThanOrEqual(32);
+    expect(created.rejected).toEqual([]);
+    expect(updated.rejected).toEqual([]);
+    const stored = await store.nodeClaims.list();
+    expect(stored.map((c) => [c.phase, c.version])).toEqual(stored.map(() => ['Launched', 2]));
+    expect(stored).toHaveLength(32);
+    own.destroy();
+  });
+
+  it('still refuses a stale fence at once, without trying again', async () => {
+    const { documents, names } = await makeTables();
+    const store = makeDynamoDbStateStore({ client: documents, tables: names });
+    const stale = await store.lease.acquire('pass-1', T0, 60);
+    await store.lease.acquire('pass-2', secondsAfter(T0, 61), 60);
+    if (stale === undefined) throw new Error('the lease was free');
+    const create = store.nodeClaims.create(aNewNodeClaim(), { fence: stale });
+    await expect(create).rejects.toThrow(/fencing token 1 is stale/);
+    expect(await store.nodeClaims.list()).toEqual([]);
   });
 });
