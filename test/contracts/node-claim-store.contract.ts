@@ -61,6 +61,27 @@ function createContract(makeStore: StoreFactory): void {
 }
 
 function updateContract(makeStore: StoreFactory): void {
+  it('keeps the backoff of a failing action on the claim, and drops it when told to', async () => {
+    // Prepare
+    const { nodeClaims } = await makeStore();
+    const created = await nodeClaims.create(aNewNodeClaim());
+    const failure = {
+      action: 'TerminateInstance',
+      message: 'terminating instance i-0abc: UnauthorizedOperation',
+      attempts: 3,
+      failedAt: '2030-01-01T00:00:00.000Z',
+      retryAt: '2030-01-01T00:00:40.000Z',
+    };
+    // Act
+    const failed = await nodeClaims.update({ ...created, failure });
+    const { failure: _cleared, ...rest } = failed;
+    const cleared = await nodeClaims.update(rest);
+    // Assess
+    expect(failed.failure).toEqual(failure);
+    expect(await nodeClaims.get(created.name)).toEqual(cleared);
+    expect(cleared).not.toHaveProperty('failure');
+  });
+
   it('updates a claim over the version it read and counts the version up', async () => {
     const { nodeClaims } = await makeStore();
     const created = await nodeClaims.create(aNewNodeClaim());

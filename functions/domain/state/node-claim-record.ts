@@ -59,6 +59,21 @@ export interface ClaimDisruption {
   readonly replacements?: readonly string[];
 }
 
+/**
+ * An action on the claim that keeps failing (a refused TerminateInstances, a node patch an
+ * admission webhook rejects, an eviction answered 403): how often in a row, the last error, and
+ * when the claim may be acted on again. Passes leave the claim alone until then.
+ */
+export interface ClaimFailure {
+  /** What was being done: the lifecycle or termination step (`Register`, `Drain`, …). */
+  readonly action: string;
+  readonly message: string;
+  /** Failures in a row; the backoff doubles with each. */
+  readonly attempts: number;
+  readonly failedAt: string;
+  readonly retryAt: string;
+}
+
 /** When the claim entered each phase it has reached (ISO-8601); `Pending` is its creation. */
 export type PhaseTimestamps = { readonly [P in NodeClaimPhase]?: string };
 
@@ -107,6 +122,8 @@ export interface NodeClaimRecord {
   readonly timestamps: PhaseTimestamps;
   /** Why the claim is going, set when it is decided; with replacements, it waits for them. */
   readonly disruption?: ClaimDisruption;
+  /** The action that failed last and the backoff it earned; gone once an action succeeds. */
+  readonly failure?: ClaimFailure;
   /** 1 when created; every successful update adds one. */
   readonly version: number;
 }

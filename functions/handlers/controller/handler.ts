@@ -16,8 +16,11 @@ import type { PassReport } from '../../use-cases/controller/pass-report.ts';
 import { parseWake, type WakeMessage } from './event.ts';
 
 export interface ControllerHandlerDependencies {
-  /** Runs one pass; `holder` names this invocation in the lease. */
-  readonly pass: (holder: string) => Promise<PassReport>;
+  /**
+   * Runs one pass; `holder` names this invocation in the lease, `remainingMs` is what is left of
+   * it (the lease must outlive the invocation).
+   */
+  readonly pass: (holder: string, remainingMs: number) => Promise<PassReport>;
   /** Powertools defaults (level and namespace from the environment) when absent. */
   readonly logger?: Logger;
   readonly metrics?: Metrics;
@@ -41,6 +44,8 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
   const decided = (kind: string) => report.lifecycle.filter((r) => r.kind === kind).length;
   metrics.addMetric('NodeClaimsDisrupted', MetricUnit.Count, decided('Disrupting'));
   metrics.addMetric('NodeClaimsTerminated', MetricUnit.Count, decided('Terminated'));
+  // Claims whose action failed and were backed off: one broken object, told without stopping.
+  metrics.addMetric('NodeClaimActionFailures', MetricUnit.Count, report.claimFailures.length);
   const refused = report.unschedulable.filter((u) => u.reasons.some((r) => r.code === 'Limits'));
   metrics.addMetric('PodsRefusedByLimits', MetricUnit.Count, refused.length);
   metrics.addMetric('LimitsReached', MetricUnit.Count, report.limitsReached.length);
@@ -81,7 +86,7 @@ export function makeControllerHandler(deps: ControllerHandlerDependencies): Cont
     );
     if (wakes.length === 0) return response;
     logger.info('pass starting', { wakes: wakes.map((w) => `${w.source}: ${w.reason}`) });
-    const report = await deps.pass(context.awsRequestId);
+    const report = await deps.pass(context.awsRequestId, context.getRemainingTimeInMillis());
     recordMetrics(metrics, report);
     logger.info(report.ran ? 'pass finished' : 'another pass holds the lease', {
       provisionablePods: report.provisionablePods,
@@ -90,6 +95,9 @@ export function makeControllerHandler(deps: ControllerHandlerDependencies): Cont
       replannedPods: report.replannedPods,
       unschedulable: report.unschedulable.length,
       lifecycle: report.lifecycle.map((l) => `${l.kind} ${l.claim ?? l.instanceId ?? ''}`),
+      claimFailures: report.claimFailures.map(
+        (f) => `${f.action} ${f.claim ?? f.instanceId ?? ''}: ${f.message}`,
+      ),
       inFlight: report.inFlight,
     });
     return response;

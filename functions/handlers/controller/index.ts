@@ -144,7 +144,8 @@ function newClaimName(pool: string): string {
   return `${pool}-${suffix}`;
 }
 
-async function pass(holder: string): Promise<PassReport> {
+/** One pass; the lease it takes must outlive the `remainingMs` of this invocation. */
+async function pass(holder: string, remainingMs: number): Promise<PassReport> {
   const report = await runControllerPass(
     {
       state,
@@ -159,6 +160,7 @@ async function pass(holder: string): Promise<PassReport> {
     {
       ...DEFAULT_PASS_SETTINGS,
       region,
+      timeoutMs: remainingMs,
       ...(limits === undefined ? {} : { startingLimits: limits }),
     },
   );

@@ -7,22 +7,28 @@
 
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
+import type { LeaseGrant } from '../../domain/state/lease.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import type { LimitReached } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { ClaimIsolation } from './claim-isolation.ts';
 import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
+import { fencedSideEffects } from './lease-guard.ts';
 import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import { watchLimits } from './limit-watch.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
-import type { PassReport } from './pass-report.ts';
+import type { ClaimActionFailure, PassReport } from './pass-report.ts';
 import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
 import { runTermination, type TerminationOutcome } from './termination-step.ts';
 
-/** The lease outlives the pass's deadline by this much, so launches after it stay fenced. */
-const LEASE_MARGIN_SECONDS = 60;
+/**
+ * The lease outlives the longest the pass can run by this much, for clocks that differ between
+ * invocations; Lambda ends the invocation at its timeout, so no pass outlives its lease.
+ */
+const LEASE_MARGIN_SECONDS = 30;
 
 function skipped(now: Date): PassReport {
   const at = now.toISOString();
@@ -36,6 +42,7 @@ function skipped(now: Date): PassReport {
     failures: [],
     replannedPods: 0,
     lifecycle: [],
+    claimFailures: [],
     unschedulable: [],
     inFlight: 0,
     pools: [],
@@ -48,11 +55,11 @@ export async function runControllerPass(
   settings: PassSettings,
 ): Promise<PassReport> {
   const started = deps.clock.now();
-  const leaseSeconds = Math.ceil(settings.deadlineMs / 1000) + LEASE_MARGIN_SECONDS;
+  const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
   const grant = await deps.state.lease.acquire(deps.holder, started, leaseSeconds);
   if (grant === undefined) return skipped(started);
   try {
-    return await fencedPass(deps, settings, { fence: grant }, started);
+    return await fencedPass(fencedSideEffects(deps, grant), settings, grant, started);
   } finally {
     await deps.state.lease.release(grant);
   }
@@ -83,7 +90,7 @@ async function wakeForWhatIsLeft(
 async function tell(
   deps: PassDependencies,
   concurrency: number,
-  snapshot: PassSnapshot,
+  { snapshot, isolation }: PassRun,
   { lifecycle, provisioning, disruption, termination }: PassSteps,
   limitsReached: readonly LimitReached[],
 ): Promise<void> {
@@ -102,6 +109,7 @@ async function tell(
       ...podEvents(snapshot.cluster.pods, launches, unschedulable),
       ...disruption.events,
       ...termination.events,
+      ...isolation.events,
     ],
     concurrency,
   );
@@ -114,14 +122,18 @@ interface PassSteps {
   readonly termination: TerminationOutcome;
 }
 
-type Write = { readonly fence: { readonly fencingToken: number } };
+/** What the steps of one pass share. */
+interface PassRun {
+  readonly write: { readonly fence: LeaseGrant };
+  readonly isolation: ClaimIsolation;
+  readonly started: Date;
+  readonly snapshot: PassSnapshot;
+}
 
 async function runSteps(
   deps: PassDependencies,
   settings: PassSettings,
-  write: Write,
-  started: Date,
-  snapshot: PassSnapshot,
+  { write, isolation, started, snapshot }: PassRun,
 ): Promise<PassSteps> {
   const instanceTypes = await instanceTypesByPool(
     {
@@ -132,7 +144,13 @@ async function runSteps(
     deps.cloud,
   );
   const concurrency = settings.launchConcurrency;
-  const lifecycle = await runLifecycle(deps, { snapshot, instanceTypes, write, concurrency });
+  const lifecycle = await runLifecycle(deps, {
+    snapshot,
+    instanceTypes,
+    write,
+    concurrency,
+    isolation,
+  });
   const deadline = started.getTime() + settings.deadlineMs;
   const common = { snapshot, instanceTypes, write, settings, deadline };
   const provisioning = await provision(deps, { ...common, claims: lifecycle.claims });
@@ -140,12 +158,14 @@ async function runSteps(
     ...common,
     claims: provisioning.claims,
     nominated: provisioning.nominated,
+    isolation,
   });
   const termination = await runTermination(deps, {
     snapshot,
     claims: disruption.claims,
     write,
     concurrency,
+    isolation,
   });
   return { lifecycle, provisioning, disruption, termination };
 }
@@ -155,6 +175,7 @@ function reportOf(
   finished: Date,
   { lifecycle, provisioning, disruption, termination }: PassSteps,
   after: {
+    readonly claimFailures: readonly ClaimActionFailure[];
     readonly inFlight: number;
     readonly nextWakeSeconds: number | undefined;
     readonly reached: readonly LimitReached[];
@@ -171,6 +192,7 @@ function reportOf(
     failures: provisioning.failures,
     replannedPods: provisioning.replannedPods,
     lifecycle: [...lifecycle.records, ...disruption.records, ...termination.records],
+    claimFailures: after.claimFailures,
     unschedulable: provisioning.unschedulable,
     inFlight,
     ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
@@ -182,13 +204,15 @@ function reportOf(
 async function fencedPass(
   deps: PassDependencies,
   settings: PassSettings,
-  write: Write,
+  grant: LeaseGrant,
   started: Date,
 ): Promise<PassReport> {
   const snapshot = await readSnapshot(deps, started, settings.startingLimits);
-  const steps = await runSteps(deps, settings, write, started, snapshot);
+  const isolation = new ClaimIsolation(deps, grant);
+  const run = { write: { fence: grant }, isolation, started, snapshot };
+  const steps = await runSteps(deps, settings, run);
   const reached = await watchLimits(deps, steps.provisioning.unschedulable, started);
-  await tell(deps, settings.launchConcurrency, snapshot, steps, reached);
+  await tell(deps, settings.launchConcurrency, run, steps, reached);
   const { provisioning, termination } = steps;
   const inFlight = termination.claims.filter(
     (c) => c.phase !== NodeClaimPhase.initialized || c.disruption !== undefined,
@@ -199,5 +223,10 @@ async function fencedPass(
     inFlight,
     provisioning.unschedulable,
   );
-  return reportOf(started, deps.clock.now(), steps, { inFlight, nextWakeSeconds, reached });
+  return reportOf(started, deps.clock.now(), steps, {
+    claimFailures: isolation.failures,
+    inFlight,
+    nextWakeSeconds,
+    reached,
+  });
 }

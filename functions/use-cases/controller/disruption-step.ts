@@ -5,7 +5,8 @@
  * first; empty and underused nodes wait 15 s and are decided again before anything is touched.
  * A candidate with replacements is tainted and drains only once they are Initialized; if one
  * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
- * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event.
+ * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event. A decision
+ * whose carrying out fails backs its candidates off and the pass goes on (claim-isolation.ts).
  */
 
 import pLimit from 'p-limit';
@@ -35,6 +36,7 @@ import { DISRUPTED_TAINT } from '../../domain/taints.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import { cronSchedules } from '../disruption/cron-schedules.ts';
+import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
 import { emptyRound, Provisioning, type ProvisioningContext } from './pass-claims.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
@@ -45,6 +47,7 @@ export interface DisruptionStepContext extends Omit<ProvisioningContext, 'claims
   readonly claims: readonly NodeClaimRecord[];
   /** Nodes this pass's provisioning placed pending pods on. */
   readonly nominated: ReadonlySet<string>;
+  readonly isolation: ClaimIsolation;
 }
 
 export interface DisruptionOutcome {
@@ -131,10 +134,13 @@ class DisruptionStep {
   /** Candidates whose replacements came up drain now; those whose replacements failed are let go. */
   async advanceReplacements(): Promise<void> {
     const nowMs = this.#now().getTime();
-    for (const claim of this.claims.filter(isReplacing)) {
+    const { isolation } = this.#context;
+    for (const claim of this.claims.filter((c) => isReplacing(c) && isolation.isDue(c))) {
       const progress = replacementProgress(claim, this.#claims, nowMs);
       if (progress.kind === 'Abort')
-        await this.#clear(claim, 'DisruptionFailed', `disruption abandoned: ${progress.reason}`);
+        await this.#isolated([claim], () =>
+          this.#clear(claim, 'DisruptionFailed', `disruption abandoned: ${progress.reason}`),
+        );
       else if (progress.kind === 'Proceed')
         await this.#markForDeletion(
           claim,
@@ -212,6 +218,35 @@ class DisruptionStep {
   #claimsOf(nodes: readonly string[]): NodeClaimRecord[] {
     const wanted = new Set(nodes);
     return this.claims.filter((c) => c.nodeName !== undefined && wanted.has(c.nodeName));
+  }
+
+  /**
+   * Runs what touches the candidates' nodes; when it fails, they are backed off (and left out
+   * of decisions until then) and the pass goes on.
+   */
+  async #isolated(
+    candidates: readonly NodeClaimRecord[],
+    work: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      for (const claim of candidates) {
+        const failed = await this.#context.isolation.failed({ action: 'Disrupt', claim }, err);
+        if (failed !== undefined) this.#claims.set(failed.name, failed);
+      }
+    }
+  }
+
+  /** Whether every candidate of the decision may be acted on now (none is backing off). */
+  #isDue(decision: DisruptionDecision): boolean {
+    return this.#claimsOf(decision.nodes).every((c) => this.#context.isolation.isDue(c));
+  }
+
+  /** The decision carried out, or its candidates backed off. */
+  #tryExecute(decision: DisruptionDecision): Promise<void> {
+    if (!this.#isDue(decision)) return Promise.resolve();
+    return this.#isolated(this.#claimsOf(decision.nodes), () => this.execute(decision));
   }
 
   /** Carries a decision out: mark for deletion, or launch the replacements first. */
@@ -305,7 +340,7 @@ class DisruptionStep {
       }
       matched.add(decision);
       waiting = true;
-      if (validationDue(first, nowMs)) await this.execute(decision);
+      if (validationDue(first, nowMs)) await this.#tryExecute(decision);
     }
     return { matched, waiting };
   }
@@ -317,8 +352,8 @@ class DisruptionStep {
   ): Promise<void> {
     for (const decision of plan.decisions.filter((d) => !matched.has(d))) {
       if (decision.method === 'expiration' || decision.method === 'drift')
-        await this.execute(decision);
-      else if (!waiting) await this.#validate(decision);
+        await this.#tryExecute(decision);
+      else if (!waiting && this.#isDue(decision)) await this.#validate(decision);
     }
   }
 

@@ -3,11 +3,13 @@
  * stopped pass left, record instances it launched, register (with the termination finalizer)
  * and initialize joined nodes, mark for deletion claims whose Node was deleted, remove claims
  * that timed out or lost their instance, terminate orphans. Each action is idempotent, so
- * one that fails is simply decided again by the next pass.
+ * one that fails is simply decided again by a later pass: the claim is backed off and the other
+ * actions go on (claim-isolation.ts).
  */
 import pLimit from 'p-limit';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { Label } from '../../domain/labels.ts';
+import { withoutFailure } from '../../domain/lifecycle/claim-backoff.ts';
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
@@ -18,6 +20,7 @@ import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { defaultNodeClass } from '../instance-types-by-pool.ts';
+import type { ClaimIsolation, FailedAction } from './claim-isolation.ts';
 import { launchClaim, recordLaunch } from './claim-launch.ts';
 import { decisionOf } from './decisions.ts';
 import { letNodeGo } from './node-removal.ts';
@@ -31,6 +34,7 @@ export interface LifecycleContext {
   readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
   readonly write: FencedWrite;
   readonly concurrency: number;
+  readonly isolation: ClaimIsolation;
 }
 
 export interface LifecycleOutcome {
@@ -284,6 +288,65 @@ function carryOut(
   }
 }
 
+/** The claim an action is about; orphan instances and Nodes being let go have none. */
+function claimOf(action: LifecycleAction): NodeClaimRecord | undefined {
+  return 'claim' in action ? action.claim : undefined;
+}
+
+/** What a failed action was about, for the report, the node's Event and the backoff. */
+function whatFailed(action: LifecycleAction): FailedAction {
+  const claim = claimOf(action);
+  const nodeName = 'node' in action ? action.node?.name : undefined;
+  const instanceId =
+    claim?.instanceId ?? ('instance' in action ? action.instance.instanceId : undefined);
+  return {
+    action: action.kind,
+    ...(claim === undefined ? {} : { claim }),
+    ...(nodeName === undefined ? {} : { nodeName }),
+    ...(instanceId === undefined ? {} : { instanceId }),
+  };
+}
+
+/** The failure told and the claim backed off; rejects only when the failure is not the claim's. */
+async function failedStep(
+  action: LifecycleAction,
+  context: LifecycleContext,
+  err: unknown,
+): Promise<Step> {
+  const what = whatFailed(action);
+  const failed = await context.isolation.failed(what, err);
+  return {
+    ...(failed === undefined ? {} : { claim: failed }),
+    record: {
+      kind: 'ActionFailed',
+      ...(what.claim === undefined ? {} : { claim: what.claim.name }),
+      ...(what.instanceId === undefined ? {} : { instanceId: what.instanceId }),
+      reason: `${action.kind}: ${err instanceof Error ? err.message : String(err)}`,
+    },
+  };
+}
+
+/** The action, or, when it fails, the claim backed off and the failure told. */
+async function attempt(
+  deps: PassDependencies,
+  action: LifecycleAction,
+  context: LifecycleContext,
+): Promise<Step> {
+  if (!('claim' in action)) {
+    return carryOut(deps, action, context).catch((err) => failedStep(action, context, err));
+  }
+  const { claim } = action;
+  try {
+    // The action writes the claim without its old failure: succeeding clears it.
+    const step = await carryOut(deps, { ...action, claim: withoutFailure(claim) }, context);
+    if (step.claim !== undefined || step.removed !== undefined) return step;
+    const cleared = await context.isolation.succeeded(claim);
+    return cleared === undefined ? step : { ...step, claim: cleared };
+  } catch (err) {
+    return failedStep(action, context, err);
+  }
+}
+
 export async function runLifecycle(
   deps: PassDependencies,
   context: LifecycleContext,
@@ -295,11 +358,13 @@ export async function runLifecycle(
     instances: snapshot.instances,
     now: deps.clock.now(),
   });
+  const { isolation } = context;
+  const due = actions.filter((a) => !('claim' in a) || isolation.isDue(a.claim));
   const limit = pLimit(context.concurrency);
   const steps = await Promise.all(
-    actions.map((a) =>
+    due.map((a) =>
       limit(async () => ({
-        ...(await carryOut(deps, a, context)),
+        ...(await attempt(deps, a, context)),
         at: deps.clock.now().toISOString(),
       })),
     ),

@@ -15,6 +15,11 @@ export interface PassSettings {
   readonly launchConcurrency: number;
   /** Scheduling stops at this much time into the pass; what was decided is launched. */
   readonly deadlineMs: number;
+  /**
+   * The most the pass can run: what remains of the invocation when it starts (the function's
+   * timeout). The lease is taken for this and a margin, so it outlives the pass however it ends.
+   */
+  readonly timeoutMs: number;
   /** Offerings that failed for capacity are skipped this long (Karpenter: 3 minutes). */
   readonly unavailableOfferingSeconds: number;
   /** The next pass while anything is in flight (Karpenter re-checks every few seconds). */
@@ -28,6 +33,9 @@ export interface PassSettings {
 export const DEFAULT_PASS_SETTINGS: Omit<PassSettings, 'region'> = {
   launchConcurrency: 32,
   deadlineMs: 60_000,
+  // The controller function's timeout (lib/nodesmith-functions.ts); the handler passes what
+  // remains of the invocation instead.
+  timeoutMs: 180_000,
   unavailableOfferingSeconds: 180,
   inFlightWakeSeconds: 10,
   maxReplanRounds: 10,

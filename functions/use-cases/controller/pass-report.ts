@@ -36,6 +36,20 @@ export interface LifecycleRecord {
   readonly reason?: string;
 }
 
+/** A claim's action that failed: the claim is backed off and the pass carried on. */
+export interface ClaimActionFailure {
+  readonly at: string;
+  /** The lifecycle or termination step (`Remove`, `Drain`, `TerminateInstance`, …). */
+  readonly action: string;
+  readonly claim?: string;
+  readonly nodeName?: string;
+  readonly instanceId?: string;
+  readonly message: string;
+  /** Failures in a row, and when the claim is acted on again (absent for orphans). */
+  readonly attempts?: number;
+  readonly retryAt?: string;
+}
+
 export interface PlanRound {
   readonly round: number;
   readonly pendingPods: number;
@@ -58,6 +72,8 @@ export interface PassReport {
   /** Pods re-planned in this pass after a capacity error. */
   readonly replannedPods: number;
   readonly lifecycle: readonly LifecycleRecord[];
+  /** Claims whose action failed in this pass; each is backed off and the pass went on. */
+  readonly claimFailures: readonly ClaimActionFailure[];
   readonly unschedulable: readonly UnschedulablePod[];
   /** Claims not yet initialized when the pass ended. */
   readonly inFlight: number;

@@ -3,8 +3,10 @@
  * deleted — taint and start the drain, evict (a PDB's refusal is an Event and a later pass),
  * delete what the deadline no longer waits for, terminate the instance, then let the Node go
  * (deleted, its termination finalizer removed) and remove the claim. Every step is idempotent;
- * a step cut short is decided again next pass.
+ * a step cut short is decided again next pass, and a step that fails backs its claim off
+ * without holding up the others (claim-isolation.ts).
  */
+import { withoutFailure } from '../../domain/lifecycle/claim-backoff.ts';
 import { podKey } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { PAST_DISRUPTION_TTL_SECONDS } from '../../domain/state/past-disruption.ts';
@@ -17,6 +19,7 @@ import {
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
+import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
 import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
@@ -213,6 +216,39 @@ class Terminator {
   }
 }
 
+/** The step, or, when it fails, the claim backed off and the failure told. */
+async function attempt(
+  terminator: Terminator,
+  action: TerminationAction,
+  isolation: ClaimIsolation,
+): Promise<Step> {
+  const { claim } = action;
+  try {
+    // The step writes the claim without its old failure: succeeding clears it.
+    const step = await terminator.carryOut({ ...action, claim: withoutFailure(claim) });
+    if (step.claim !== undefined || step.removed !== undefined) return step;
+    const cleared = await isolation.succeeded(claim);
+    return cleared === undefined ? step : { ...step, claim: cleared };
+  } catch (err) {
+    const nodeName = action.node?.name;
+    const failed = await isolation.failed(
+      {
+        action: action.kind,
+        claim,
+        ...(nodeName === undefined ? {} : { nodeName }),
+        ...(claim.instanceId === undefined ? {} : { instanceId: claim.instanceId }),
+      },
+      err,
+    );
+    const reason = `${action.kind}: ${err instanceof Error ? err.message : String(err)}`;
+    return {
+      ...(failed === undefined ? {} : { claim: failed }),
+      records: [{ kind: 'ActionFailed', claim: claim.name, reason }],
+      events: [],
+    };
+  }
+}
+
 export async function runTermination(
   deps: PassDependencies,
   context: {
@@ -220,6 +256,7 @@ export async function runTermination(
     readonly claims: readonly NodeClaimRecord[];
     readonly write: FencedWrite;
     readonly concurrency: number;
+    readonly isolation: ClaimIsolation;
   },
 ): Promise<TerminationOutcome> {
   const { snapshot } = context;
@@ -234,7 +271,9 @@ export async function runTermination(
   // One claim after another, in name order: evictions that share a PodDisruptionBudget then
   // meet it in the same order every time, so the same cluster drains the same way.
   const steps: Step[] = [];
-  for (const action of actions) steps.push(await terminator.carryOut(action));
+  for (const action of actions.filter((a) => context.isolation.isDue(a.claim))) {
+    steps.push(await attempt(terminator, action, context.isolation));
+  }
   const at = deps.clock.now().toISOString();
   const changed = new Map(
     steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),

@@ -19,6 +19,16 @@ const REPORT: PassReport = {
   failures: [],
   replannedPods: 0,
   lifecycle: [],
+  claimFailures: [
+    {
+      at: '2026-11-24T09:00:00.000Z',
+      action: 'TerminateInstance',
+      claim: 'default-a1b2c',
+      message: 'terminating instance i-0123456789abcdef0: UnauthorizedOperation',
+      attempts: 1,
+      retryAt: '2026-11-24T09:00:10.000Z',
+    },
+  ],
   unschedulable: [],
   inFlight: 0,
   pools: [{ nodePool: 'default', nodes: 3, costPerHour: 0.288 }],
@@ -57,20 +67,20 @@ function batch(...bodies: string[]): SQSEvent {
 const wake = (source: string) => JSON.stringify({ source, reason: 'test' });
 
 describe('the controller function', () => {
-  it('runs one pass for a batch of wakes, named after the invocation', async () => {
-    const holders: string[] = [];
+  it('runs one pass for a batch of wakes, named after the invocation and told the time it has left', async () => {
+    const passes: [string, number][] = [];
     const handler = makeControllerHandler({
-      pass: async (holder) => {
-        holders.push(holder);
+      pass: async (holder, remainingMs) => {
+        passes.push([holder, remainingMs]);
         return REPORT;
       },
     });
-    const response = await handler(
-      batch(wake('audit'), wake('schedule'), wake('controller')),
-      lambdaContext('req-1'),
-    );
+    const response = await handler(batch(wake('audit'), wake('schedule'), wake('controller')), {
+      ...lambdaContext('req-1'),
+      getRemainingTimeInMillis: () => 179_500,
+    });
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(holders).toEqual(['req-1']);
+    expect(passes).toEqual([['req-1', 179_500]]);
   });
 
   it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions', async () => {
@@ -103,6 +113,7 @@ describe('the controller function', () => {
     expect(pass).toMatchObject({
       NodeClaimsDisrupted: 0,
       NodeClaimsTerminated: 0,
+      NodeClaimActionFailures: 1,
       LimitsReached: 1,
       PodsRefusedByLimits: 0,
     });

@@ -1,0 +1,170 @@
+/**
+ * A controller pass's world for the tests of one pass: the simulated API server over HTTP, the
+ * simulated cloud, the memory state store with the burst scenario's pools, and a clock the test
+ * moves. The cloud can be told to refuse TerminateInstances for some instances and to list
+ * instances it never launched.
+ */
+import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
+import { burstScenario } from '../../../bin/cli/simulate/scenarios/burst.ts';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
+import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
+import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
+import type { FakeApiServer } from '../../../functions/adapters/simulated/api-server/server.ts';
+import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
+import type { ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
+import { InvalidConfigError } from '../../../functions/ports/errors.ts';
+import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { Wake, Waker } from '../../../functions/ports/wake.ts';
+import type { PassDependencies } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+
+export const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+
+export class Wakes implements Waker {
+  readonly queued: { wake: Wake; delaySeconds: number }[] = [];
+  async wake(wake: Wake, delaySeconds = 0): Promise<void> {
+    this.queued.push({ wake, delaySeconds });
+  }
+}
+
+/** A clock the test sets: passes read the same instant until it is moved. */
+export class SetClock {
+  #ms = T0;
+  now = (): Date => new Date(this.#ms);
+  moveTo(secondsAfterT0: number): void {
+    this.#ms = T0 + secondsAfterT0 * 1000;
+  }
+}
+
+/** The simulated cloud, with TerminateInstances refused for some instances (an edited tag). */
+export class RefusingCloud extends SimulatedCloud {
+  readonly refused = new Set<string>();
+  readonly terminateCalls: string[] = [];
+  readonly alsoListed: ManagedInstance[] = [];
+  onTerminate: (instanceId: string) => Promise<void> = async () => undefined;
+
+  override async terminate(instanceId: string): Promise<void> {
+    this.terminateCalls.push(instanceId);
+    await this.onTerminate(instanceId);
+    if (this.refused.has(instanceId)) {
+      throw new InvalidConfigError(
+        `terminating instance ${instanceId}: UnauthorizedOperation: You are not authorized to perform this operation`,
+      );
+    }
+    this.alsoListed.splice(
+      0,
+      this.alsoListed.length,
+      ...this.alsoListed.filter((i) => i.instanceId !== instanceId),
+    );
+    return super.terminate(instanceId);
+  }
+
+  override async listManaged(): Promise<readonly ManagedInstance[]> {
+    return [...(await super.listManaged()), ...this.alsoListed];
+  }
+}
+
+export interface PassWorld {
+  readonly deps: PassDependencies;
+  readonly state: StateStore;
+  readonly cloud: RefusingCloud;
+  readonly clock: SetClock;
+  readonly waker: Wakes;
+  readonly decisions: MemoryDecisionPublisher;
+}
+
+/** The burst scenario's pools, and `pods` pods kube-scheduler marked Unschedulable. */
+export async function aPassWorld(server: FakeApiServer, pods: number): Promise<PassWorld> {
+  const scenario = burstScenario(1, pods);
+  const state = makeMemoryStateStore();
+  await configurePools(state, scenario.manifests);
+  for (const pod of scenario.steps.flatMap((s) => s.pods)) {
+    server.store.create('pods', {
+      ...pod,
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+      },
+    });
+  }
+  const clock = new SetClock();
+  const cloud = new RefusingCloud({ clock, region: 'us-east-1', zones: scenario.zones, seed: 1 });
+  const waker = new Wakes();
+  const decisions = new MemoryDecisionPublisher();
+  let n = 0;
+  const deps: PassDependencies = {
+    state,
+    cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: clock.now }),
+    cloud,
+    decisions,
+    waker,
+    clock,
+    newClaimName: (pool: string) => `${pool}-${String(++n).padStart(5, '0')}`,
+    holder: 'test-pass',
+  };
+  return { deps, state, cloud, clock, waker, decisions };
+}
+
+/**
+ * A claim of pool `general` launched an hour ago, its instance listed by the cloud: Initialized
+ * on its node, or, with `joined: false`, Launched and never registered.
+ */
+export async function aRunningClaim(
+  world: PassWorld,
+  server: FakeApiServer,
+  name: string,
+  { joined = true, ...overrides }: Partial<NodeClaimRecord> & { joined?: boolean } = {},
+): Promise<NodeClaimRecord> {
+  const suffix = name
+    .replace(/[^0-9a-z]/g, '')
+    .slice(-8)
+    .padStart(8, '0');
+  const instanceId = `i-0${suffix}deadbeef`;
+  const providerID = `aws:///us-east-1a/${instanceId}`;
+  const nodeName = `ip-10-0-0-${world.cloud.alsoListed.length + 1}.ec2.internal`;
+  const at = new Date(T0 - 3_600_000).toISOString();
+  const claim = await world.state.nodeClaims.create({
+    ...aNewNodeClaim({ name, nodePool: 'general' }),
+    instanceId,
+    providerID,
+    labels: { 'karpenter.sh/nodepool': 'general' },
+    ...(joined
+      ? {
+          phase: 'Initialized',
+          nodeName,
+          timestamps: { Pending: at, Launched: at, Registered: at, Initialized: at },
+        }
+      : { phase: 'Launched', timestamps: { Pending: at, Launched: at } }),
+    ...overrides,
+  });
+  if (joined)
+    server.store.create('nodes', {
+      metadata: {
+        name: nodeName,
+        labels: {
+          'karpenter.sh/nodepool': 'general',
+          'karpenter.sh/registered': 'true',
+          'karpenter.sh/initialized': 'true',
+        },
+      },
+      spec: { providerID },
+      status: {
+        allocatable: { cpu: '2', memory: '8Gi', pods: '110' },
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    });
+  world.cloud.alsoListed.push({
+    instanceId,
+    providerID,
+    instanceType: 'm7g.large',
+    zone: 'us-east-1a',
+    capacityType: 'spot',
+    launchTime: at,
+    state: 'running',
+    nodeClaim: name,
+    nodePool: 'general',
+  });
+  return claim;
+}
