@@ -28,6 +28,7 @@ import {
   isGoing,
   markedForDeletion,
 } from '../../domain/lifecycle/claim-deletion.ts';
+import { claimsOfDeletedPools } from '../../domain/lifecycle/owner-cascade.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { claimCharges } from '../../domain/limits/claim-charges.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
@@ -121,6 +122,22 @@ class DisruptionStep {
     this.#note(kind, claim, reason);
     if (claim.nodeName !== undefined)
       this.events.push(nodeEvent(claim.nodeName, kind, reason, kind === 'DisruptionFailed'));
+  }
+
+  /**
+   * Claims whose NodePool was deleted go, through the usual drain, as Karpenter's owner
+   * references take them: with no pool there is no terminationGracePeriod, so the drain waits
+   * on the pods' PodDisruptionBudgets as long as it takes.
+   */
+  async cascadeDeletedPools(): Promise<void> {
+    const { nodePools } = this.#context.snapshot;
+    for (const claim of claimsOfDeletedPools(this.claims, nodePools)) {
+      await this.#markForDeletion(
+        claim,
+        'NodePoolDeleted',
+        `NodePool ${claim.nodePool} no longer exists`,
+      );
+    }
   }
 
   /** Claims whose nodes gained or lost pods since the last pass remember when. */
@@ -370,6 +387,7 @@ export async function runDisruption(
   context: DisruptionStepContext,
 ): Promise<DisruptionOutcome> {
   const step = new DisruptionStep(deps, context);
+  await step.cascadeDeletedPools();
   await step.recordPodEvents();
   await step.advanceReplacements();
   const plan = await step.plan();

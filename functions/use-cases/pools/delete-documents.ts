@@ -1,8 +1,12 @@
 /**
  * `DELETE /v1/nodepools/{name}` and `/v1/nodeclasses/{name}`. Deleting a NodePool marks each of
  * its claims for deletion, as Karpenter's NodeClaims go with their NodePool, and the controller
- * drains and terminates them within the pool's terminationGracePeriod. An EC2NodeClass that a
- * NodePool still names, or that claims still run on, is kept: Karpenter's finalizer waits too.
+ * drains and terminates them within the pool's terminationGracePeriod. The claims are marked
+ * before the pool is deleted, so a call that dies half-way leaves the pool to be deleted again,
+ * never claims without a pool; a claim a pass writes meanwhile is marked by the controller,
+ * which deletes every claim whose pool is gone (domain/lifecycle/owner-cascade.ts). An
+ * EC2NodeClass that a NodePool still names, or that claims still run on, is kept: Karpenter's
+ * finalizer waits too.
  */
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
@@ -56,7 +60,7 @@ async function markForDeletion(state: Stores, name: string, pool: NodePool, now:
   return marked;
 }
 
-/** Deletes the pool and marks its claims for deletion; resolves with the claims marked. */
+/** Marks the pool's claims for deletion, then deletes the pool; resolves with the claims marked. */
 export async function deleteNodePool(
   state: Stores,
   name: string,
@@ -64,8 +68,9 @@ export async function deleteNodePool(
   expectedResourceVersion?: number,
 ): Promise<readonly string[]> {
   const stored = await current(state.nodePools, 'NodePool', name, expectedResourceVersion);
+  const marked = await markForDeletion(state, name, stored.document, now);
   await state.nodePools.delete(name, stored.resourceVersion);
-  return markForDeletion(state, name, stored.document, now);
+  return marked;
 }
 
 export async function deleteNodeClass(
