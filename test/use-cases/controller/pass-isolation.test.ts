@@ -114,6 +114,37 @@ describe('a claim whose action keeps failing', () => {
     expect((await world.state.nodeClaims.get('general-drains'))?.phase).toBe('Draining');
   });
 
+  it('registers the other nodes when an admission webhook refuses to patch one', async () => {
+    // Prepare: two nodes joined; patches of the first are denied by a webhook.
+    const world = await aPassWorld(server, 0);
+    const joined = {
+      phase: 'Launched' as const,
+      timestamps: { Pending: at(-600), Launched: at(-600) },
+    };
+    const refused = await aRunningClaim(world, server, 'general-webhook', joined);
+    await aRunningClaim(world, server, 'general-fine', joined);
+    server.faults.inject({
+      method: 'PATCH',
+      path: `/api/v1/nodes/${refused.nodeName}`,
+      status: 400,
+      message: 'admission webhook "nodes.policy.example.com" denied the request: label not allowed',
+      times: 100,
+    });
+    // Act
+    const report = await runControllerPass(world.deps, settings);
+    // Assess
+    expect(report.claimFailures).toEqual([
+      expect.objectContaining({
+        action: 'Register',
+        claim: 'general-webhook',
+        nodeName: refused.nodeName,
+        message: expect.stringContaining('denied the request'),
+      }),
+    ]);
+    expect((await world.state.nodeClaims.get('general-fine'))?.phase).toBe('Registered');
+    expect((await world.state.nodeClaims.get('general-webhook'))?.phase).toBe('Launched');
+  });
+
   it('still ends the pass when the state store cannot record the failure', async () => {
     const world = await aPassWorld(server, 40);
     const stuck = await aRunningClaim(world, server, 'general-stuck', { joined: false });
