@@ -53,6 +53,8 @@ function timed(cloud: SimulatedCloud, issued: number[]): CloudProvider {
     prices: () => cloud.prices(),
     terminate: (id) => cloud.terminate(id),
     listManaged: () => cloud.listManaged(),
+    describe: (ids) => cloud.describe(ids),
+    claimOwnership: (ids) => cloud.claimOwnership(ids),
     launch: (claim, context) => {
       issued.push(performance.now());
       return cloud.launch(claim, context);

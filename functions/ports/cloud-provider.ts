@@ -128,6 +128,11 @@ export interface ManagedInstance extends LaunchedInstance {
   readonly nodeClaim?: string;
   readonly nodePool?: string;
   readonly nodeClass?: string;
+  /**
+   * It carries Nodesmith's ownership tag for this cluster: Nodesmith launched or adopted it.
+   * Only such instances are ever orphans, and only they may be terminated.
+   */
+  readonly owned: boolean;
 }
 
 export interface InstanceProvider {
@@ -147,10 +152,23 @@ export interface InstanceProvider {
   /** Terminates the instance. Idempotent: an instance that is already gone counts as done. */
   terminate(instanceId: string): Promise<void>;
   /**
-   * Instances carrying the cluster's ownership tag and a NodePool tag that are not yet
-   * terminated, sorted by instance id: the input of orphan garbage collection.
+   * Instances carrying Nodesmith's ownership tag for the cluster that are not yet terminated,
+   * sorted by instance id: the input of orphan garbage collection. Karpenter's instances and
+   * those of managed node groups carry the cluster tag but not this one, and are never listed.
    */
   listManaged(): Promise<readonly ManagedInstance[]>;
+  /**
+   * The instances among `instanceIds` that carry the cluster tag and are not yet terminated,
+   * whoever launched them, sorted by instance id; ids EC2 does not know are left out. Read-only.
+   */
+  describe(instanceIds: readonly string[]): Promise<readonly ManagedInstance[]>;
+  /**
+   * Adds Nodesmith's ownership tag, and only it, to instances that carry the cluster tag: the
+   * instances of claims written before the tag existed, and Karpenter instances being adopted.
+   * Idempotent. Rejects with the cloud's own error when IAM refuses (the deployment grants it
+   * only when adoption is on).
+   */
+  claimOwnership(instanceIds: readonly string[]): Promise<void>;
 }
 
 export interface InstanceTypeOptions {

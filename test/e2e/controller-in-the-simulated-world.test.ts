@@ -94,6 +94,8 @@ function crashingAfterLaunch(cloud: CloudProvider): CloudProvider {
     prices: () => cloud.prices(),
     terminate: (id) => cloud.terminate(id),
     listManaged: () => cloud.listManaged(),
+    describe: (ids) => cloud.describe(ids),
+    claimOwnership: (ids) => cloud.claimOwnership(ids),
     launch: async (claim, context) => {
       const launched = await cloud.launch(claim, context);
       if (!crashed) {

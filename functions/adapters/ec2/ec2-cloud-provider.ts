@@ -96,6 +96,14 @@ export class Ec2CloudProvider implements CloudProvider {
     return this.#instances.listManaged();
   }
 
+  describe(instanceIds: readonly string[]): Promise<readonly ManagedInstance[]> {
+    return this.#instances.describe(instanceIds);
+  }
+
+  claimOwnership(instanceIds: readonly string[]): Promise<void> {
+    return this.#instances.claimOwnership(instanceIds);
+  }
+
   instanceTypes(
     nodeClass: LaunchableNodeClass,
     options?: InstanceTypeOptions,

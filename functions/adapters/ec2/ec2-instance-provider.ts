@@ -7,11 +7,12 @@
 import {
   CreateFleetCommand,
   type CreateFleetCommandOutput,
+  CreateTagsCommand,
+  type Filter,
   type Instance,
   paginateDescribeInstances,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import { Label } from '../../domain/labels.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type {
   InstanceProvider,
@@ -31,7 +32,7 @@ import { launchTemplateConfig } from './launch-template-config.ts';
 import type { LaunchTemplates } from './launch-templates.ts';
 import { fromInstance } from './mappers.ts';
 import { collect } from './pages.ts';
-import { clusterTagKey, launchTags } from './tags.ts';
+import { clusterTagKey, launchTags, TagKey } from './tags.ts';
 import { bootstrapOptions } from './user-data/bootstrap-options.ts';
 import { userDataFor } from './user-data/user-data.ts';
 
@@ -85,20 +86,48 @@ export class Ec2InstanceProvider implements InstanceProvider {
   }
 
   async listManaged(): Promise<readonly ManagedInstance[]> {
-    const Filters = [
-      { Name: `tag:${clusterTagKey(this.#options.cluster.name)}`, Values: ['owned'] },
-      { Name: 'tag-key', Values: [Label.nodePool] },
-      { Name: 'instance-state-name', Values: LIVE_STATES },
-    ];
+    const { name } = this.#options.cluster;
+    return this.#describeWhere(
+      [{ Name: `tag:${TagKey.ownership}`, Values: [name] }],
+      'listing managed instances',
+    );
+  }
+
+  async describe(instanceIds: readonly string[]): Promise<readonly ManagedInstance[]> {
+    if (instanceIds.length === 0) return [];
+    const { name } = this.#options.cluster;
+    // A filter rather than `InstanceIds`, which fails the whole call for one unknown id.
+    return this.#describeWhere(
+      [
+        { Name: 'instance-id', Values: [...instanceIds] },
+        { Name: `tag:${clusterTagKey(name)}`, Values: ['owned'] },
+      ],
+      `describing instances ${instanceIds.join(', ')}`,
+    );
+  }
+
+  async claimOwnership(instanceIds: readonly string[]): Promise<void> {
+    if (instanceIds.length === 0) return;
+    const Tags = [{ Key: TagKey.ownership, Value: this.#options.cluster.name }];
+    try {
+      await this.#options.ec2.send(new CreateTagsCommand({ Resources: [...instanceIds], Tags }));
+    } catch (err) {
+      throw toPortError(err, `tagging instances ${instanceIds.join(', ')} as Nodesmith's`);
+    }
+  }
+
+  async #describeWhere(filters: readonly Filter[], doing: string): Promise<ManagedInstance[]> {
+    const Filters = [...filters, { Name: 'instance-state-name', Values: LIVE_STATES }];
+    const clusterName = this.#options.cluster.name;
     try {
       const pages = paginateDescribeInstances({ client: this.#options.ec2 }, { Filters });
       const reservations = await collect(pages, (page) => page.Reservations);
       const instances: Instance[] = reservations.flatMap((r) => r.Instances ?? []);
       return instances
-        .map(fromInstance)
+        .map((instance) => fromInstance(instance, clusterName))
         .sort((a, b) => (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
     } catch (err) {
-      throw toPortError(err, 'listing managed instances');
+      throw toPortError(err, doing);
     }
   }
 

@@ -84,7 +84,8 @@ function capacityTypeOf(instance: Instance): CapacityType {
   return instance.CapacityReservationId !== undefined ? 'reserved' : 'on-demand';
 }
 
-export function fromInstance(instance: Instance): ManagedInstance {
+/** An instance as listed; `owned` when it carries Nodesmith's tag for `clusterName`. */
+export function fromInstance(instance: Instance, clusterName: string): ManagedInstance {
   const tags = fromTags(instance.Tags);
   const instanceId = instance.InstanceId ?? '';
   const zone = instance.Placement?.AvailabilityZone ?? '';
@@ -98,8 +99,10 @@ export function fromInstance(instance: Instance): ManagedInstance {
     imageId: instance.ImageId,
     state: instance.State?.Name ?? '',
     nodeClaim: tags[TagKey.nodeClaim],
-    nodePool: tags[Label.nodePool],
+    // Adopted instances keep Karpenter's key; Nodesmith writes its own on what it launches.
+    nodePool: tags[TagKey.nodePool] ?? tags[TagKey.karpenterNodePool],
     nodeClass: tags[Label.nodeClass],
+    owned: tags[TagKey.ownership] === clusterName,
   };
 }
 

@@ -28,6 +28,11 @@ export interface CloudInstance {
   /** The claim and pool it was launched for (its tags). */
   readonly nodeClaim?: string;
   readonly nodePool?: string;
+  /**
+   * It carries Nodesmith's ownership tag. Only such an instance is ever an orphan: one without
+   * it was launched by something else (Karpenter, a node group) and is never terminated here.
+   */
+  readonly owned: boolean;
 }
 
 export type LifecycleAction =
@@ -144,7 +149,10 @@ function orphanNodeActions(input: LifecycleInput): LifecycleAction[] {
     .map((node) => ({ kind: 'ReleaseNode', node }));
 }
 
-/** The actions, claims first in name order, then orphan instances in id order, then orphan nodes. */
+/**
+ * The actions, claims first in name order, then orphan instances in id order, then orphan
+ * nodes. Orphan instances are Nodesmith's own without a claim; any other is left alone.
+ */
 export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
   const instanceOf = new Map(
     input.instances.flatMap((i) => (i.nodeClaim === undefined ? [] : [[i.nodeClaim, i] as const])),
@@ -169,7 +177,7 @@ export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
     compareText(a.instanceId, b.instanceId),
   )) {
     const orphan = instance.nodeClaim === undefined || !claimed.has(instance.nodeClaim);
-    if (orphan && elapsed(instance.launchTime, input.now, ORPHAN_GRACE_MS)) {
+    if (instance.owned && orphan && elapsed(instance.launchTime, input.now, ORPHAN_GRACE_MS)) {
       actions.push({ kind: 'TerminateOrphan', instance });
     }
   }

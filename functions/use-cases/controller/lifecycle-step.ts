@@ -28,6 +28,7 @@ import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
 import type { PassSnapshot } from './pass-snapshot.ts';
 import { recordEvents } from './record-events.ts';
+import type { UntaggedClaimInstances } from './untagged-claim-instances.ts';
 
 export interface LifecycleContext {
   readonly snapshot: PassSnapshot;
@@ -347,6 +348,25 @@ async function attempt(
   }
 }
 
+/** What the pass did about its claims' instances that lacked the ownership tag. */
+function ownershipRecords(untagged: UntaggedClaimInstances, at: string): LifecycleRecord[] {
+  const tagged = untagged.tagged.map((instanceId) => ({
+    at,
+    kind: 'TaggedOwned',
+    instanceId,
+    reason: "a claim's instance launched before the ownership tag",
+  }));
+  if (untagged.problem === undefined) return tagged;
+  const waiting = untagged.instances.filter((i) => !i.owned);
+  return waiting.map((i) => ({
+    at,
+    kind: 'OwnershipTagRefused',
+    instanceId: i.instanceId,
+    ...(i.nodeClaim === undefined ? {} : { claim: i.nodeClaim }),
+    reason: `kept for its claim, but it cannot be terminated until tagged: ${untagged.problem}`,
+  }));
+}
+
 export async function runLifecycle(
   deps: PassDependencies,
   context: LifecycleContext,
@@ -369,12 +389,13 @@ export async function runLifecycle(
       })),
     ),
   );
+  const tagging = ownershipRecords(snapshot.untagged, deps.clock.now().toISOString());
   const changed = new Map(
     steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),
   );
   const removed = new Set(steps.flatMap((s) => (s.removed ? [s.removed] : [])));
   return {
-    records: steps.map((s) => ({ at: s.at, ...s.record })),
+    records: [...tagging, ...steps.map((s) => ({ at: s.at, ...s.record }))],
     decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
     events: steps.flatMap((s) => (s.event ? [s.event] : [])),
     claims: snapshot.claims

@@ -14,6 +14,7 @@ import type { ManagedInstance } from '../../ports/cloud-provider.ts';
 import type { ClusterObjects } from '../../ports/cluster.ts';
 import { limitsInForce } from '../limits/limits-in-force.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
+import { type UntaggedClaimInstances, untaggedClaimInstances } from './untagged-claim-instances.ts';
 
 export interface PassSnapshot {
   readonly claims: readonly NodeClaimRecord[];
@@ -21,7 +22,10 @@ export interface PassSnapshot {
   readonly nodeClasses: readonly EC2NodeClass[];
   readonly unavailable: readonly UnavailableOffering[];
   readonly cluster: ClusterObjects;
+  /** Nodesmith's instances: those listed by its tag and those of its claims found untagged. */
   readonly instances: readonly ManagedInstance[];
+  /** What became of claims' instances that lacked the ownership tag. */
+  readonly untagged: UntaggedClaimInstances;
   /** The cluster's limits in force, if any. */
   readonly clusterLimits?: ClusterLimits;
 }
@@ -39,14 +43,16 @@ export async function readSnapshot(
     limitsInForce(deps.state.clusterLimits, startingLimits),
   ]);
   const cluster = await deps.cluster.snapshot();
-  const instances = await deps.cloud.listManaged();
+  const listed = await deps.cloud.listManaged();
+  const untagged = await untaggedClaimInstances(deps.cloud, claims, listed);
   return {
     claims,
     nodePools: pools.map((p) => p.document),
     nodeClasses: classes.map((c) => c.document),
     unavailable,
     cluster,
-    instances,
+    instances: [...listed, ...untagged.instances],
+    untagged,
     ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),
   };
 }

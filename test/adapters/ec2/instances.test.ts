@@ -1,4 +1,8 @@
-import { DescribeInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  CreateTagsCommand,
+  DescribeInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
@@ -18,6 +22,7 @@ const LISTED = [
     nodeClaim: undefined,
     nodePool: 'spot',
     nodeClass: undefined,
+    owned: false,
   },
   {
     instanceId: 'i-0fedcba9876543210',
@@ -31,6 +36,7 @@ const LISTED = [
     nodeClaim: 'default-7xk2p',
     nodePool: 'default',
     nodeClass: 'default',
+    owned: true,
   },
 ];
 
@@ -99,7 +105,7 @@ describe('terminating an instance', () => {
 });
 
 describe('listing managed instances', () => {
-  it("asks only for live instances carrying the cluster's ownership tag and a NodePool", async () => {
+  it("asks only for live instances carrying Nodesmith's own tag for the cluster, never all those with the cluster tag (Karpenter's, node groups')", async () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();
     ec2Mock.on(DescribeInstancesCommand).resolves(fixture('describe-instances'));
@@ -108,8 +114,7 @@ describe('listing managed instances', () => {
     // Assess
     expect(ec2Mock.commandCalls(DescribeInstancesCommand)[0]?.args[0].input).toEqual({
       Filters: [
-        { Name: 'tag:kubernetes.io/cluster/prod', Values: ['owned'] },
-        { Name: 'tag-key', Values: ['karpenter.sh/nodepool'] },
+        { Name: 'tag:nodesmith.io/cluster', Values: ['prod'] },
         {
           Name: 'instance-state-name',
           Values: ['pending', 'running', 'stopping', 'stopped', 'shutting-down'],
@@ -132,5 +137,41 @@ describe('listing managed instances', () => {
     // Assess
     expect(ec2Mock.commandCalls(DescribeInstancesCommand)[1]?.args[0].input.NextToken).toBe('next');
     expect(instances).toEqual(LISTED);
+  });
+});
+
+describe('instances of claims written before the ownership tag', () => {
+  it('describes them by id among instances with the cluster tag, without failing on an unknown id', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    ec2Mock.on(DescribeInstancesCommand).resolves(fixture('describe-instances'));
+    // Act
+    const described = await cloud.describe(['i-0fedcba9876543210', 'i-0000000000000dead']);
+    // Assess
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand)[0]?.args[0].input.Filters).toEqual([
+      { Name: 'instance-id', Values: ['i-0fedcba9876543210', 'i-0000000000000dead'] },
+      { Name: 'tag:kubernetes.io/cluster/prod', Values: ['owned'] },
+      {
+        Name: 'instance-state-name',
+        Values: ['pending', 'running', 'stopping', 'stopped', 'shutting-down'],
+      },
+    ]);
+    expect(described.map((i) => i.instanceId)).toEqual([
+      'i-0123456789abcdef0',
+      'i-0fedcba9876543210',
+    ]);
+  });
+
+  it('adds only the ownership tag, with the cluster as its value', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = setUp();
+    ec2Mock.on(CreateTagsCommand).resolves({});
+    // Act
+    await cloud.claimOwnership(['i-0fedcba9876543210']);
+    // Assess
+    expect(ec2Mock.commandCalls(CreateTagsCommand)[0]?.args[0].input).toEqual({
+      Resources: ['i-0fedcba9876543210'],
+      Tags: [{ Key: 'nodesmith.io/cluster', Value: 'prod' }],
+    });
   });
 });

@@ -203,7 +203,7 @@ describe('launching a NodeClaim', () => {
     expect(fleetInput(mocked).LaunchTemplateConfigs?.length).toBe(templateInputs(mocked).length);
   });
 
-  it('tags the instance, its volumes and the fleet with ownership, the claim and the class tags', async () => {
+  it("tags the instance, its volumes and the fleet with Nodesmith's ownership, the claim and the class tags, and not with Karpenter's NodePool key its garbage collection lists by", async () => {
     // Prepare
     const mocked = setUp();
     const nodeClass = aNodeClass({
@@ -220,8 +220,9 @@ describe('launching a NodeClaim', () => {
       { Key: 'eks:eks-cluster-name', Value: 'prod' },
       { Key: 'karpenter.k8s.aws/ec2nodeclass', Value: 'default' },
       { Key: 'karpenter.sh/nodeclaim', Value: 'default-7xk2p' },
-      { Key: 'karpenter.sh/nodepool', Value: 'default' },
       { Key: 'kubernetes.io/cluster/prod', Value: 'owned' },
+      { Key: 'nodesmith.io/cluster', Value: 'prod' },
+      { Key: 'nodesmith.io/nodepool', Value: 'default' },
       { Key: 'team', Value: 'platform' },
     ];
     expect(fleetInput(mocked).TagSpecifications).toEqual([

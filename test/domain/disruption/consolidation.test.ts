@@ -339,6 +339,18 @@ describe('disruption plans', () => {
     expect(fates(plan).orphan).toBe('stay:UnknownNodePool');
   });
 
+  it("leave out a node with a NodePool label but no claim, such as Karpenter's, empty or not", () => {
+    // Prepare: two empty nodes of the same pool; only one has a claim
+    const ours = aPoolNode({ name: 'ours' });
+    const karpenters = aPoolNode({ name: 'karpenters' });
+    const input = aDisruptionInput({ nodes: [ours, karpenters] });
+    // Act
+    const plan = planDisruption({ ...input, nodeClaims: [ours.nodeClaim] });
+    // Assess
+    const listed = [...plan.decisions.flatMap((d) => d.nodes), ...plan.staying.map((s) => s.node)];
+    expect(listed).toEqual(['ours']);
+  });
+
   it('are the same for the same snapshot', () => {
     const input = aDisruptionInput({
       nodes: Array.from({ length: 12 }, (_, i) => aPoolNode({ name: `n${i}`, cpu: 2 + (i % 5) })),

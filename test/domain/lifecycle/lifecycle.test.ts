@@ -40,6 +40,7 @@ function anInstance(overrides: Partial<CloudInstance> = {}): CloudInstance {
     capacityType: 'spot',
     launchTime: T0.toISOString(),
     nodeClaim: 'default-abc12',
+    owned: true,
     ...overrides,
   };
 }
@@ -270,6 +271,25 @@ describe('lifecycle actions', () => {
       { kind: 'TerminateOrphan', instance: old },
       { kind: 'TerminateOrphan', instance: untagged },
     ]);
+  });
+
+  it('never terminates an instance without the ownership tag, such as a running Karpenter node', () => {
+    // Prepare: Karpenter's instance has the cluster tag and its own NodeClaim, but no claim here
+    const karpenters = anInstance({
+      instanceId: 'i-0bbbbbbbbbbbbbbb1',
+      nodeClaim: 'default-k8s01',
+      nodePool: 'default',
+      owned: false,
+    });
+    // Act
+    const actions = lifecycleActions({
+      claims: [],
+      nodes: [],
+      instances: [karpenters],
+      now: secondsAfter(T0, 3600),
+    });
+    // Assess
+    expect(actions).toEqual([]);
   });
 
   it('decides in name order and the same way every time', () => {

@@ -303,6 +303,7 @@ describe('a controller pass', () => {
       launchTime: new Date(T0).toISOString(),
       state: 'running',
       nodeClaim: claim.name,
+      owned: true,
     };
     const real = deps.cloud;
     const cloud: CloudProvider = {
@@ -312,6 +313,8 @@ describe('a controller pass', () => {
       launch: (c, x) => real.launch(c, x),
       terminate: (id) => real.terminate(id),
       listManaged: async () => [listed],
+      describe: async () => [],
+      claimOwnership: (ids) => real.claimOwnership(ids),
     };
     const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
     await runControllerPass({ ...deps, cloud }, settings);

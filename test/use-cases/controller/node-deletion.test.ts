@@ -58,6 +58,7 @@ class ClaimInstance {
     launchTime: new Date(T0).toISOString(),
     state: 'running',
     nodeClaim: 'general-abcde',
+    owned: true,
   };
 
   cloud(real: SimulatedCloud): CloudProvider {
@@ -75,6 +76,8 @@ class ClaimInstance {
         ...(this.terminatedWith === undefined ? [this.#listed] : []),
         ...(await real.listManaged()),
       ],
+      describe: (ids) => real.describe(ids),
+      claimOwnership: (ids) => real.claimOwnership(ids),
     };
   }
 }

@@ -33,7 +33,7 @@ import {
   ThrottledError,
 } from '../../../ports/errors.ts';
 import { CapacityPools } from './capacity-pools.ts';
-import type { SimulatedInstance } from './simulated-instance.ts';
+import type { InstanceOrigin, SimulatedInstance } from './simulated-instance.ts';
 import {
   SPOT_NOTICE_MS,
   type SpotInterruptionWarning,
@@ -59,6 +59,19 @@ export interface SimulatedCloudOptions {
 }
 
 export type LaunchListener = (instance: SimulatedInstance, context: LaunchContext) => void;
+
+/** An instance already running when the simulation starts, launched by something else. */
+export interface ForeignInstance {
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: SimulatedInstance['capacityType'];
+  readonly origin: Exclude<InstanceOrigin, 'nodesmith'>;
+  /** Karpenter's NodeClaim and NodePool tags; none on a node group's instance. */
+  readonly nodeClaim?: string;
+  readonly nodePool?: string;
+  readonly nodeClass?: string;
+}
 export type TerminationListener = (instance: SimulatedInstance) => void;
 
 interface Candidate extends OfferingKey {
@@ -129,6 +142,31 @@ export class SimulatedCloud implements CloudProvider {
   /** The next `calls` API calls are refused for rate. */
   throttleNext(calls: number): void {
     this.#throttled = calls;
+  }
+
+  /**
+   * Starts an instance something else launched (Karpenter, a managed node group): it carries
+   * the cluster tag but not Nodesmith's, so only `describe` finds it.
+   */
+  startForeign(foreign: ForeignInstance): SimulatedInstance {
+    const price = this.#prices.onDemand.get(foreign.instanceType) ?? 0;
+    const instance: SimulatedInstance = {
+      instanceId: foreign.instanceId,
+      providerID: `aws:///${foreign.zone}/${foreign.instanceId}`,
+      instanceType: foreign.instanceType,
+      zone: foreign.zone,
+      capacityType: foreign.capacityType,
+      pricePerHour: price,
+      nodeClaim: foreign.nodeClaim ?? '',
+      nodePool: foreign.nodePool ?? '',
+      nodeClass: foreign.nodeClass ?? '',
+      imageId: 'ami-sim-al2023',
+      launchedAt: this.#options.clock.now().getTime(),
+      origin: foreign.origin,
+      owned: false,
+    };
+    this.#instances.push(instance);
+    return instance;
   }
 
   /** Every instance ever launched, terminated ones included, in launch order. */
@@ -251,16 +289,33 @@ export class SimulatedCloud implements CloudProvider {
 
   async listManaged(): Promise<readonly ManagedInstance[]> {
     await this.#call();
+    return this.#listed((i) => i.owned);
+  }
+
+  async describe(instanceIds: readonly string[]): Promise<readonly ManagedInstance[]> {
+    await this.#call();
+    const wanted = new Set(instanceIds);
+    return this.#listed((i) => wanted.has(i.instanceId));
+  }
+
+  async claimOwnership(instanceIds: readonly string[]): Promise<void> {
+    await this.#call();
+    const wanted = new Set(instanceIds);
+    for (const i of this.#instances) if (wanted.has(i.instanceId)) i.owned = true;
+  }
+
+  #listed(which: (instance: SimulatedInstance) => boolean): ManagedInstance[] {
     const now = this.#options.clock.now().getTime();
     const boot = (this.#options.bootSeconds ?? 20) * 1000;
     return this.#instances
-      .filter((i) => i.terminatedAt === undefined)
+      .filter((i) => i.terminatedAt === undefined && which(i))
       .map((i) => ({
         ...this.#launched(i),
         state: now - i.launchedAt >= boot ? 'running' : 'pending',
-        nodeClaim: i.nodeClaim,
-        nodePool: i.nodePool,
-        nodeClass: i.nodeClass,
+        ...(i.nodeClaim === '' ? {} : { nodeClaim: i.nodeClaim }),
+        ...(i.nodePool === '' ? {} : { nodePool: i.nodePool }),
+        ...(i.nodeClass === '' ? {} : { nodeClass: i.nodeClass }),
+        owned: i.owned,
       }))
       .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   }
@@ -282,6 +337,8 @@ export class SimulatedCloud implements CloudProvider {
       nodeClass: claim.nodeClass,
       imageId,
       launchedAt: this.#options.clock.now().getTime(),
+      origin: 'nodesmith',
+      owned: true,
     };
     this.#instances.push(instance);
     this.#byClaim.set(claim.name, instance);

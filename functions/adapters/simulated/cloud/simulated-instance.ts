@@ -1,6 +1,9 @@
 /** An instance of the simulated cloud, with the times the report and the leak check read. */
 import type { CapacityType } from '../../../domain/labels.ts';
 
+/** Who launched an instance: Nodesmith, or what was in the cluster before it. */
+export type InstanceOrigin = 'nodesmith' | 'karpenter' | 'node-group';
+
 export interface SimulatedInstance {
   readonly instanceId: string;
   readonly providerID: string;
@@ -16,4 +19,7 @@ export interface SimulatedInstance {
   /** Epoch milliseconds of simulated time. */
   readonly launchedAt: number;
   terminatedAt?: number;
+  readonly origin: InstanceOrigin;
+  /** Carries Nodesmith's ownership tag: launched by it, or adopted. */
+  owned: boolean;
 }
