@@ -26,6 +26,12 @@ const arn = (service: string, resource: string) =>
       `must be an ARN of the form arn:aws:${service}:…:${resource}…`,
     );
 
+/** `-c key=true` arrives as text; cdk.json gives a boolean. */
+const flag = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
+
 /** A number or a list given on the command line arrives as text. */
 const wholeNumber = z.coerce.number().int();
 const commaList = z.preprocess(
@@ -151,6 +157,11 @@ const contextFields = z.strictObject({
    * cannot reserve any (CloudFormation keeps 10 unreserved).
    */
   controllerReservedConcurrency: wholeNumber.min(2).max(1000).optional(),
+  /**
+   * Karpenter's running nodes become Nodesmith's (its claims made from their NodeClaims, their
+   * instances tagged as its own) instead of being left alone.
+   */
+  adoptKarpenterNodes: flag.default(false),
 });
 
 type Context = z.output<typeof contextFields>;
@@ -255,6 +266,8 @@ export interface NodesmithConfig {
   readonly limits?: Readonly<Record<string, string>>;
   /** Concurrency reserved for the controller; none when absent. */
   readonly controllerReservedConcurrency?: number;
+  /** Karpenter's running nodes are adopted rather than left alone (`ADOPT_KARPENTER_NODES`). */
+  readonly adoptKarpenterNodes: boolean;
 }
 
 /** The context keys a deployment reads; anything else in context is CDK's own. */
@@ -336,6 +349,7 @@ function toConfig(context: Context): NodesmithConfig {
     ...vpcOf(context),
     tickMinutes: context.tickMinutes,
     logRetentionDays: context.logRetentionDays,
+    adoptKarpenterNodes: context.adoptKarpenterNodes,
     ...(context.auditLogGroupName === undefined
       ? {}
       : { auditLogGroupName: context.auditLogGroupName }),

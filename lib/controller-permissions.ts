@@ -1,12 +1,16 @@
 /**
  * What the controller may do in EC2 and IAM, and nothing more (karpenter-behaviour: the
  * controller policy of Karpenter's CloudFormation template, scoped the same way). Creating
- * fleets, instances, volumes, network interfaces and launch templates requires the cluster's
- * ownership tag in the request; terminating instances and deleting launch templates requires it
- * on the resource; tags may only be written while creating. Instance profiles are made under
- * Nodesmith's path, tagged, for the one node role it may pass, and only to EC2; they are changed
- * and deleted only while they carry the cluster's tag. Describe and
- * pricing calls have no resource-level permissions in IAM, so they name no resource.
+ * fleets, instances, volumes, network interfaces and launch templates requires the cluster tag
+ * and Nodesmith's own tag (`nodesmith.io/cluster`) in the request; terminating instances and
+ * deleting launch templates requires both on the resource; tags may only be written while
+ * creating. Karpenter's instances and those of managed node groups carry the cluster tag but
+ * never Nodesmith's, so no statement reaches them. The one exception is adoption, when it is
+ * on: the controller may add Nodesmith's tag, and no other, to instances carrying Karpenter's
+ * NodePool tag. Instance profiles are made under Nodesmith's path, tagged, for the one node
+ * role it may pass, and only to EC2; they are changed and deleted only while they carry the
+ * cluster's tag. Describe and pricing calls have no resource-level permissions in IAM, so they
+ * name no resource.
  */
 import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -14,11 +18,29 @@ import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 export interface ControllerPermissionsProps {
   readonly clusterName: string;
   readonly nodeRoleArn: string;
+  /** Karpenter's running nodes are adopted: the controller may tag their instances as its own. */
+  readonly adoptKarpenterNodes?: boolean;
 }
 
 /** The tag every resource Nodesmith creates carries (functions/adapters/ec2/tags.ts). */
 export function clusterTag(clusterName: string): string {
   return `kubernetes.io/cluster/${clusterName}`;
+}
+
+/** Nodesmith's own tag, valued with the cluster's name (functions/adapters/ec2/tags.ts). */
+export const OWNERSHIP_TAG = 'nodesmith.io/cluster';
+
+/** The cluster tag and Nodesmith's own, as a condition on the request or on the resource. */
+interface Ownership {
+  readonly clusterTag: string;
+  readonly clusterName: string;
+}
+
+function owned(kind: 'RequestTag' | 'ResourceTag', { clusterTag, clusterName }: Ownership) {
+  return {
+    [`aws:${kind}/${clusterTag}`]: 'owned',
+    [`aws:${kind}/${OWNERSHIP_TAG}`]: clusterName,
+  };
 }
 
 /** What a launch creates, each tagged for the cluster in the request. */
@@ -73,7 +95,8 @@ function amiParameterArn(place: Place): string {
   return `arn:${place.partition}:ssm:${place.region}::parameter/aws/service/*`;
 }
 
-function launchStatements(place: Place, tag: string): PolicyStatement[] {
+function launchStatements(place: Place, ownership: Ownership): PolicyStatement[] {
+  const tag = ownership.clusterTag;
   return [
     new PolicyStatement({
       sid: 'LaunchFromSelectedImagesSubnetsAndGroups',
@@ -92,7 +115,7 @@ function launchStatements(place: Place, tag: string): PolicyStatement[] {
       actions: ['ec2:RunInstances', 'ec2:CreateFleet', 'ec2:CreateLaunchTemplate'],
       resources: ec2Arns(place, CREATED_RESOURCES),
       conditions: {
-        StringEquals: { [`aws:RequestTag/${tag}`]: 'owned' },
+        StringEquals: owned('RequestTag', ownership),
         StringLike: { 'aws:RequestTag/karpenter.k8s.aws/ec2nodeclass': '*' },
       },
     }),
@@ -102,7 +125,7 @@ function launchStatements(place: Place, tag: string): PolicyStatement[] {
       resources: ec2Arns(place, CREATED_RESOURCES),
       conditions: {
         StringEquals: {
-          [`aws:RequestTag/${tag}`]: 'owned',
+          ...owned('RequestTag', ownership),
           'ec2:CreateAction': ['RunInstances', 'CreateFleet', 'CreateLaunchTemplate'],
         },
       },
@@ -111,9 +134,31 @@ function launchStatements(place: Place, tag: string): PolicyStatement[] {
       sid: 'TerminateOnlyTheClustersOwn',
       actions: ['ec2:TerminateInstances', 'ec2:DeleteLaunchTemplate'],
       resources: ec2Arns(place, ['instance', 'launch-template']),
-      conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+      conditions: { StringEquals: owned('ResourceTag', ownership) },
     }),
   ];
+}
+
+/**
+ * Adoption (and the instances of claims written before Nodesmith had its own tag, which carry
+ * the same keys as Karpenter's): Nodesmith's tag, and no other key, may be added to instances
+ * carrying the cluster tag and Karpenter's NodePool tag. Nothing else of theirs can change:
+ * terminating still needs the tag this statement is the only way to add.
+ */
+function adoptionStatement(place: Place, ownership: Ownership): PolicyStatement {
+  return new PolicyStatement({
+    sid: 'AdoptKarpenterInstances',
+    actions: ['ec2:CreateTags'],
+    resources: ec2Arns(place, ['instance']),
+    conditions: {
+      StringEquals: {
+        [`aws:ResourceTag/${ownership.clusterTag}`]: 'owned',
+        [`aws:RequestTag/${OWNERSHIP_TAG}`]: ownership.clusterName,
+      },
+      StringLike: { 'aws:ResourceTag/karpenter.sh/nodepool': '*' },
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [OWNERSHIP_TAG] },
+    },
+  });
 }
 
 function readStatements(place: Place): PolicyStatement[] {
@@ -210,9 +255,11 @@ export function grantControllerPermissions(
   props: ControllerPermissionsProps,
 ): void {
   const tag = clusterTag(props.clusterName);
+  const ownership = { clusterTag: tag, clusterName: props.clusterName };
   const place = placeOf(stack);
   for (const statement of [
-    ...launchStatements(place, tag),
+    ...launchStatements(place, ownership),
+    ...(props.adoptKarpenterNodes === true ? [adoptionStatement(place, ownership)] : []),
     ...readStatements(place),
     ...instanceProfileStatements(place, tag, props.nodeRoleArn),
     spotServiceLinkedRoleStatement(place),

@@ -133,6 +133,7 @@ export class NodesmithFunctions extends Construct {
           ...state,
           EVENT_BUS_NAME: decisions.eventBusName,
           ...clusterEnvironment(config),
+          ...(config.adoptKarpenterNodes ? { ADOPT_KARPENTER_NODES: 'true' } : {}),
         },
       },
       true,

@@ -26,7 +26,20 @@ describe('the deployment configuration', () => {
       cluster: { kind: 'eks' },
       tickMinutes: 1,
       logRetentionDays: 30,
+      adoptKarpenterNodes: false,
     });
+  });
+
+  it('reads adoptKarpenterNodes as a boolean, or as its text from -c, and fails anything else', () => {
+    expect(loadConfig({ ...EKS_CONTEXT, adoptKarpenterNodes: true }).adoptKarpenterNodes).toBe(
+      true,
+    );
+    expect(loadConfig({ ...EKS_CONTEXT, adoptKarpenterNodes: 'true' }).adoptKarpenterNodes).toBe(
+      true,
+    );
+    expect(problems({ ...EKS_CONTEXT, adoptKarpenterNodes: 'yes' })).toContain(
+      'adoptKarpenterNodes: must be true or false, got "yes"',
+    );
   });
 
   it('reads a self-managed cluster with its subnets, numbers and lists given as text', () => {

@@ -24,9 +24,11 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 
 let eks: BuiltStack;
 let selfManaged: BuiltStack;
+let adopting: BuiltStack;
 
 beforeAll(() => {
   eks = buildStack(EKS_CONTEXT);
+  adopting = buildStack({ ...EKS_CONTEXT, adoptKarpenterNodes: true });
   selfManaged = buildStack(SELF_MANAGED_CONTEXT, { region: 'eu-west-1' });
 }, 60_000);
 
@@ -42,6 +44,59 @@ function statementsOf(built: BuiltStack, rolePrefix: string): any[] {
   return resources(built, 'AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+
+interface InstanceRequest {
+  readonly action: string;
+  readonly resourceTags: Readonly<Record<string, string>>;
+  readonly requestTags: Readonly<Record<string, string>>;
+}
+
+/** Glob matching as IAM's StringLike does it: `*` and `?`. */
+function like(pattern: string, value: string): boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(value);
+}
+
+/** The value of a condition key for a request on one instance, as IAM would see it. */
+function keyValues(key: string, request: InstanceRequest): string[] {
+  const [kind, tag = ''] = key.split(/\/(.*)/s);
+  if (kind === 'aws:ResourceTag')
+    return tag in request.resourceTags ? [request.resourceTags[tag] ?? ''] : [];
+  if (kind === 'aws:RequestTag')
+    return tag in request.requestTags ? [request.requestTags[tag] ?? ''] : [];
+  if (key === 'aws:TagKeys') return Object.keys(request.requestTags);
+  return [];
+}
+
+const OPERATORS: Record<string, (values: string[], wanted: string[]) => boolean> = {
+  StringEquals: (values, wanted) => values.length > 0 && values.some((v) => wanted.includes(v)),
+  StringLike: (values, wanted) =>
+    values.length > 0 && values.some((v) => wanted.some((w) => like(w, v))),
+  'ForAllValues:StringEquals': (values, wanted) => values.every((v) => wanted.includes(v)),
+};
+
+/**
+ * Whether an Allow statement grants an action on an instance (the operators the controller's
+ * policy uses; any other makes the statement count as not granting, so the test cannot pass by
+ * ignoring a condition). Keys a request does not have fail every operator but ForAllValues.
+ */
+function allows(statements: any[], request: InstanceRequest): boolean {
+  return statements.some((s) => {
+    if (s.Effect !== 'Allow' || ![s.Action].flat().includes(request.action)) return false;
+    const resources = [s.Resource].flat().map((r) => JSON.stringify(r));
+    if (!resources.some((r) => r.includes('instance/*') || r === '"*"')) return false;
+    return Object.entries(s.Condition ?? {}).every(([operator, keys]) => {
+      const test = OPERATORS[operator];
+      if (test === undefined) return false;
+      return Object.entries(keys as Record<string, string | string[]>).every(([key, wanted]) =>
+        test(keyValues(key, request), [wanted].flat()),
+      );
+    });
+  });
 }
 
 function actionsOf(statements: any[]): string[] {
@@ -289,6 +344,7 @@ describe('IAM', () => {
     const create = statements.find((s) => s.Sid === 'CreateOnlyTaggedForTheCluster');
     expect(create.Condition.StringEquals).toEqual({
       'aws:RequestTag/kubernetes.io/cluster/shop': 'owned',
+      'aws:RequestTag/nodesmith.io/cluster': 'shop',
     });
     expect(create.Action).toEqual([
       'ec2:RunInstances',
@@ -296,10 +352,14 @@ describe('IAM', () => {
       'ec2:CreateLaunchTemplate',
     ]);
     const terminate = statements.find((s) => s.Sid === 'TerminateOnlyTheClustersOwn');
-    expect(terminate.Condition).toEqual({
-      StringEquals: { 'aws:ResourceTag/kubernetes.io/cluster/shop': 'owned' },
-    });
     const tagging = statements.find((s) => s.Sid === 'TagOnlyWhileCreating');
+    expect(terminate.Condition).toEqual({
+      StringEquals: {
+        'aws:ResourceTag/kubernetes.io/cluster/shop': 'owned',
+        'aws:ResourceTag/nodesmith.io/cluster': 'shop',
+      },
+    });
+    expect(tagging.Condition.StringEquals['aws:RequestTag/nodesmith.io/cluster']).toBe('shop');
     expect(tagging.Condition.StringEquals['ec2:CreateAction']).toEqual([
       'RunInstances',
       'CreateFleet',
@@ -347,6 +407,59 @@ describe('IAM', () => {
       }),
     ]);
     expect(deleting[0].Action).toContain('iam:RemoveRoleFromInstanceProfile');
+  });
+
+  it("keeps Karpenter's and managed node groups' instances out of reach of every statement that changes an instance", () => {
+    const instances = {
+      nodesmith: { 'kubernetes.io/cluster/shop': 'owned', 'nodesmith.io/cluster': 'shop' },
+      karpenter: { 'kubernetes.io/cluster/shop': 'owned', 'karpenter.sh/nodepool': 'general' },
+      nodeGroup: { 'kubernetes.io/cluster/shop': 'owned', 'eks:nodegroup-name': 'system' },
+      otherCluster: { 'kubernetes.io/cluster/lab': 'owned', 'nodesmith.io/cluster': 'lab' },
+    };
+    const requests: Omit<InstanceRequest, 'resourceTags'>[] = [
+      { action: 'ec2:TerminateInstances', requestTags: {} },
+      { action: 'ec2:CreateTags', requestTags: { 'nodesmith.io/cluster': 'shop' } },
+      { action: 'ec2:CreateTags', requestTags: { Name: 'renamed' } },
+    ];
+    const reach = (built: BuiltStack) => {
+      const statements = statementsOf(built, 'ControllerRole');
+      return Object.fromEntries(
+        Object.entries(instances).map(([who, tags]) => [
+          who,
+          requests
+            .filter((r) => allows(statements, { ...r, resourceTags: tags }))
+            .map((r) => `${r.action} ${Object.keys(r.requestTags).join(',')}`.trim()),
+        ]),
+      );
+    };
+    expect(reach(eks)).toEqual({
+      nodesmith: ['ec2:TerminateInstances'],
+      karpenter: [],
+      nodeGroup: [],
+      otherCluster: [],
+    });
+    expect(reach(adopting)).toEqual({
+      nodesmith: ['ec2:TerminateInstances'],
+      karpenter: ['ec2:CreateTags nodesmith.io/cluster'],
+      nodeGroup: [],
+      otherCluster: [],
+    });
+    expect(statementsOf(eks, 'ControllerRole').map((s) => s.Sid)).not.toContain(
+      'AdoptKarpenterInstances',
+    );
+  });
+
+  it('gives the controller ADOPT_KARPENTER_NODES only when adoption is on', () => {
+    const environmentOf = (built: BuiltStack) =>
+      resources(built, 'AWS::Lambda::Function')
+        .map(([, f]) => f.Properties.Environment?.Variables ?? {})
+        .filter((v) => 'EVENT_BUS_NAME' in v);
+    expect(environmentOf(eks)).toEqual([
+      expect.not.objectContaining({ ADOPT_KARPENTER_NODES: 'true' }),
+    ]);
+    expect(environmentOf(adopting)).toEqual([
+      expect.objectContaining({ ADOPT_KARPENTER_NODES: 'true' }),
+    ]);
   });
 
   it('lets the controller pass only the node role, and only to EC2', () => {
