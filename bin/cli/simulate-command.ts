@@ -18,6 +18,7 @@ import {
 import { scenarioFromFiles } from './simulate/scenarios/from-files.ts';
 import { limitsScenario } from './simulate/scenarios/limits-scenario.ts';
 import type { Scenario } from './simulate/scenarios/scenario.ts';
+import { takeoverScenario } from './simulate/scenarios/takeover.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
 import { readManifest } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
@@ -43,6 +44,7 @@ const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenari
   consolidation: consolidationScenario,
   drift: driftScenario,
   limits: limitsScenario,
+  takeover: takeoverScenario,
 };
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {

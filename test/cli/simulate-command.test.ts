@@ -57,7 +57,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
       'initialized general-',
       'kube-scheduler bound',
       'burst: 40/40 pods running',
-      'invariants: 10 of 10 held',
+      'invariants: 11 of 11 held',
     ]) {
       expect(first.stdout).toContain(line);
     }
@@ -92,10 +92,25 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     expect(summary.pods.pending).toBe(0);
   });
 
+  it('takes over a Karpenter cluster with a node group: launches for the burst, and terminates, drains or cordons none of the nodes it did not launch', async () => {
+    // Act
+    const report = reportPath();
+    const args = ['simulate', '--scenario', 'takeover', '--pods', '40', '--report', report];
+    const result = await runCli(args);
+    // Assess
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('takeover: 47/47 pods running');
+    expect(result.stdout).toContain('invariants: 11 of 11 held');
+    expect(result.stdout).not.toMatch(/(disrupting|draining|terminat\w+) ip-10-[12]-0-/);
+    expect(readFileSync(report, 'utf8')).toContain(
+      'no instance Nodesmith did not launch terminated without a drain</b> — 5 instances it did not launch (0 adopted); 0 of them terminated',
+    );
+  });
+
   it.each([
     [
       ['--scenario', 'storm'],
-      '--scenario must be one of burst, capacity-errors, spot-interruption, consolidation, drift, limits, got "storm"',
+      '--scenario must be one of burst, capacity-errors, spot-interruption, consolidation, drift, limits, takeover, got "storm"',
     ],
     [['--pods', '0'], '--pods must be a whole number from 1 to 5000, got "0"'],
     [['--seed', 'x'], '--seed must be a whole number from 0 to 2147483647, got "x"'],

@@ -13,10 +13,19 @@ import type { PassReport } from '../../../functions/use-cases/controller/pass-re
 import type { BudgetSample, PodRemoval } from './disruption-ledger.ts';
 import type { InvariantCheck } from './simulation-report.ts';
 
+/** An instance the simulated cloud terminated, and what still ran on its node then. */
+export interface Termination {
+  readonly instance: SimulatedInstance;
+  readonly node?: string;
+  /** Pods bound to its node, not finished and not a DaemonSet's, when it was terminated. */
+  readonly podsLeft: readonly string[];
+}
+
 export interface RunOutcome {
   readonly pods: readonly Pod[];
   readonly nodes: readonly Node[];
   readonly instances: readonly SimulatedInstance[];
+  readonly terminations: readonly Termination[];
   readonly claims: readonly NodeClaimRecord[];
   readonly passes: readonly PassReport[];
   readonly removals: readonly PodRemoval[];
@@ -57,7 +66,36 @@ function replannedLater({ passes }: RunOutcome): string[] {
   );
 }
 
-function claimChecks({ instances, claims }: RunOutcome): InvariantCheck[] {
+/**
+ * DESIGN §8: an instance Nodesmith did not launch (Karpenter's, a node group's) is never
+ * terminated unless it was adopted, and then only once its node was drained.
+ */
+function ownershipCheck({ instances, terminations }: RunOutcome): InvariantCheck {
+  const foreign = instances.filter((i) => i.origin !== 'nodesmith');
+  const problems = terminations
+    .filter((t) => t.instance.origin !== 'nodesmith')
+    .flatMap(({ instance, node, podsLeft }) => {
+      if (!instance.owned)
+        return [`${instance.instanceId} (${instance.origin}) terminated, never adopted`];
+      return podsLeft.length === 0
+        ? []
+        : [
+            `${instance.instanceId} (${instance.origin}) terminated with ${podsLeft.join(', ')} on ${node ?? 'its node'}`,
+          ];
+    });
+  const adopted = foreign.filter((i) => i.owned).length;
+  return check(
+    'no instance Nodesmith did not launch terminated without a drain',
+    problems,
+    `${foreign.length} instances it did not launch (${adopted} adopted); ${
+      terminations.filter((t) => t.instance.origin !== 'nodesmith').length
+    } of them terminated, each after a drain`,
+  );
+}
+
+function claimChecks({ instances: all, claims }: RunOutcome): InvariantCheck[] {
+  // Claims are Nodesmith's: instances it launched, and those it adopted.
+  const instances = all.filter((i) => i.origin === 'nodesmith' || i.owned);
   const live = instances.filter((i) => i.terminatedAt === undefined);
   const claimNames = new Set(claims.map((c) => c.name));
   const instanceClaims = new Set(live.map((i) => i.nodeClaim));
@@ -158,6 +196,7 @@ export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
       `${nodes.length} nodes within allocatable`,
     ),
     ...claimChecks(outcome),
+    ownershipCheck(outcome),
     check(
       'capacity errors re-planned in the same pass',
       replannedLater(outcome),

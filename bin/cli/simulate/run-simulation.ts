@@ -129,6 +129,7 @@ export async function runSimulation(
     if (scenario.clusterLimits !== undefined) {
       await world.state.clusterLimits.create(clusterLimits(scenario.clusterLimits), 'scenario');
     }
+    for (const instance of scenario.instances ?? []) world.cloud.startForeign(instance);
     world.seed(scenario.cluster ?? []);
     await exhaustCapacity(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);

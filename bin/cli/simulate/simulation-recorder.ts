@@ -153,6 +153,7 @@ export class SimulationRecorder {
       pods,
       nodes: world.server.store.list('nodes').map(toNode),
       instances,
+      terminations: world.terminations,
       claims,
       passes: world.passes,
       removals: world.ledger.removals,

@@ -19,21 +19,24 @@ export function summarize(
 ): SimulationSummary {
   const running = pods.filter((p) => p.nodeName !== undefined).length;
   const live = instances.filter((i) => i.terminatedAt === undefined);
+  // Nodes running and cost are the cluster's; launches and leaks are Nodesmith's own.
+  const launched = instances.filter((i) => i.origin === 'nodesmith');
+  const owned = live.filter((i) => i.owned);
   const claimNames = new Set(claims.map((c) => c.name));
   const latencies = [...latenciesMs].sort((a, b) => a - b);
   return {
     scenario,
     pods: { total: pods.length, running, pending: pods.length - running },
     nodes: {
-      launched: instances.length,
+      launched: launched.length,
       terminated: instances.length - live.length,
       running: live.length,
     },
     costPerHour: round4(live.reduce((sum, i) => sum + i.pricePerHour, 0)),
     decisionLatencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
-    launches: instances.length,
+    launches: launched.length,
     replans: passes.reduce((n, p) => n + p.replannedPods, 0),
-    duplicateLaunches: instances.length - new Set(instances.map((i) => i.nodeClaim)).size,
-    leakedInstances: live.filter((i) => !claimNames.has(i.nodeClaim)).length,
+    duplicateLaunches: launched.length - new Set(launched.map((i) => i.nodeClaim)).size,
+    leakedInstances: owned.filter((i) => !claimNames.has(i.nodeClaim)).length,
   };
 }

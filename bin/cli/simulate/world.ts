@@ -16,6 +16,7 @@ import {
   startFakeApiServer,
 } from '../../../functions/adapters/simulated/api-server/server.ts';
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import type { SimulatedInstance } from '../../../functions/adapters/simulated/cloud/simulated-instance.ts';
 import { SimulatedAuditBackend } from '../../../functions/adapters/simulated/cluster/audit-backend.ts';
 import { SimulatedKubelets } from '../../../functions/adapters/simulated/cluster/simulated-kubelets.ts';
 import { SimulatedWorkloads } from '../../../functions/adapters/simulated/cluster/simulated-workloads.ts';
@@ -25,6 +26,7 @@ import {
   type QueuedWake,
   SimulatedWorkQueue,
 } from '../../../functions/adapters/simulated/simulated-work-queue.ts';
+import { isTerminal } from '../../../functions/domain/pod.ts';
 import {
   makeWebhookHandler,
   type WebhookHandler,
@@ -37,6 +39,7 @@ import {
   type InterruptionHandler,
   makeInterruptionHandler,
 } from '../../../functions/handlers/interruption/handler.ts';
+import { toPod } from '../../../functions/manifests/kubernetes/pod.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
@@ -49,6 +52,7 @@ import type { InterruptionOutcome } from '../../../functions/use-cases/interrupt
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 import { DisruptionLedger } from './disruption-ledger.ts';
 import type { WorldFaults } from './faults/world-faults.ts';
+import type { Termination } from './invariants.ts';
 import { eventBridgeSqsEvent, lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
 
 /** The bearer token the simulated apiserver's audit webhook presents. */
@@ -98,6 +102,8 @@ export class World {
   /** What the interruption function did with each event it was handed. */
   readonly interruptions: InterruptionOutcome[] = [];
   readonly passes: PassReport[] = [];
+  /** Every instance terminated, with what still ran on its node then. */
+  readonly terminations: Termination[] = [];
   /** Errors of controller invocations that failed (their wakes were redelivered). */
   readonly failedInvocations: unknown[] = [];
   readonly faults: WorldFaults;
@@ -136,7 +142,10 @@ export class World {
     this.cloud.onLaunch((instance, context) => {
       if (this.faults.registers?.(instance) ?? true) this.kubelets.launched(instance, context);
     });
-    this.cloud.onTermination((instance) => this.kubelets.terminated(instance.instanceId));
+    this.cloud.onTermination((instance) => {
+      this.terminations.push(this.#termination(instance));
+      this.kubelets.terminated(instance.instanceId);
+    });
     this.audit = new SimulatedAuditBackend(server.store, clock);
     this.workloads = new SimulatedWorkloads(server.store, clock);
     this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
@@ -208,6 +217,20 @@ export class World {
         return outcome;
       },
     });
+  }
+
+  #termination(instance: SimulatedInstance): Termination {
+    const node = this.server.store
+      .list('nodes')
+      .find((n) => (n.spec as JsonObject | undefined)?.providerID === instance.providerID);
+    const name = (node?.metadata as JsonObject | undefined)?.name;
+    if (typeof name !== 'string') return { instance, podsLeft: [] };
+    const podsLeft = this.server.store
+      .list('pods')
+      .map(toPod)
+      .filter((p) => p.nodeName === name && !isTerminal(p) && p.ownerKind !== 'DaemonSet')
+      .map((p) => `${p.namespace}/${p.name}`);
+    return { instance, node: name, podsLeft };
   }
 
   /** Creates objects as a client of the API server would (ReplicaSet controller, kubectl). */

@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
+import type { ForeignInstance } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import type { OfferingKey } from '../../../../functions/domain/state/unavailable-offering.ts';
 import type { ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
 
@@ -41,6 +42,8 @@ export interface Scenario {
   readonly clusterLimits?: Readonly<Record<string, string>>;
   /** Objects the cluster holds from the start: existing nodes and their pods, DaemonSets, volumes. */
   readonly cluster?: readonly SeededObject[];
+  /** Instances running from the start that Nodesmith did not launch (Karpenter's, node groups'). */
+  readonly instances?: readonly ForeignInstance[];
   readonly steps: readonly ScenarioStep[];
   /**
    * Spot prices: `market` simulates a spot market (30–40 % of on-demand); `list` prices spot at
