@@ -94,6 +94,17 @@ async function simulateSecond(
   await recorder.passes(t, world.queue.due());
 }
 
+/** What the scenario starts from: pools, limits, what already runs, capacity that is gone. */
+async function prepare(world: World, scenario: Scenario): Promise<void> {
+  await configurePools(world.state, scenario.manifests);
+  if (scenario.clusterLimits !== undefined) {
+    await world.state.clusterLimits.create(clusterLimits(scenario.clusterLimits), 'scenario');
+  }
+  for (const instance of scenario.instances ?? []) world.cloud.startForeign(instance);
+  world.seed(scenario.cluster ?? []);
+  await exhaustCapacity(world, scenario);
+}
+
 /** The world a scenario runs in, with the run's delivery faults and state store. */
 function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOptions {
   const namespaces = [
@@ -125,13 +136,7 @@ export async function runSimulation(
 ): Promise<SimulationReport> {
   const world = await World.start(worldOptions(scenario, options));
   try {
-    await configurePools(world.state, scenario.manifests);
-    if (scenario.clusterLimits !== undefined) {
-      await world.state.clusterLimits.create(clusterLimits(scenario.clusterLimits), 'scenario');
-    }
-    for (const instance of scenario.instances ?? []) world.cloud.startForeign(instance);
-    world.seed(scenario.cluster ?? []);
-    await exhaustCapacity(world, scenario);
+    await prepare(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);
     const steps = [...scenario.steps];
     const lastStep = Math.max(0, ...steps.map((s) => s.at));

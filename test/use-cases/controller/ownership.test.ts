@@ -111,8 +111,9 @@ describe('instances Nodesmith did not launch', () => {
     expect(cloud.instances().filter((i) => i.terminatedAt !== undefined)).toEqual([]);
     expect(reports.flatMap((r) => r.lifecycle)).toEqual([]);
     const node = server.store.get('nodes', 'ip-10-0-1-1.ec2.internal');
-    expect((node?.spec as { taints?: unknown[] }).taints ?? []).toEqual([]);
-    expect((node?.spec as { unschedulable?: boolean }).unschedulable).toBeFalsy();
+    const spec = (node?.spec ?? {}) as { taints?: unknown[]; unschedulable?: boolean };
+    expect(spec.taints ?? []).toEqual([]);
+    expect(spec.unschedulable).toBeFalsy();
   });
 });
 
