@@ -81,7 +81,7 @@ describe('the simulate report in a browser', () => {
     const text = await page.$eval('main', (el) => el.textContent ?? '');
     expect(text).toContain('60 / 60');
     expect(text).toContain('no double launch');
-    expect(await page.$$eval('.invariants li.held', (items) => items.length)).toBe(10);
+    expect(await page.$$eval('.invariants li.held', (items) => items.length)).toBe(11);
     const rows = await page.$$eval('table.decisions tbody tr', (items) => items.length);
     const launched = (readFileSync(file, 'utf8').match(/<td>Launched<\/td>/g) ?? []).length;
     expect(rows).toBeGreaterThan(launched);

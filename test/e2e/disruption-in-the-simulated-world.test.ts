@@ -17,7 +17,7 @@ import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.
 const DISRUPTION_STARTS = 240;
 
 function invariantsHeld(report: SimulationReport): void {
-  expect(report.invariants.length).toBe(10);
+  expect(report.invariants.length).toBe(11);
   for (const invariant of report.invariants) {
     expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
   }
