@@ -163,6 +163,7 @@ export async function aRunningClaim(
     capacityType: 'spot',
     launchTime: at,
     state: 'running',
+    owned: true,
     nodeClaim: name,
     nodePool: 'general',
   });
