@@ -17,6 +17,7 @@ import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { apiRequest } from '../../support/api-requests.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
 import { SHOP_NODE_CLASS } from '../../support/karpenter-documents.ts';
 
@@ -67,44 +68,7 @@ function request(
   body?: string,
   headers: Record<string, string> = {},
 ): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'ANY /v1/{proxy+}',
-    rawPath: path,
-    rawQueryString: '',
-    headers: { 'content-type': 'application/yaml', ...headers },
-    pathParameters: { proxy: path.replace(/^\/v1\//, '') },
-    requestContext: {
-      accountId: '111122223333',
-      apiId: 'a1b2c3d4e5',
-      authorizer: {
-        iam: {
-          accessKey: 'ASIAEXAMPLE',
-          accountId: '111122223333',
-          callerId: 'AROAEXAMPLE:platform-engineer',
-          cognitoIdentity: null,
-          principalOrgId: null,
-          userArn: 'arn:aws:sts::111122223333:assumed-role/PlatformAdmin/platform-engineer',
-          userId: 'AROAEXAMPLE:platform-engineer',
-        },
-      },
-      domainName: 'a1b2c3d4e5.execute-api.us-east-1.amazonaws.com',
-      domainPrefix: 'a1b2c3d4e5',
-      http: {
-        method,
-        path,
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.7',
-        userAgent: 'nodesmith',
-      },
-      requestId: 'request-1',
-      routeKey: 'ANY /v1/{proxy+}',
-      stage: '$default',
-      time: '25/Nov/2026:09:00:00 +0000',
-      timeEpoch: NOW.getTime(),
-    },
-    ...(body === undefined ? {} : { body, isBase64Encoded: false }),
-  } as APIGatewayProxyEventV2;
+  return apiRequest(method, path, { ...(body === undefined ? {} : { body }), headers });
 }
 
 async function setUp(options: { startingLimits?: ClusterLimits } = {}) {
