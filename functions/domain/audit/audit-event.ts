@@ -1,6 +1,6 @@
 /**
  * An `audit.k8s.io/v1` Event as the relay reads it: what was done to which object, whether it
- * succeeded, and the request body where the policy logs one (reference/platform.md §3.1).
+ * succeeded, and the request body where the policy logs one (docs/audit-relay.md).
  */
 export interface AuditObjectRef {
   readonly resource?: string;

@@ -1,9 +1,10 @@
 /**
- * Voluntary disruption for one snapshot, in Karpenter's order (karpenter-behaviour §1e, §5.3):
- * expired nodes; empty nodes within their budgets; one drifted node; then consolidation. Empty
- * nodes go in the same pass as a drift or consolidation command rather than a pass ahead of it,
- * since the simulation counts them as gone. Pure and deterministic: the controller and the
- * `disruption` command call it with the same snapshot and get the same answer.
+ * Voluntary disruption for one snapshot, in Karpenter's order (kubernetes-sigs/karpenter
+ * `pkg/controllers/disruption`; docs/disruption.md): expired nodes; empty nodes within their
+ * budgets; one drifted node; then consolidation. Empty nodes go in the same pass as a drift or
+ * consolidation command rather than a pass ahead of it, since the simulation counts them as gone.
+ * Pure and deterministic: the controller and the `disruption` command call it with the same
+ * snapshot and get the same answer.
  */
 import type { DisruptionInput } from './disruption-input.ts';
 import type { DisruptionPlan } from './disruption-plan-types.ts';

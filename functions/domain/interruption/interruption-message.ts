@@ -1,7 +1,7 @@
 /**
  * An interruption event as Nodesmith acts on it, whatever its EventBridge shape
- * (reference/platform.md §2): which kind, which instances, and the event's own id, the key that
- * makes handling it twice do nothing new.
+ * (aws/karpenter-provider-aws `pkg/controllers/interruption/messages`): which kind, which
+ * instances, and the event's own id, the key that makes handling it twice do nothing new.
  */
 
 export type InterruptionKind =

@@ -1,12 +1,12 @@
 /**
- * Graceful termination as a state machine over passes (karpenter-behaviour §5.4; DESIGN §1
- * step 6): for every claim being deleted, the one step that is possible now. `Disrupting` → the
- * node is tainted `karpenter.sh/disrupted:NoSchedule` and left out of load balancers, and the
- * claim moves to `Draining`; `Draining` → pods are evicted tier by tier (a PDB's refusal means
- * "next pass"), deleted at the deadline, and once nothing is left the instance is terminated
- * (`Terminating`); `Terminating` → once the cloud no longer lists the instance, the Node and the
- * claim are removed. A claim whose instance is already gone skips straight to the end. Nothing
- * waits inside a pass.
+ * Graceful termination as a state machine over passes (kubernetes-sigs/karpenter
+ * `pkg/controllers/node/termination`; docs/controller.md, termination): for every claim being
+ * deleted, the one step that is possible now. `Disrupting` → the node is tainted
+ * `karpenter.sh/disrupted:NoSchedule` and left out of load balancers, and the claim moves to
+ * `Draining`; `Draining` → pods are evicted tier by tier (a PDB's refusal means "next pass"),
+ * deleted at the deadline, and once nothing is left the instance is terminated (`Terminating`);
+ * `Terminating` → once the cloud no longer lists the instance, the Node and the claim are removed.
+ * A claim whose instance is already gone skips straight to the end. Nothing waits inside a pass.
  */
 import type { Node } from '../node.ts';
 import type { Pod } from '../pod.ts';

@@ -1,8 +1,9 @@
 /**
- * The interruption queue's messages: EventBridge events, the whole event as the SQS body
- * (reference/platform.md §2). Four kinds are read; the instance id comes from the detail, an
- * instance ARN (AWS Health's newer `entityValue`) read as the bare id. State-change samples in
- * AWS's documentation omit `version`, so it is not required.
+ * The interruption queue's messages: EventBridge events, the whole event as the SQS body (the
+ * shapes of aws/karpenter-provider-aws `pkg/controllers/interruption/messages`). Four kinds are
+ * read; the instance id comes from the detail, an instance ARN (AWS Health's newer `entityValue`)
+ * read as the bare id. State-change samples in AWS's documentation omit `version`, so it is not
+ * required.
  */
 import { z } from 'zod';
 import {
