@@ -6,10 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
+import { eventBridgeSqsEvent, lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
 import { kubeConfigFor } from '../../functions/adapters/simulated/api-server/kube-config.ts';
@@ -50,27 +49,6 @@ const bodies = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   anyText,
 );
-
-function sqsEvent(batch: readonly string[]): SQSEvent {
-  return {
-    Records: batch.map((body, i) => ({
-      messageId: `message-${i}`,
-      receiptHandle: `receipt-${i}`,
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(NOW.getTime()),
-        SenderId: 'AIDAIENQZJOLO23YVJ4VO',
-        ApproximateFirstReceiveTimestamp: String(NOW.getTime()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:nodesmith-interruption',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
 
 /** A cluster of the claims' nodes and a store of their claims, fresh for each case. */
 async function seeded() {
@@ -128,7 +106,10 @@ describe('fuzzing the interruption function', () => {
         const actedOn = batch.some((b) => parseInterruptionMessage(b).kind === 'interruption');
 
         // Act
-        const response = await handler(sqsEvent(batch), lambdaContext('interruption-fuzz'));
+        const response = await handler(
+          eventBridgeSqsEvent(batch),
+          lambdaContext('interruption-fuzz'),
+        );
 
         // Assess
         expect(response.batchItemFailures).toEqual([]);
