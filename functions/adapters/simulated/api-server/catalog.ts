@@ -5,6 +5,7 @@ import type { ResourceName } from './resource-names.ts';
 import { daemonSets } from './resources/daemon-sets.ts';
 import { events } from './resources/events.ts';
 import { namespaces } from './resources/namespaces.ts';
+import { nodeClaims } from './resources/node-claims.ts';
 import { nodes } from './resources/nodes.ts';
 import { persistentVolumeClaims, persistentVolumes } from './resources/persistent-volumes.ts';
 import { podDisruptionBudgets } from './resources/pod-disruption-budgets.ts';
@@ -23,6 +24,7 @@ const DESCRIPTORS: Readonly<Record<ResourceName, ResourceDescriptor>> = {
   storageclasses: storageClasses,
   csinodes: csiNodes,
   runtimeclasses: runtimeClasses,
+  nodeclaims: nodeClaims,
 };
 
 export function describe(resource: ResourceName): ResourceDescriptor {

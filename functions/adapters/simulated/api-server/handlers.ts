@@ -100,10 +100,15 @@ function item(registry: Registry, route: Route, name: string, request: ApiReques
   throw genericServerResponse(404);
 }
 
+/** A custom resource whose definition is not installed has no path, as on a real server. */
+function isServed(registry: Registry, route: Route): boolean {
+  return registry.customResources || !route.descriptor.customResource;
+}
+
 /** Serves one request; failures are thrown as `ApiError`. */
 export function handle(registry: Registry, request: ApiRequest): ApiResponse {
   const route = parseRoute(request.pathname);
-  if (route === undefined) throw genericServerResponse(404);
+  if (route === undefined || !isServed(registry, route)) throw genericServerResponse(404);
   if (request.method !== 'GET' && request.query.has('dryRun')) {
     throw badRequest('dryRun is not supported by this server');
   }

@@ -54,6 +54,12 @@ export interface ResourceDescriptor {
   readonly tracksGeneration: boolean;
   /** Pods answer a delete with the object; every other resource with a Status. */
   readonly returnsDeletedObject: boolean;
+  /**
+   * Served from a CustomResourceDefinition (Karpenter's): list items keep their kind and
+   * apiVersion, as unstructured lists do, and a strategic merge patch is refused with a 415, as
+   * for every custom resource (there is no Go struct to read patch strategies from).
+   */
+  readonly customResource: boolean;
   /** Names must be an RFC 1123 subdomain, or (namespaces) a label. */
   readonly nameFormat: 'subdomain' | 'label';
   /** The etcd key prefix, which shows in precondition-failure messages (nodes live at `minions`). */
@@ -96,6 +102,7 @@ export interface DescriptorInput {
   readonly hasStatus?: boolean;
   readonly tracksGeneration?: boolean;
   readonly returnsDeletedObject?: boolean;
+  readonly customResource?: boolean;
   readonly nameFormat?: 'subdomain' | 'label';
   readonly storagePrefix?: string;
   readonly fieldSelectors?: Readonly<Record<string, FieldReader>>;
@@ -114,6 +121,7 @@ export function describeResource(input: DescriptorInput): ResourceDescriptor {
     hasStatus: input.hasStatus ?? false,
     tracksGeneration: input.tracksGeneration ?? false,
     returnsDeletedObject: input.returnsDeletedObject ?? false,
+    customResource: input.customResource ?? false,
     nameFormat: input.nameFormat ?? 'subdomain',
     storagePrefix: input.storagePrefix ?? input.resource,
     fieldSelectors: input.fieldSelectors ?? META_FIELD_SELECTORS,

@@ -11,6 +11,7 @@ export const RESOURCE_NAMES = [
   'storageclasses',
   'csinodes',
   'runtimeclasses',
+  'nodeclaims',
 ] as const;
 
 export type ResourceName = (typeof RESOURCE_NAMES)[number];

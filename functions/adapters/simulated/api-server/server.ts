@@ -23,6 +23,12 @@ export interface FakeApiServerOptions {
   readonly namespaces?: readonly string[];
   /** Keep PodDisruptionBudget status current after every pod or budget write; on by default. */
   readonly disruptionController?: boolean;
+  /**
+   * Serve the custom resources (Karpenter's NodeClaims), as a cluster with Karpenter's
+   * CustomResourceDefinitions installed does; on by default. Without, their paths answer 404
+   * like any unknown resource, while the store still holds whatever is seeded.
+   */
+  readonly customResourceDefinitions?: boolean;
 }
 
 export interface FakeApiServer {
@@ -137,7 +143,7 @@ export async function startFakeApiServer(
   const stops = [runNamespaceLifecycle(store, describe)];
   if (options.disruptionController ?? true) stops.push(runDisruptionController(store, now));
   const parts: Parts = {
-    registry: { store, now },
+    registry: { store, now, customResources: options.customResourceDefinitions ?? true },
     requests: new RequestLog(),
     faults: new FaultInjector(),
   };

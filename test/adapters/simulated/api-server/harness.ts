@@ -4,6 +4,7 @@ import {
   ApiException,
   AppsV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   NodeV1Api,
   PolicyV1Api,
   StorageV1Api,
@@ -22,6 +23,8 @@ export interface Harness {
   readonly policy: PolicyV1Api;
   readonly storage: StorageV1Api;
   readonly nodeApi: NodeV1Api;
+  /** Karpenter's NodeClaims, served as custom resources. */
+  readonly customObjects: CustomObjectsApi;
 }
 
 export async function startHarness(options?: FakeApiServerOptions): Promise<Harness> {
@@ -34,6 +37,7 @@ export async function startHarness(options?: FakeApiServerOptions): Promise<Harn
     policy: kubeConfig.makeApiClient(PolicyV1Api),
     storage: kubeConfig.makeApiClient(StorageV1Api),
     nodeApi: kubeConfig.makeApiClient(NodeV1Api),
+    customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
   };
 }
 

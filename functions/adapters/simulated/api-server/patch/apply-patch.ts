@@ -3,7 +3,9 @@
  * or malformed patch is a 400, a JSON patch that cannot apply (a failed `test` included) is the
  * generic 422, and an unknown content type is a 415 naming the accepted ones. The simulated
  * server serves no server-side apply (`application/apply-patch+yaml`): Nodesmith never sends it,
- * and a client that does gets that 415, as from a server without the feature.
+ * and a client that does gets that 415, as from a server without the feature. Custom resources
+ * take no strategic merge patch either: it needs the patch strategies of a Go type, which a
+ * CustomResourceDefinition does not have.
  */
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
@@ -28,6 +30,7 @@ export const PatchType = {
 } as const;
 
 const ACCEPTED: readonly string[] = [PatchType.Json, PatchType.Merge, PatchType.Strategic];
+const ACCEPTED_BY_CUSTOM_RESOURCES: readonly string[] = [PatchType.Json, PatchType.Merge];
 
 /** The media type without parameters such as `; charset=utf-8`. */
 export function mediaType(contentType: string | undefined): string {
@@ -74,19 +77,24 @@ function strategicPatch(
   }
 }
 
-/** The patched object, or an `ApiError` for the failures above. */
+/**
+ * The patched object, or an `ApiError` for the failures above. `strategies` are the list
+ * strategies of a strategic merge patch; undefined for a custom resource, which refuses one.
+ */
 export function applyPatch(
   current: JsonObject,
   contentType: string | undefined,
   body: string,
-  strategies: ListStrategies,
+  strategies: ListStrategies | undefined,
 ): JsonObject {
   const type = mediaType(contentType);
-  if (!ACCEPTED.includes(type)) throw unsupportedMediaType(ACCEPTED);
+  const accepted = strategies === undefined ? ACCEPTED_BY_CUSTOM_RESOURCES : ACCEPTED;
+  if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const patch = parse(body);
   let patched: JsonValue;
   if (type === PatchType.Json) patched = jsonPatch(current, patch);
-  else if (type === PatchType.Merge) patched = mergePatch(current, requireObject(patch));
-  else patched = strategicPatch(current, patch, strategies);
+  else if (type === PatchType.Strategic && strategies !== undefined)
+    patched = strategicPatch(current, patch, strategies);
+  else patched = mergePatch(current, requireObject(patch));
   return requireObject(patched);
 }

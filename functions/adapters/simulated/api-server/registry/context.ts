@@ -11,6 +11,8 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../validation.ts';
 export interface Registry {
   readonly store: ObjectStore;
   readonly now: () => Date;
+  /** Whether custom resources are served, as when their CustomResourceDefinitions are installed. */
+  readonly customResources: boolean;
 }
 
 /** The stored object, or the 404 the server sends. */

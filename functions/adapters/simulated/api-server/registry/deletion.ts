@@ -204,6 +204,6 @@ export function deleteCollection(
     kind: `${descriptor.kind}List`,
     apiVersion: apiVersionOf(descriptor),
     metadata: { resourceVersion: registry.store.resourceVersion },
-    items: selected.map(listItem),
+    items: selected.map((object) => listItem(descriptor, object)),
   };
 }

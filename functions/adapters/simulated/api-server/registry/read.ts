@@ -17,8 +17,12 @@ export function getObject(
   return requireStored(registry, descriptor, name, namespace);
 }
 
-/** Objects in a list carry no kind or apiVersion, as in the real server's typed lists. */
-export function listItem(object: JsonObject): JsonObject {
+/**
+ * Objects in a list carry no kind or apiVersion, as in the real server's typed lists; custom
+ * resources keep both, as every item of an unstructured list does.
+ */
+export function listItem(descriptor: ResourceDescriptor, object: JsonObject): JsonObject {
+  if (descriptor.customResource) return object;
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = object;
   return rest;
 }
@@ -62,6 +66,6 @@ export function listObjects(
     kind: `${descriptor.kind}List`,
     apiVersion: apiVersionOf(descriptor),
     metadata,
-    items: page.items.map(listItem),
+    items: page.items.map((object) => listItem(descriptor, object)),
   };
 }

@@ -126,8 +126,10 @@ export function patchObject(
   contentType: string | undefined,
   body: string,
 ): JsonObject {
-  const existing = requireStored(registry, target.descriptor, target.name, target.namespace);
-  const patched = applyPatch(existing, contentType, body, target.descriptor.listStrategies);
+  const { descriptor } = target;
+  const existing = requireStored(registry, descriptor, target.name, target.namespace);
+  const strategies = descriptor.customResource ? undefined : descriptor.listStrategies;
+  const patched = applyPatch(existing, contentType, body, strategies);
   checkName(patched, target);
   return applyUpdate(registry, target, existing, patched);
 }
