@@ -17,6 +17,7 @@
  */
 import type { DaemonSet } from '../domain/daemon-set.ts';
 import type { Namespace } from '../domain/namespace.ts';
+import type { NodeClaim } from '../domain/node-claim.ts';
 
 export type { Namespace };
 
@@ -229,5 +230,28 @@ export interface EventRecorder {
   createEvent(event: ClusterEvent): Promise<void>;
 }
 
+/**
+ * Karpenter's own `karpenter.sh/v1` NodeClaims, read and let go only when Nodesmith adopts the
+ * nodes Karpenter launched (the `adoptKarpenterNodes` setting). Their access is granted by
+ * deploy/rbac-adoption.yaml, applied only with that setting.
+ */
+export interface KarpenterNodeClaims {
+  /** Every NodeClaim, sorted by name; none when Karpenter's CRD is not installed (404). */
+  karpenterNodeClaims(): Promise<readonly NodeClaim[]>;
+  /**
+   * Deletes the NodeClaim and then removes Karpenter's `karpenter.sh/termination` finalizer from
+   * it, keeping any other, so no Karpenter is needed for it to go. Called once the adopted
+   * node's instance is terminated. Idempotent: resolves when the NodeClaim is already gone.
+   * The finalizers are read and written back against the resourceVersion, again after a
+   * concurrent change; rejects with ConflictError when changes keep winning after a few tries.
+   */
+  releaseKarpenterNodeClaim(name: string): Promise<void>;
+}
+
 /** The whole cluster; consumers take the parts they use (`Pick<Cluster, 'cordon'>`). */
-export interface Cluster extends ClusterReader, NodeWriter, PodEvictor, EventRecorder {}
+export interface Cluster
+  extends ClusterReader,
+    NodeWriter,
+    PodEvictor,
+    EventRecorder,
+    KarpenterNodeClaims {}

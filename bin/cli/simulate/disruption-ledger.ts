@@ -152,35 +152,42 @@ function isVoluntarilyGoing(claim: NodeClaimRecord): boolean {
   return isGoing(claim) || claim.disruption?.stage === 'Replacing';
 }
 
+/**
+ * Every method of the Cluster port: a record keyed by them, so a method added to the port and
+ * missing here fails to compile instead of vanishing from the watched copy.
+ */
+const CLUSTER_METHODS: Readonly<Record<keyof Cluster, true>> = {
+  snapshot: true,
+  nodes: true,
+  pendingPods: true,
+  pods: true,
+  podsOnNode: true,
+  daemonSets: true,
+  podDisruptionBudgets: true,
+  persistentVolumes: true,
+  persistentVolumeClaims: true,
+  storageClasses: true,
+  namespaces: true,
+  patchNodeMetadata: true,
+  registerNode: true,
+  addFinalizer: true,
+  removeFinalizer: true,
+  addTaints: true,
+  removeTaints: true,
+  cordon: true,
+  uncordon: true,
+  deleteNode: true,
+  evict: true,
+  deletePod: true,
+  createEvent: true,
+  karpenterNodeClaims: true,
+  releaseKarpenterNodeClaim: true,
+};
+
 /** The cluster's methods bound to it, so a spread copy still works on a class instance. */
 function bindAll(cluster: Cluster): Cluster {
-  const methods = [
-    'snapshot',
-    'nodes',
-    'pendingPods',
-    'pods',
-    'podsOnNode',
-    'daemonSets',
-    'podDisruptionBudgets',
-    'persistentVolumes',
-    'persistentVolumeClaims',
-    'storageClasses',
-    'namespaces',
-    'patchNodeMetadata',
-    'registerNode',
-    'addFinalizer',
-    'removeFinalizer',
-    'addTaints',
-    'removeTaints',
-    'cordon',
-    'uncordon',
-    'deleteNode',
-    'evict',
-    'deletePod',
-    'createEvent',
-  ] as const;
   const bound: Record<string, unknown> = {};
-  for (const name of methods) {
+  for (const name of Object.keys(CLUSTER_METHODS) as (keyof Cluster)[]) {
     const method = cluster[name] as (...args: unknown[]) => unknown;
     bound[name] = method.bind(cluster);
   }

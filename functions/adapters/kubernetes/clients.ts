@@ -6,6 +6,7 @@
 import {
   AppsV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   type KubeConfig,
   PatchStrategy,
   PolicyV1Api,
@@ -45,12 +46,21 @@ export type CoreApi = Pick<
 export type AppsApi = Pick<AppsV1Api, 'listDaemonSetForAllNamespaces'>;
 export type PolicyApi = Pick<PolicyV1Api, 'listPodDisruptionBudgetForAllNamespaces'>;
 export type StorageApi = Pick<StorageV1Api, 'listStorageClass'>;
+/** Karpenter's NodeClaims, for adoption (deploy/rbac-adoption.yaml). */
+export type CustomObjectsClient = Pick<
+  CustomObjectsApi,
+  | 'listClusterCustomObject'
+  | 'getClusterCustomObject'
+  | 'patchClusterCustomObject'
+  | 'deleteClusterCustomObject'
+>;
 
 export interface KubernetesApis {
   readonly core: CoreApi;
   readonly apps: AppsApi;
   readonly policy: PolicyApi;
   readonly storage: StorageApi;
+  readonly customObjects: CustomObjectsClient;
 }
 
 /**
@@ -63,5 +73,6 @@ export function apisFrom(kubeConfig: KubeConfig): KubernetesApis {
     apps: kubeConfig.makeApiClient(AppsV1Api),
     policy: kubeConfig.makeApiClient(PolicyV1Api),
     storage: kubeConfig.makeApiClient(StorageV1Api),
+    customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
   };
 }

@@ -18,6 +18,8 @@ export interface ApiCall {
   readonly verb: 'get' | 'list' | 'create' | 'patch' | 'delete';
   /** With the subresource, as RBAC names it: `nodes`, `pods/eviction`. */
   readonly resource: string;
+  /** The manifest whose ClusterRole grants the call, named in a 403. @default 'deploy/rbac.yaml' */
+  readonly grantedBy?: string;
 }
 
 export interface StatusCause {
@@ -79,7 +81,7 @@ const BY_CODE: Readonly<Record<number, Translate>> = {
     ),
   403: (call, detail, cause) =>
     new InvalidConfigError(
-      `${call.doing}: ${call.resource} ${call.verb} is forbidden: check the ClusterRole in deploy/rbac.yaml (${detail})`,
+      `${call.doing}: ${call.resource} ${call.verb} is forbidden: check the ClusterRole in ${call.grantedBy ?? 'deploy/rbac.yaml'} (${detail})`,
       { cause },
     ),
   404: (call, detail, cause) => new NotFoundError(`${call.doing}: ${detail}`, { cause }),

@@ -12,6 +12,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import type { Node } from '../../domain/node.ts';
+import type { NodeClaim } from '../../domain/node-claim.ts';
 import type { Pod } from '../../domain/pod.ts';
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import type { Taint } from '../../domain/taints.ts';
@@ -33,6 +34,10 @@ import type {
 import { apisFrom, type KubernetesApis } from './clients.ts';
 import { KubernetesClusterReader } from './cluster-reader.ts';
 import { KubernetesEventRecorder } from './event-recorder.ts';
+import {
+  DEFAULT_RELEASE_ATTEMPTS,
+  KubernetesKarpenterNodeClaims,
+} from './karpenter-node-claims.ts';
 import { DEFAULT_TAINT_ATTEMPTS, KubernetesNodeWriter } from './node-writer.ts';
 import { DEFAULT_PAGE_SIZE } from './pages.ts';
 import { KubernetesPodEvictor } from './pod-evictor.ts';
@@ -42,6 +47,8 @@ export interface KubernetesClusterOptions {
   readonly pageSize?: number;
   /** Tries of a taint change that keeps meeting concurrent writes. @default 5 */
   readonly taintAttempts?: number;
+  /** Tries of a Karpenter NodeClaim's finalizer removal that keeps meeting concurrent writes. @default 5 */
+  readonly releaseAttempts?: number;
   /** The clock behind event timestamps. @default the wall clock */
   readonly now?: () => Date;
 }
@@ -51,15 +58,22 @@ export class KubernetesCluster implements Cluster {
   readonly #nodes: KubernetesNodeWriter;
   readonly #pods: KubernetesPodEvictor;
   readonly #events: KubernetesEventRecorder;
+  readonly #karpenterNodeClaims: KubernetesKarpenterNodeClaims;
 
   constructor(apis: KubernetesApis, options: KubernetesClusterOptions = {}) {
-    this.#reader = new KubernetesClusterReader(apis, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#reader = new KubernetesClusterReader(apis, pageSize);
     this.#nodes = new KubernetesNodeWriter(
       apis.core,
       options.taintAttempts ?? DEFAULT_TAINT_ATTEMPTS,
     );
     this.#pods = new KubernetesPodEvictor(apis.core);
     this.#events = new KubernetesEventRecorder(apis.core, options.now ?? (() => new Date()));
+    this.#karpenterNodeClaims = new KubernetesKarpenterNodeClaims(
+      apis.customObjects,
+      pageSize,
+      options.releaseAttempts ?? DEFAULT_RELEASE_ATTEMPTS,
+    );
   }
 
   snapshot(): Promise<ClusterObjects> {
@@ -152,6 +166,14 @@ export class KubernetesCluster implements Cluster {
 
   createEvent(event: ClusterEvent): Promise<void> {
     return this.#events.createEvent(event);
+  }
+
+  karpenterNodeClaims(): Promise<readonly NodeClaim[]> {
+    return this.#karpenterNodeClaims.karpenterNodeClaims();
+  }
+
+  releaseKarpenterNodeClaim(name: string): Promise<void> {
+    return this.#karpenterNodeClaims.releaseKarpenterNodeClaim(name);
   }
 }
 

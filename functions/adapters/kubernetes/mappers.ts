@@ -1,8 +1,10 @@
 /**
  * client-node objects as domain types. The readers are the ones `nodesmith plan` uses for
  * `kubectl get -o yaml` dumps (functions/manifests/kubernetes), so a live cluster and a dump of
- * it plan alike; they accept client-node's typed objects, Dates included. A reader's
- * ManifestError becomes an InvalidConfigError naming the object.
+ * it plan alike; they accept client-node's typed objects, Dates included. Karpenter's NodeClaims
+ * come untyped from the custom objects API and are read as `nodesmith plan` reads their dumps
+ * (functions/manifests/karpenter). A reader's ManifestError becomes an InvalidConfigError naming
+ * the object.
  */
 import type {
   V1DaemonSet,
@@ -16,6 +18,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import type { Node } from '../../domain/node.ts';
+import type { NodeClaim } from '../../domain/node-claim.ts';
 import type { Pod } from '../../domain/pod.ts';
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import type {
@@ -23,11 +26,13 @@ import type {
   PersistentVolumeClaim,
   StorageClass,
 } from '../../domain/volumes.ts';
+import { parseNodeClaim } from '../../manifests/karpenter/node-claim.ts';
 import { toDaemonSet } from '../../manifests/kubernetes/daemon-set.ts';
 import { toNamespace } from '../../manifests/kubernetes/namespace.ts';
 import { toNode } from '../../manifests/kubernetes/node.ts';
 import { toPod } from '../../manifests/kubernetes/pod.ts';
 import { toPodDisruptionBudget } from '../../manifests/kubernetes/pod-disruption-budget.ts';
+import { defined } from '../../manifests/kubernetes/schema.ts';
 import {
   toPersistentVolume,
   toPersistentVolumeClaim,
@@ -37,7 +42,7 @@ import { ManifestError } from '../../manifests/manifest-error.ts';
 import type { Namespace } from '../../ports/cluster.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
 
-interface Named {
+export interface Named {
   readonly metadata?: { readonly name?: string; readonly namespace?: string };
 }
 
@@ -84,4 +89,23 @@ export const fromV1StorageClass: (storageClass: V1StorageClass) => StorageClass 
 export const fromV1Namespace: (namespace: V1Namespace) => Namespace = reading(
   'namespace',
   toNamespace,
+);
+
+/**
+ * A NodeClaim checked as Karpenter's CRD checks it, keeping of its metadata what the domain type
+ * names: the server's bookkeeping (managedFields, resourceVersion, uid) stays behind.
+ */
+function toKarpenterNodeClaim(object: unknown): NodeClaim {
+  const { metadata, spec, status } = parseNodeClaim(object);
+  const { name, labels, annotations, deletionTimestamp, creationTimestamp } = metadata;
+  return defined({
+    metadata: defined({ name, labels, annotations, deletionTimestamp, creationTimestamp }),
+    spec,
+    status,
+  });
+}
+
+export const fromKarpenterNodeClaim: (claim: Named) => NodeClaim = reading(
+  'nodeclaim',
+  toKarpenterNodeClaim,
 );

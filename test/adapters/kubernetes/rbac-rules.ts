@@ -1,13 +1,20 @@
 /**
- * deploy/rbac.yaml read with the `yaml` package, and a request's RBAC attributes worked out from
- * its method and path as kube-apiserver's RequestInfoFactory does, so tests can tell whether the
- * ClusterRole allows what the adapter sent.
+ * deploy/rbac.yaml and deploy/rbac-adoption.yaml read with the `yaml` package, and a request's
+ * RBAC attributes worked out from its method and path as kube-apiserver's RequestInfoFactory
+ * does, so tests can tell whether the ClusterRoles allow what the adapter sent.
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { RecordedRequest } from '../../../functions/adapters/simulated/api-server/index.ts';
 
-export const RBAC_FILE = new URL('../../../deploy/rbac.yaml', import.meta.url);
+/** The controller's grant, then the one applied only when it adopts Karpenter's nodes. */
+export const RBAC_FILES = [
+  new URL('../../../deploy/rbac.yaml', import.meta.url),
+  new URL('../../../deploy/rbac-adoption.yaml', import.meta.url),
+] as const;
+
+/** The ClusterRoles the controller's group `nodesmith:controller` is bound to. */
+export const CONTROLLER_ROLES = ['nodesmith', 'nodesmith-adoption'] as const;
 
 export interface PolicyRule {
   readonly apiGroups: readonly string[];
@@ -28,12 +35,17 @@ export interface RbacDocument {
   }[];
 }
 
-export function readRbacDocuments(): RbacDocument[] {
-  const documents = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8'));
+function readDocuments(file: URL): RbacDocument[] {
+  const documents = parseAllDocuments(readFileSync(file, 'utf8'));
   return documents.map((document) => {
     if (document.errors.length > 0) throw document.errors[0];
     return document.toJS() as RbacDocument;
   });
+}
+
+/** Every document of deploy/rbac.yaml, then of deploy/rbac-adoption.yaml. */
+export function readRbacDocuments(files: readonly URL[] = RBAC_FILES): RbacDocument[] {
+  return files.flatMap(readDocuments);
 }
 
 export function clusterRoleRules(
@@ -41,8 +53,13 @@ export function clusterRoleRules(
   name = 'nodesmith',
 ): readonly PolicyRule[] {
   const role = documents.find((d) => d.kind === 'ClusterRole' && d.metadata.name === name);
-  if (role === undefined) throw new Error(`deploy/rbac.yaml has no ClusterRole ${name}`);
+  if (role === undefined) throw new Error(`deploy has no ClusterRole ${name}`);
   return role.rules ?? [];
+}
+
+/** What the controller may do with adoption on: both of its ClusterRoles' rules. */
+export function controllerRules(documents: readonly RbacDocument[]): readonly PolicyRule[] {
+  return CONTROLLER_ROLES.flatMap((name) => clusterRoleRules(documents, name));
 }
 
 /** What RBAC checks a resource request against. */

@@ -8,15 +8,18 @@ import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import {
   attributesOf,
   clusterRoleRules,
+  controllerRules,
+  RBAC_FILES,
   type RequestAttributes,
   readRbacDocuments,
   uncovered,
 } from './rbac-rules.ts';
-import { NOW, seedNode, seedPod, uidOf, useFakeCluster } from './support.ts';
+import { NOW, seedNode, seedNodeClaim, seedPod, uidOf, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();
 const documents = readRbacDocuments();
-const rules = clusterRoleRules(documents);
+/** The controller's rules with adoption on: deploy/rbac.yaml's and deploy/rbac-adoption.yaml's. */
+const rules = controllerRules(documents);
 
 /** Every method of the port once, so the request log holds every kind of request it sends. */
 async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<void> {
@@ -45,6 +48,8 @@ async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<vo
   await cluster.evict({ namespace: 'default', name: 'web-1', uid: podUid });
   await cluster.deletePod({ namespace: 'default', name: 'web-2' }, 0);
   await cluster.deleteNode('n1');
+  await cluster.karpenterNodeClaims();
+  await cluster.releaseKarpenterNodeClaim('default-x7k2p');
 }
 
 function key({ apiGroup, resource, verb }: RequestAttributes): string {
@@ -61,11 +66,12 @@ function granted(): string[] {
   );
 }
 
-describe('deploy/rbac.yaml', () => {
+describe('deploy/rbac.yaml and deploy/rbac-adoption.yaml', () => {
   it('allows every request the adapter sends, and grants nothing it does not send', async () => {
     // Prepare
     const { server, cluster } = fake();
     seedNode(server, 'n1');
+    seedNodeClaim(server, 'default-x7k2p');
     const pod = seedPod(server, 'web-1', { nodeName: 'n1' });
     seedPod(server, 'web-2', { nodeName: 'n1' });
     // Act
@@ -95,6 +101,38 @@ describe('deploy/rbac.yaml', () => {
     });
     expect(binding?.subjects).toEqual([
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:controller' },
+    ]);
+  });
+
+  it('grants adoption in a file of its own, to the controller, leaving deploy/rbac.yaml without NodeClaims', () => {
+    // Prepare
+    const [controllerFile] = RBAC_FILES;
+    const withoutAdoption = readRbacDocuments([controllerFile]);
+    // Act
+    const adoption = clusterRoleRules(documents, 'nodesmith-adoption');
+    const binding = documents.find(
+      (d) => d.kind === 'ClusterRoleBinding' && d.metadata.name === 'nodesmith-adoption',
+    );
+    // Assess
+    expect(adoption).toEqual([
+      {
+        apiGroups: ['karpenter.sh'],
+        resources: ['nodeclaims'],
+        verbs: ['get', 'list', 'patch', 'delete'],
+      },
+    ]);
+    expect(binding?.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'nodesmith-adoption',
+    });
+    expect(binding?.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'nodesmith:controller' },
+    ]);
+    expect(withoutAdoption.some((d) => d.metadata.name === 'nodesmith-adoption')).toBe(false);
+    const nodeClaimList = { method: 'GET', path: '/apis/karpenter.sh/v1/nodeclaims', query: {} };
+    expect(uncovered(clusterRoleRules(withoutAdoption), [nodeClaimList])).toEqual([
+      'list karpenter.sh/nodeclaims',
     ]);
   });
 

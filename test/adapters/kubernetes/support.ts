@@ -1,8 +1,9 @@
 /**
  * A fresh fake API server and the adapter on top of it for every test, plus seeds written
  * straight into the server's store (so the request log holds only what the adapter sent).
- * After every test, each logged request is checked against deploy/rbac.yaml: whatever the
- * adapter's tests make it send, the ClusterRole must allow.
+ * After every test, each logged request is checked against deploy/rbac.yaml and
+ * deploy/rbac-adoption.yaml: whatever the adapter's tests make it send, the controller's
+ * ClusterRoles must allow.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
 import {
@@ -11,12 +12,13 @@ import {
 } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import {
   type FakeApiServer,
+  type FakeApiServerOptions,
   type JsonObject,
   kubeConfigFor,
   startFakeApiServer,
 } from '../../../functions/adapters/simulated/api-server/index.ts';
 import type { Cluster } from '../../../functions/ports/cluster.ts';
-import { clusterRoleRules, readRbacDocuments, uncovered } from './rbac-rules.ts';
+import { controllerRules, readRbacDocuments, uncovered } from './rbac-rules.ts';
 
 export const NOW = new Date('2025-06-01T12:00:00Z');
 
@@ -32,11 +34,14 @@ export interface FakeCluster {
  * const fake = useFakeCluster({ pageSize: 2 });
  * it('…', async () => { const { server, cluster } = fake(); … });
  */
-export function useFakeCluster(options: KubernetesClusterOptions = {}): () => FakeCluster {
+export function useFakeCluster(
+  options: KubernetesClusterOptions = {},
+  serverOptions: Omit<FakeApiServerOptions, 'now'> = {},
+): () => FakeCluster {
   let current: FakeCluster | undefined;
-  const rules = clusterRoleRules(readRbacDocuments());
+  const rules = controllerRules(readRbacDocuments());
   beforeEach(async () => {
-    const server = await startFakeApiServer({ now: () => NOW });
+    const server = await startFakeApiServer({ ...serverOptions, now: () => NOW });
     const cluster = kubernetesClusterFrom(kubeConfigFor(server.url), {
       now: () => NOW,
       ...options,
@@ -50,7 +55,7 @@ export function useFakeCluster(options: KubernetesClusterOptions = {}): () => Fa
     await server.close();
     expect(
       uncovered(rules, server.requests.entries),
-      'requests deploy/rbac.yaml does not allow',
+      'requests deploy/rbac.yaml and deploy/rbac-adoption.yaml do not allow',
     ).toEqual([]);
   });
   return () => {
@@ -73,6 +78,42 @@ export function seedNode(server: FakeApiServer, name: string, extra: JsonObject 
       capacity: { cpu: '4', memory: '16Gi', pods: '110' },
       allocatable: { cpu: '3920m', memory: '15Gi', pods: '110' },
       conditions: [{ type: 'Ready', status: 'True' }],
+      ...status,
+    },
+  });
+}
+
+/**
+ * A launched NodeClaim as Karpenter leaves it: its NodePool's label, its termination finalizer,
+ * requirements, the EC2NodeClass it references, and the instance and node it resolved to.
+ */
+export function seedNodeClaim(
+  server: FakeApiServer,
+  name: string,
+  extra: JsonObject = {},
+): JsonObject {
+  const { metadata = {}, spec = {}, status = {} } = extra as Record<string, JsonObject>;
+  return server.store.create('nodeclaims', {
+    metadata: {
+      labels: { 'karpenter.sh/nodepool': 'default' },
+      finalizers: ['karpenter.sh/termination'],
+      ...metadata,
+      name,
+    },
+    spec: {
+      requirements: [
+        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] },
+        { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] },
+      ],
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      expireAfter: '720h',
+      ...spec,
+    },
+    status: {
+      providerID: `aws:///us-east-1a/i-${name}`,
+      nodeName: `ip-${name}.ec2.internal`,
+      capacity: { cpu: '2', memory: '8Gi', pods: '29' },
+      allocatable: { cpu: '1930m', memory: '7Gi', pods: '29' },
       ...status,
     },
   });
