@@ -35,6 +35,7 @@ interface SimulateOptions {
   readonly duplicateWakes?: boolean;
   readonly dynamodbLocal?: boolean;
   readonly limits?: string;
+  readonly adoptKarpenterNodes?: boolean;
 }
 
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
@@ -128,6 +129,7 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
     seed: Number(options.seed),
     ...(dynamodb ? { state: dynamodb.state } : {}),
     ...(options.duplicateWakes ? { duplicateWakes: true } : {}),
+    ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
     ...(text ? { onProgress: (line: string) => process.stdout.write(`${line}\n`) } : {}),
   }).finally(() => dynamodb?.stop());
   const reportPath = resolve(options.report);
@@ -162,6 +164,10 @@ export function addSimulateCommand(program: Command): void {
     .option('--report <file>', 'where to write the HTML report', 'nodesmith-report.html')
     .option('--limits <file>', "the cluster's limits: a ClusterLimits document, as plan takes it")
     .option('--duplicate-wakes', 'deliver every wake twice, as at-least-once queues may')
+    .option(
+      '--adopt-karpenter-nodes',
+      "adopt Karpenter's nodes of Nodesmith's NodePools, as the stack's adoptKarpenterNodes setting",
+    )
     .option(
       '--dynamodb-local',
       'keep the state in DynamoDB Local (needs Java 17) instead of memory',

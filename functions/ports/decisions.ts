@@ -11,6 +11,8 @@ export type DecisionKind =
   | 'LaunchFailed'
   | 'Registered'
   | 'Initialized'
+  /** A node Karpenter launched, now Nodesmith's (the `adoptKarpenterNodes` setting). */
+  | 'Adopted'
   /** Marked for deletion: expired, empty, drifted, underused or interrupted (the reason says). */
   | 'Disrupting'
   | 'Terminated';

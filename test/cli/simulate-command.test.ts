@@ -101,9 +101,32 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('takeover: 47/47 pods running');
     expect(result.stdout).toContain('invariants: 11 of 11 held');
-    expect(result.stdout).not.toMatch(/(disrupting|draining|terminat\w+) ip-10-[12]-0-/);
+    expect(result.stdout).not.toMatch(/(disrupting|draining|terminat\w+) \S+ as ip-10-[12]-0-/);
+    expect(result.stdout).not.toContain('adopted');
     expect(readFileSync(report, 'utf8')).toContain(
       'no instance Nodesmith did not launch terminated without a drain</b> — 5 instances it did not launch (0 adopted); 0 of them terminated',
+    );
+  });
+
+  it("with --adopt-karpenter-nodes adopts Karpenter's nodes and consolidates one through a drain, never touching the node group's", async () => {
+    // Act
+    const report = reportPath();
+    const args = ['simulate', '--scenario', 'takeover', '--pods', '40', '--adopt-karpenter-nodes'];
+    const result = await runCli([...args, '--report', report]);
+    // Assess
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('takeover: 47/47 pods running');
+    expect(result.stdout).toContain('invariants: 11 of 11 held');
+    for (const i of [1, 2, 3]) {
+      expect(result.stdout).toContain(`adopted general-k${i}x7q as ip-10-1-0-${i}.ec2.internal`);
+    }
+    expect(result.stdout).toMatch(
+      /draining general-k3x7q as ip-10-1-0-3\.ec2\.internal\n.*drain general-k3x7q as ip-10-1-0-3\.ec2\.internal: evicted 3, refused 0/,
+    );
+    expect(result.stdout).toContain('terminated general-k3x7q');
+    expect(result.stdout).not.toMatch(/ip-10-2-0-/);
+    expect(readFileSync(report, 'utf8')).toContain(
+      'no instance Nodesmith did not launch terminated without a drain</b> — 5 instances it did not launch (3 adopted); 1 of them terminated, each after a drain',
     );
   });
 

@@ -44,6 +44,21 @@ function createContract(makeStore: StoreFactory): void {
     expect(await nodeClaims.list()).toEqual(outcome.fulfilled);
   });
 
+  it('keeps when a claim was adopted from Karpenter, and finds it by its instance', async () => {
+    // Prepare
+    const { nodeClaims } = await makeStore();
+    const adopted = {
+      ...aNewNodeClaim({ name: 'general-k1x7q', phase: 'Initialized' }),
+      instanceId: 'i-0ca00000000000001',
+      adoptedAt: T0.toISOString(),
+    };
+    // Act
+    const created = await nodeClaims.create(adopted);
+    // Assess
+    expect(await nodeClaims.get('general-k1x7q')).toEqual({ ...adopted, version: 1 });
+    expect(await nodeClaims.findByInstanceId('i-0ca00000000000001')).toEqual(created);
+  });
+
   it('hands out copies: changing a submitted or returned claim changes nothing stored', async () => {
     // Prepare
     const { nodeClaims } = await makeStore();

@@ -1,7 +1,7 @@
 /**
  * cfn-lint, as a reviewer runs it, over every shape the stack takes: the defaults, EKS with its
- * audit log subscription, starting limits and reserved concurrency, EKS in a VPC with the
- * cluster's security group, and a self-managed cluster in a VPC. One synthesis per shape
+ * audit log subscription, starting limits, reserved concurrency and adoption of Karpenter's
+ * nodes, EKS in a VPC with the cluster's security group, and a self-managed cluster in a VPC. One synthesis per shape
  * (without bundling: cfn-lint reads the template, not the code), one cfn-lint run over all.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,10 +11,11 @@ import { buildStack, EKS_CONTEXT, NODE_ROLE, SELF_MANAGED_CONTEXT } from './stac
 
 const VARIANTS: Readonly<Record<string, Record<string, unknown>>> = {
   defaults: { clusterName: 'shop', nodeRoleArn: NODE_ROLE },
-  'audit log, limits and reserved concurrency': {
+  'audit log, limits, reserved concurrency and adoption': {
     ...EKS_CONTEXT,
     limits: { nodes: 400, 'nodesmith.io/hourly-cost': '900' },
     controllerReservedConcurrency: 2,
+    adoptKarpenterNodes: true,
   },
   'EKS in a VPC': {
     clusterName: 'shop',

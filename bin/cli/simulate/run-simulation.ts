@@ -127,6 +127,7 @@ function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOpti
       ? { cloudSeenByController: options.cloudSeenByController }
       : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
   };
 }
 

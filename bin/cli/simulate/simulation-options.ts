@@ -15,4 +15,6 @@ export interface SimulationOptions {
   readonly cloudSeenByController?: WorldOptions['cloudSeenByController'];
   /** Faults injected into the run; none when absent. */
   readonly faults?: WorldFaults;
+  /** The controller adopts Karpenter's nodes (`--adopt-karpenter-nodes`). */
+  readonly adoptKarpenterNodes?: boolean;
 }

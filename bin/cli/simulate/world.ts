@@ -79,6 +79,8 @@ export interface WorldOptions {
   readonly cloudSeenByController?: (cloud: SimulatedCloud) => CloudProvider;
   /** Faults injected into the run (see faults/world-faults.ts); none when absent. */
   readonly faults?: WorldFaults;
+  /** The controller adopts Karpenter's nodes, as the stack's `adoptKarpenterNodes` setting. */
+  readonly adoptKarpenterNodes?: boolean;
 }
 
 /** SQS makes a message visible again this long after an invocation that failed to finish. */
@@ -175,7 +177,11 @@ export class World {
   }
 
   #controllerHandler(options: WorldOptions): ControllerHandler {
-    const settings: PassSettings = { ...DEFAULT_PASS_SETTINGS, region: options.region };
+    const settings: PassSettings = {
+      ...DEFAULT_PASS_SETTINGS,
+      region: options.region,
+      ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
+    };
     const cluster = this.ledger.watch(
       kubernetesClusterFrom(kubeConfigFor(this.server.url), { now: () => this.clock.now() }),
     );
@@ -316,6 +322,8 @@ export class World {
       const name = String((object.metadata as JsonObject | undefined)?.name ?? '');
       if (resource === 'namespaces' && this.server.store.get('namespaces', name)) continue;
       this.server.store.create(resource, object);
+      // A seeded pod of a workload is put back by its controller when it goes, as any other.
+      if (resource === 'pods') this.workloads.want([object]);
     }
   }
 

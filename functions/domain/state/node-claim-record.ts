@@ -124,6 +124,11 @@ export interface NodeClaimRecord {
   readonly disruption?: ClaimDisruption;
   /** The action that failed last and the backoff it earned; gone once an action succeeds. */
   readonly failure?: ClaimFailure;
+  /**
+   * When Nodesmith adopted the node from Karpenter (ISO-8601); absent on nodes it launched.
+   * Karpenter's finalizer and NodeClaim are let go with the node.
+   */
+  readonly adoptedAt?: string;
   /** 1 when created; every successful update adds one. */
   readonly version: number;
 }

@@ -75,6 +75,8 @@ const kubeConfigs = deployedKubeConfigs({
 });
 
 const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
+/** Set by the stack only with `adoptKarpenterNodes`, beside the IAM that lets it tag them. */
+const adoptKarpenterNodes = process.env.ADOPT_KARPENTER_NODES === 'true';
 const iam = new IAMClient({ region });
 
 /** Karpenter looks for unused instance profiles every 30 minutes. */
@@ -162,6 +164,7 @@ async function pass(holder: string, remainingMs: number): Promise<PassReport> {
       region,
       timeoutMs: remainingMs,
       ...(limits === undefined ? {} : { startingLimits: limits }),
+      adoptKarpenterNodes,
     },
   );
   if (report.ran) await collectUnusedProfiles();

@@ -1,8 +1,8 @@
 /**
  * One controller pass, DESIGN §1 in order: take the lease (or leave it to the pass that holds
- * it), snapshot, lifecycle, provisioning (replacements for nodes being deleted included),
- * termination, then release and ask for the next pass in about ten seconds while anything is
- * in flight.
+ * it), snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
+ * provisioning (replacements for nodes being deleted included), termination, then release and
+ * ask for the next pass in about ten seconds while anything is in flight.
  */
 
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
@@ -11,6 +11,7 @@ import type { LeaseGrant } from '../../domain/state/lease.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import type { LimitReached } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { type AdoptionOutcome, adoptKarpenterNodes } from './adoption-step.ts';
 import { ClaimIsolation } from './claim-isolation.ts';
 import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
 import { fencedSideEffects } from './lease-guard.ts';
@@ -91,10 +92,11 @@ async function tell(
   deps: PassDependencies,
   concurrency: number,
   { snapshot, isolation }: PassRun,
-  { lifecycle, provisioning, disruption, termination }: PassSteps,
+  { adoption, lifecycle, provisioning, disruption, termination }: PassSteps,
   limitsReached: readonly LimitReached[],
 ): Promise<void> {
   await deps.decisions.publish([
+    ...adoption.decisions,
     ...lifecycle.decisions,
     ...limitsReached,
     ...provisioning.decisions,
@@ -105,6 +107,7 @@ async function tell(
   await recordEvents(
     deps.cluster,
     [
+      ...adoption.events,
       ...lifecycle.events,
       ...podEvents(snapshot.cluster.pods, launches, unschedulable),
       ...disruption.events,
@@ -116,6 +119,7 @@ async function tell(
 }
 
 interface PassSteps {
+  readonly adoption: Omit<AdoptionOutcome, 'snapshot'>;
   readonly lifecycle: LifecycleOutcome;
   readonly provisioning: ProvisioningOutcome;
   readonly disruption: DisruptionOutcome;
@@ -133,16 +137,16 @@ interface PassRun {
 async function runSteps(
   deps: PassDependencies,
   settings: PassSettings,
-  { write, isolation, started, snapshot }: PassRun,
+  { write, isolation, started, snapshot: read }: PassRun,
 ): Promise<PassSteps> {
   const instanceTypes = await instanceTypesByPool(
-    {
-      nodePools: snapshot.nodePools,
-      nodeClasses: snapshot.nodeClasses,
-      unavailable: snapshot.unavailable,
-    },
+    { nodePools: read.nodePools, nodeClasses: read.nodeClasses, unavailable: read.unavailable },
     deps.cloud,
   );
+  const adoption = settings.adoptKarpenterNodes
+    ? await adoptKarpenterNodes(deps, { snapshot: read, instanceTypes, write })
+    : { snapshot: read, records: [], decisions: [], events: [] };
+  const { snapshot } = adoption;
   const concurrency = settings.launchConcurrency;
   const lifecycle = await runLifecycle(deps, {
     snapshot,
@@ -167,13 +171,13 @@ async function runSteps(
     concurrency,
     isolation,
   });
-  return { lifecycle, provisioning, disruption, termination };
+  return { adoption, lifecycle, provisioning, disruption, termination };
 }
 
 function reportOf(
   started: Date,
   finished: Date,
-  { lifecycle, provisioning, disruption, termination }: PassSteps,
+  { adoption, lifecycle, provisioning, disruption, termination }: PassSteps,
   after: {
     readonly claimFailures: readonly ClaimActionFailure[];
     readonly inFlight: number;
@@ -191,7 +195,12 @@ function reportOf(
     launches: provisioning.launches,
     failures: provisioning.failures,
     replannedPods: provisioning.replannedPods,
-    lifecycle: [...lifecycle.records, ...disruption.records, ...termination.records],
+    lifecycle: [
+      ...adoption.records,
+      ...lifecycle.records,
+      ...disruption.records,
+      ...termination.records,
+    ],
     claimFailures: after.claimFailures,
     unschedulable: provisioning.unschedulable,
     inFlight,

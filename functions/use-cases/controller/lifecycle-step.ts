@@ -164,8 +164,8 @@ async function remove(
   if (claim.instanceId !== undefined) await deps.cloud.terminate(claim.instanceId);
   if (node !== undefined) {
     await recordEvents(deps.cluster, [nodeEvent(node.name, 'Terminating', reason, 'Warning')], 1);
-    await letNodeGo(deps.cluster, node.name);
   }
+  await letNodeGo(deps.cluster, claim, node?.name);
   await deps.state.nodeClaims.delete(claim.name, write);
   const kind = claim.instanceId === undefined ? 'LaunchFailed' : 'Terminated';
   return {

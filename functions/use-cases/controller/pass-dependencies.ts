@@ -28,6 +28,8 @@ export interface PassSettings {
   readonly maxReplanRounds: number;
   /** The cluster's limits until some are set through the API (the deployment's `limits`). */
   readonly startingLimits?: ClusterLimits;
+  /** Karpenter's settled nodes of Nodesmith's NodePools become Nodesmith's (adoption-step.ts). */
+  readonly adoptKarpenterNodes?: boolean;
 }
 
 export const DEFAULT_PASS_SETTINGS: Omit<PassSettings, 'region'> = {

@@ -183,7 +183,7 @@ class Terminator {
 
   async finish(action: Extract<TerminationAction, { kind: 'Finish' }>): Promise<Step> {
     const { claim, node } = action;
-    if (node !== undefined) await letNodeGo(this.#deps.cluster, node.name);
+    await letNodeGo(this.#deps.cluster, claim, node?.name);
     await this.#deps.state.nodeClaims.delete(claim.name, this.#write);
     await this.#remember(claim);
     const reason = `${why(claim)}; ${action.reason}`;

@@ -1,9 +1,12 @@
 /**
  * `takeover`: Nodesmith starts on a cluster Karpenter ran until now, beside a managed node
- * group. Three Karpenter nodes of a NodePool named like Nodesmith's (`general`; one of them
- * nearly empty) and two node-group nodes run pods; then the `burst` arrives. Nodesmith must
- * launch its own nodes for the burst and leave every instance it did not launch alone: not an
- * orphan, not consolidated, not drained.
+ * group. Three on-demand Karpenter nodes of a NodePool named like Nodesmith's (`general`), with
+ * their NodeClaims, and two node-group nodes run pods; then the `burst` arrives, and once it has
+ * settled the legacy workload scales down. Nodesmith must launch its own nodes for the burst and
+ * leave every instance it did not launch alone: not an orphan, not consolidated, not drained.
+ * With adoption on (`--adopt-karpenter-nodes`) the Karpenter nodes become Nodesmith's and are
+ * consolidated like its own, through the usual drain (the pool allows spot, so a cheaper spot
+ * node may replace one); the node group's are never touched.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ForeignInstance } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
@@ -34,6 +37,8 @@ function karpenterNode(i: number, zone: string, pods: Existing['pods']): Existin
     node: `ip-10-1-0-${i}.ec2.internal`,
     labels: {
       'karpenter.sh/nodepool': 'general',
+      // The pool's template label: the same NodePool launched these nodes.
+      team: 'platform',
       'karpenter.sh/registered': 'true',
       'karpenter.sh/initialized': 'true',
       'karpenter.sh/capacity-type': 'on-demand',
@@ -68,11 +73,78 @@ const EXISTING: readonly Existing[] = [
     ['legacy-api-3', '1500m'],
     ['legacy-api-4', '1'],
   ]),
-  // Nearly empty: the first thing consolidation would take, were it Nodesmith's.
-  karpenterNode(3, 'us-east-1c', [['legacy-api-5', '250m']]),
+  // Full, so the burst finds no room on it; nearly empty once legacy-api scales down.
+  karpenterNode(3, 'us-east-1c', [
+    ['legacy-api-5', '1500m'],
+    ['legacy-api-6', '1'],
+    ['legacy-api-7', '1'],
+  ]),
   nodeGroupNode(1, 'us-east-1a', [['coredns-1', '100m']]),
   nodeGroupNode(2, 'us-east-1b', [['coredns-2', '100m']]),
 ];
+
+const CREATED = '2026-01-02T09:00:00Z';
+
+/** Its conditions once Karpenter has brought the node all the way up. */
+const SETTLED = ['Launched', 'Registered', 'Initialized', 'Ready'].map((type) => ({
+  type,
+  status: 'True',
+  reason: type,
+  message: '',
+  lastTransitionTime: CREATED,
+}));
+
+/** Karpenter's NodeClaim of a node it launched, as `kubectl get nodeclaim -o yaml` shows it. */
+function nodeClaimObject(existing: Existing): JsonObject {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: {
+      name: existing.nodeClaim ?? '',
+      creationTimestamp: CREATED,
+      labels: {
+        ...existing.labels,
+        'node.kubernetes.io/instance-type': existing.instanceType,
+        'topology.kubernetes.io/zone': existing.zone,
+      },
+      annotations: {
+        'karpenter.sh/nodepool-hash': '6821555240594823858',
+        'karpenter.sh/nodepool-hash-version': 'v3',
+      },
+      finalizers: ['karpenter.sh/termination'],
+      ownerReferences: [
+        {
+          apiVersion: 'karpenter.sh/v1',
+          kind: 'NodePool',
+          name: 'general',
+          uid: 'b1c4a4b6-0000-4000-8000-000000000001',
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [
+        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['general'] },
+        {
+          key: 'node.kubernetes.io/instance-type',
+          operator: 'In',
+          values: [existing.instanceType],
+        },
+      ],
+      resources: { requests: { cpu: '3', pods: '5' } },
+      expireAfter: '720h',
+    },
+    status: {
+      providerID: `aws:///${existing.zone}/${existing.instanceId}`,
+      nodeName: existing.node,
+      imageID: 'ami-sim-al2023',
+      capacity: { cpu: '4', memory: '16Gi', pods: '58' },
+      allocatable: ALLOCATABLE,
+      conditions: SETTLED,
+    },
+  };
+}
 
 function nodeObject(existing: Existing): JsonObject {
   const karpenters = existing.origin === 'karpenter';
@@ -107,10 +179,28 @@ function podObject(existing: Existing, [name, cpu]: readonly [string, string]): 
       name,
       namespace: system ? 'kube-system' : 'shop',
       labels: { app: system ? 'coredns' : 'legacy-api' },
+      // A Deployment's pods: drained ones come back elsewhere.
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: system ? 'coredns-5d78c9869d' : 'legacy-api-7c9f6d',
+          uid: system
+            ? '9d3c1a50-0000-4000-8000-000000000002'
+            : '9d3c1a50-0000-4000-8000-000000000003',
+          controller: true,
+        },
+      ],
     },
     spec: {
       nodeName: existing.node,
-      containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '1Gi' } } }],
+      containers: [
+        {
+          name: 'app',
+          image: 'app',
+          resources: { requests: { cpu, memory: system ? '170Mi' : '3Gi' } },
+        },
+      ],
     },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
   };
@@ -119,17 +209,35 @@ function podObject(existing: Existing, [name, cpu]: readonly [string, string]): 
 function seeded(existing: readonly Existing[]): SeededObject[] {
   return [
     ...existing.map((e) => ({ resource: 'nodes' as const, object: nodeObject(e) })),
+    ...existing
+      .filter((e) => e.origin === 'karpenter')
+      .map((e) => ({ resource: 'nodeclaims' as const, object: nodeClaimObject(e) })),
     ...existing.flatMap((e) =>
       e.pods.map((p) => ({ resource: 'pods' as const, object: podObject(e, p) })),
     ),
   ];
 }
 
+/** The burst has settled by then. */
+const AFTER_BURST = 240;
+
+/** Two legacy replicas go, leaving the third Karpenter node one. */
+const SCALED_DOWN = ['shop/legacy-api-6', 'shop/legacy-api-7'];
+
 export function takeoverScenario(seed: number, pods = 120): Scenario {
   const burst = burstScenario(seed, pods);
   return {
     ...burst,
     name: 'takeover',
+    steps: [
+      ...burst.steps,
+      {
+        at: AFTER_BURST,
+        description: `legacy-api scaled down by ${SCALED_DOWN.length} replicas`,
+        pods: [],
+        removePods: SCALED_DOWN,
+      },
+    ],
     instances: EXISTING.map(
       ({ node: _node, labels: _labels, pods: _pods, ...instance }) => instance,
     ),

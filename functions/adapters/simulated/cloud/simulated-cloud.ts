@@ -60,6 +60,9 @@ export interface SimulatedCloudOptions {
 
 export type LaunchListener = (instance: SimulatedInstance, context: LaunchContext) => void;
 
+/** How long before its start an instance something else launched has been running. */
+const ALREADY_RUNNING_MS = 24 * 3600_000;
+
 /** An instance already running when the simulation starts, launched by something else. */
 export interface ForeignInstance {
   readonly instanceId: string;
@@ -161,7 +164,8 @@ export class SimulatedCloud implements CloudProvider {
       nodePool: foreign.nodePool ?? '',
       nodeClass: foreign.nodeClass ?? '',
       imageId: 'ami-sim-al2023',
-      launchedAt: this.#options.clock.now().getTime(),
+      // It has been running since before the simulation began, so it is never `pending`.
+      launchedAt: this.#options.clock.now().getTime() - ALREADY_RUNNING_MS,
       origin: foreign.origin,
       owned: false,
     };
