@@ -8,16 +8,15 @@
  * resourceVersion read: a concurrent change makes the write a 409, and the removal is made again
  * on what the other writer left.
  */
+import { KARPENTER_TERMINATION_FINALIZER } from '../../domain/adoption/karpenter-node-claim.ts';
 import type { NodeClaim } from '../../domain/node-claim.ts';
+import { compareText } from '../../domain/state/order.ts';
 import type { KarpenterNodeClaims } from '../../ports/cluster.ts';
 import { ConflictError, NotFoundError } from '../../ports/errors.ts';
 import { type CustomObjectsClient, MERGE_PATCH } from './clients.ts';
 import { type ApiCall, request } from './errors.ts';
 import { fromKarpenterNodeClaim, type Named } from './mappers.ts';
 import { type Page, type PageQuery, readAllPages } from './pages.ts';
-
-/** The finalizer Karpenter puts on every NodeClaim it launches (core: pkg/apis/v1/labels.go). */
-export const KARPENTER_TERMINATION_FINALIZER = 'karpenter.sh/termination';
 
 /** Tries of a finalizer removal before a ConflictError: enough for a few racing writers. */
 export const DEFAULT_RELEASE_ATTEMPTS = 5;
@@ -43,8 +42,7 @@ function nodeClaimCall(doing: string, verb: ApiCall['verb']): ApiCall {
 
 /** By name in byte order, the order the API server keeps its keys in. */
 function byName(a: NodeClaim, b: NodeClaim): number {
-  if (a.metadata.name === b.metadata.name) return 0;
-  return a.metadata.name < b.metadata.name ? -1 : 1;
+  return compareText(a.metadata.name, b.metadata.name);
 }
 
 /** The request's result, or undefined when it met a 404: the NodeClaim, or its CRD, is gone. */

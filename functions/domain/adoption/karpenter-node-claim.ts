@@ -11,7 +11,10 @@ import type { NodePool } from '../node-pool.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 import { compareText } from '../state/order.ts';
 
-/** Karpenter's termination finalizer, on its NodeClaims and the Nodes it registered. */
+/**
+ * Karpenter's termination finalizer, on its NodeClaims and the Nodes it registered (core:
+ * pkg/apis/v1/labels.go `TerminationFinalizer`).
+ */
 export const KARPENTER_TERMINATION_FINALIZER = 'karpenter.sh/termination';
 
 export interface AdoptionCandidate {
