@@ -14,6 +14,7 @@ import { UsageError } from './usage-error.ts';
 
 interface DisruptionOptions {
   readonly file: string[];
+  readonly recursive?: boolean;
   readonly now?: string;
   readonly region: string;
   readonly zones?: string;
@@ -49,7 +50,7 @@ function checkOptions(options: DisruptionOptions): void {
 async function runDisruption(options: DisruptionOptions): Promise<void> {
   checkOptions(options);
   const nowMs = nowOf(options);
-  const snapshot = snapshotFromFiles(options.file);
+  const snapshot = snapshotFromFiles(options.file, options.recursive);
   const zones = options.zones
     ?.split(',')
     .map((z) => z.trim())
@@ -80,10 +81,11 @@ export function addDisruptionCommand(program: Command): void {
     )
     .option(
       '-f, --file <file>',
-      'a file of Kubernetes objects (repeatable; - for standard input)',
+      'a file or directory of Kubernetes objects (repeatable; - for standard input)',
       collect,
       [],
     )
+    .option('-R, --recursive', 'read the subdirectories of -f directories too')
     .option('--now <time>', 'decide as of this RFC 3339 time (default: now)')
     .option('--region <region>', 'AWS region whose prices and offerings to use', 'us-east-1')
     .option(

@@ -15,6 +15,7 @@ import { UsageError } from './usage-error.ts';
 
 interface PlanOptions {
   readonly file: string[];
+  readonly recursive?: boolean;
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly stateTable?: string;
@@ -79,7 +80,7 @@ function withLimitsFile(snapshot: PlanningSnapshot, options: PlanOptions): Plann
 }
 
 async function snapshotFor(options: PlanOptions): Promise<PlanningSnapshot> {
-  const files = snapshotFromFiles(options.file);
+  const files = snapshotFromFiles(options.file, options.recursive);
   const snapshot = withLimitsFile(await withStoredPools(files, options), options);
   if (options.kubeconfig === undefined) return snapshot;
   if (snapshot.nodePools.length === 0) {
@@ -120,10 +121,11 @@ export function addPlanCommand(program: Command): void {
     )
     .option(
       '-f, --file <file>',
-      'a file of Kubernetes objects (repeatable; - for standard input)',
+      'a file or directory of Kubernetes objects (repeatable; - for standard input)',
       collect,
       [],
     )
+    .option('-R, --recursive', 'read the subdirectories of -f directories too')
     .option(
       '--region <region>',
       'AWS region to price and place in, and of the --state-table',

@@ -20,11 +20,12 @@ import { limitsScenario } from './simulate/scenarios/limits-scenario.ts';
 import type { Scenario } from './simulate/scenarios/scenario.ts';
 import { takeoverScenario } from './simulate/scenarios/takeover.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
-import { readManifest } from './snapshot-from-files.ts';
+import { readManifests } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
 
 interface SimulateOptions {
   readonly file: string[];
+  readonly recursive?: boolean;
   readonly region: string;
   readonly zones?: string;
   readonly scenario: string;
@@ -79,7 +80,7 @@ function builtScenario(options: SimulateOptions): Scenario {
         ?.split(',')
         .map((z) => z.trim())
         .filter(Boolean) ?? ['a', 'b', 'c'].map((z) => `${options.region}${z}`);
-    return scenarioFromFiles(options.file.map(readManifest), seed, {
+    return scenarioFromFiles(readManifests(options.file, options.recursive), seed, {
       region: options.region,
       zones,
     });
@@ -148,10 +149,11 @@ export function addSimulateCommand(program: Command): void {
     .option('--scenario <name>', `one of ${Object.keys(SCENARIOS).join(', ')}`, 'burst')
     .option(
       '-f, --file <file>',
-      'simulate your own files instead: what plan reads, plus Deployments, StatefulSets and Jobs (repeatable)',
+      'simulate your own files or directories instead: what plan reads (repeatable)',
       collect,
       [],
     )
+    .option('-R, --recursive', 'read the subdirectories of -f directories too')
     .option('--region <region>', 'the region of the -f files', 'us-east-1')
     .option('--zones <zones>', 'comma-separated zones for the -f files (default <region>a,b,c)')
     .option('--pods <count>', 'pods the scenario creates', '300')

@@ -6,6 +6,7 @@ import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts'
 import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import type { DisruptionSnapshot } from '../../functions/use-cases/disruption/what-if-disruption.ts';
+import { manifestPaths } from './manifest-paths.ts';
 
 /** A file's text; `-` is standard input. Throws ManifestError naming a file that cannot be read. */
 export function readManifest(file: string): ManifestFile {
@@ -20,9 +21,14 @@ export function readManifest(file: string): ManifestFile {
   }
 }
 
+/** The files and directories of `-f` (their subdirectories too when `recursive`), read. */
+export function readManifests(paths: readonly string[], recursive = false): ManifestFile[] {
+  return manifestPaths(paths, recursive).map(readManifest);
+}
+
 /** Everything `plan` reads, and the PodDisruptionBudgets `disruption` reads besides. */
-export function snapshotFromFiles(files: readonly string[]): DisruptionSnapshot {
-  const cluster = loadCluster(files.map(readManifest), {
+export function snapshotFromFiles(paths: readonly string[], recursive = false): DisruptionSnapshot {
+  const cluster = loadCluster(readManifests(paths, recursive), {
     nodePool: parseNodePool,
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,

@@ -28,6 +28,8 @@ export interface StorageClass {
   readonly provisioner: string;
   readonly volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
   readonly allowedTopologies?: readonly TopologySelectorTerm[];
+  /** Annotated `storageclass.kubernetes.io/is-default-class: "true"`: claims without a class get it. */
+  readonly isDefault?: boolean;
 }
 
 export interface RuntimeClass {

@@ -3,6 +3,8 @@
  * domain types; NodePools, NodeClaims and EC2NodeClasses passed through, or read by the
  * parsers the caller plugs in; every other kind ignored. Errors name the file, the line and the
  * field. An object defined twice (same kind, namespace and name) is an error naming both places.
+ * Deployments, ReplicaSets, StatefulSets, Jobs and CronJobs add the pods (and claims) their
+ * controllers would create, less those the files already hold (workloads/expand-workloads.ts).
  */
 import type { DaemonSet } from '../domain/daemon-set.ts';
 import type { Node } from '../domain/node.ts';
@@ -29,6 +31,8 @@ import {
 } from './kubernetes/storage.ts';
 import { parseLocated } from './locate-error.ts';
 import { ManifestError } from './manifest-error.ts';
+import { expandWorkloads } from './workloads/expand-workloads.ts';
+import { parseCreated } from './workloads/parse-created.ts';
 
 export interface ManifestFile {
   readonly file: string;
@@ -132,9 +136,9 @@ export function loadCluster(
 ): ClusterManifests<unknown, unknown, unknown> {
   const collected = emptyCollection();
   const seen = new Map<string, ManifestDocument>();
-  for (const { file, text } of files) {
-    for (const document of readDocuments(text, file)) collect(document, collected, seen);
-  }
+  const documents = files.flatMap(({ file, text }) => readDocuments(text, file));
+  for (const document of documents) collect(document, collected, seen);
+  addWorkloadObjects(documents, collected);
   if (parsers === undefined) return collected;
   return {
     ...collected,
@@ -142,6 +146,23 @@ export function loadCluster(
     nodeClaims: collected.nodeClaims.map((d) => parseLocated(d, parsers.nodeClaim)),
     nodeClasses: collected.nodeClasses.map((d) => parseLocated(d, parsers.nodeClass)),
   };
+}
+
+function addWorkloadObjects(documents: readonly ManifestDocument[], into: Collected): void {
+  for (const workload of expandWorkloads(documents)) {
+    const { document, templatePath } = workload;
+    for (const object of workload.pods) {
+      into.pods.push(parseCreated({ object, document }, templatePath, toPod));
+    }
+    for (const object of workload.persistentVolumeClaims) {
+      const claim = parseCreated(
+        { object, document },
+        'spec.volumeClaimTemplates',
+        toPersistentVolumeClaim,
+      );
+      into.persistentVolumeClaims.push(claim);
+    }
+  }
 }
 
 function emptyCollection(): Collected {

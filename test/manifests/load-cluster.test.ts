@@ -32,6 +32,8 @@ items:
   kind: Deployment
   metadata:
     name: web
+  spec:
+    replicas: 0
 `;
 
 const KARPENTER = `apiVersion: karpenter.sh/v1

@@ -21,6 +21,11 @@ export interface VolumeCatalog {
   readonly claims: ReadonlyMap<string, PersistentVolumeClaim>;
   readonly volumes: ReadonlyMap<string, PersistentVolume>;
   readonly storageClasses: ReadonlyMap<string, StorageClass>;
+  /**
+   * The class the DefaultStorageClass admission plugin gives a claim created without one (the
+   * first of several defaults here; Kubernetes takes the newest).
+   */
+  readonly defaultStorageClass?: StorageClass;
 }
 
 export type VolumeTopology =
@@ -32,10 +37,12 @@ export function volumeCatalog(
   volumes: readonly PersistentVolume[],
   storageClasses: readonly StorageClass[],
 ): VolumeCatalog {
+  const defaultStorageClass = storageClasses.find((s) => s.isDefault === true);
   return {
     claims: new Map(claims.map((c) => [`${c.namespace}/${c.name}`, c])),
     volumes: new Map(volumes.map((v) => [v.name, v])),
     storageClasses: new Map(storageClasses.map((s) => [s.name, s])),
+    ...(defaultStorageClass === undefined ? {} : { defaultStorageClass }),
   };
 }
 
@@ -49,15 +56,18 @@ function claimRequirements(catalog: VolumeCatalog, claim: PersistentVolumeClaim)
     const expressions = (term?.matchExpressions ?? []).filter((e) => e.key !== Label.hostname);
     return { ok: true, requirements: fromNodeSelector(expressions) };
   }
-  if (!claim.storageClassName) {
+  // A claim written without a class is given the default one when it is created; an empty
+  // class asks for none.
+  const className = claim.storageClassName ?? catalog.defaultStorageClass?.name;
+  if (!className) {
     return {
       ok: false,
       reason: `unbound persistentvolumeclaim "${claim.name}" has no storage class`,
     };
   }
-  const storageClass = catalog.storageClasses.get(claim.storageClassName);
+  const storageClass = catalog.storageClasses.get(className);
   if (storageClass === undefined) {
-    return { ok: false, reason: `storageclass "${claim.storageClassName}" not found` };
+    return { ok: false, reason: `storageclass "${className}" not found` };
   }
   const expressions = storageClass.allowedTopologies?.[0]?.matchLabelExpressions ?? [];
   return {
@@ -80,9 +90,10 @@ function claimOf(catalog: VolumeCatalog, pod: Pod, volume: Pod['spec']['volumes'
     const name = `${pod.name}-${volume.name}`;
     const existing = catalog.claims.get(`${pod.namespace}/${name}`);
     if (existing !== undefined) return existing;
-    // Without a class in the template the claim gets the cluster's default: nothing to constrain.
-    if (volume.ephemeral.storageClassName === undefined) return undefined;
-    return { namespace: pod.namespace, name, storageClassName: volume.ephemeral.storageClassName };
+    // Without a class in the template the claim gets the cluster's default, if there is one.
+    const storageClassName = volume.ephemeral.storageClassName ?? catalog.defaultStorageClass?.name;
+    if (storageClassName === undefined) return undefined;
+    return { namespace: pod.namespace, name, storageClassName };
   }
   return undefined;
 }

@@ -10,6 +10,19 @@ import { DEFAULT_NAMESPACE, objectMeta } from './metadata.ts';
 import { defined, listOf, listOrEmpty, oneOf, optional, readWith, text } from './schema.ts';
 import { nodeSelector } from './selectors.ts';
 
+/**
+ * The class a claim asks for: the beta annotation, which older manifests still write, wins over
+ * `spec.storageClassName` as in Kubernetes' GetPersistentVolumeClaimClass
+ * (pkg/apis/core/v1/helper/helpers.go).
+ */
+const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
+
+/** The annotations that make a StorageClass the cluster's default (GA and beta spellings). */
+const DEFAULT_CLASS_ANNOTATIONS = [
+  'storageclass.kubernetes.io/is-default-class',
+  'storageclass.beta.kubernetes.io/is-default-class',
+];
+
 const claimSchema = z
   .object({
     metadata: objectMeta,
@@ -20,7 +33,7 @@ const claimSchema = z
       defined({
         namespace: meta.namespace ?? DEFAULT_NAMESPACE,
         name: meta.name,
-        storageClassName: spec?.storageClassName,
+        storageClassName: meta.annotations[BETA_STORAGE_CLASS] ?? spec?.storageClassName,
         volumeName: spec?.volumeName,
       }),
   );
@@ -57,7 +70,15 @@ const storageClassSchema = z
     volumeBindingMode: optional(oneOf(['Immediate', 'WaitForFirstConsumer'])),
     allowedTopologies: listOf(topologySelectorTerm),
   })
-  .transform(({ metadata: meta, ...rest }): StorageClass => defined({ name: meta.name, ...rest }));
+  .transform(
+    ({ metadata: meta, ...rest }): StorageClass =>
+      defined({
+        name: meta.name,
+        ...rest,
+        isDefault:
+          DEFAULT_CLASS_ANNOTATIONS.some((key) => meta.annotations[key] === 'true') || undefined,
+      }),
+  );
 
 /** Throws ManifestError naming the field path (no file or line: the caller knows those). */
 export function toPersistentVolumeClaim(object: unknown): PersistentVolumeClaim {

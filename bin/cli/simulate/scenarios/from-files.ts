@@ -2,8 +2,8 @@
  * `simulate -f`: the user's own files as a scenario. Everything `plan` reads is read and checked
  * the same way (a bad file is refused with file, line and field before anything runs); the
  * cluster objects seed the simulated API server (existing nodes and their pods, DaemonSets,
- * volumes, namespaces), pending pods and the pods of Deployments, StatefulSets and Jobs are the
- * workload, and NodePools and EC2NodeClasses go to the state store as the pools API will put them.
+ * volumes, namespaces), pending pods and the pods of Deployments, ReplicaSets, StatefulSets, Jobs
+ * and CronJobs (less those the files already hold, as `plan` counts them) are the workload, and NodePools and EC2NodeClasses go to the state store as the pools API will put them.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
@@ -12,9 +12,13 @@ import { parseNodeClaim } from '../../../../functions/manifests/karpenter/node-c
 import { parseEC2NodeClass } from '../../../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
-import { seededRandom } from './random.ts';
+import { expandWorkloads } from '../../../../functions/manifests/workloads/expand-workloads.ts';
+import {
+  type NameSuffix,
+  SUFFIX_ALPHABET,
+} from '../../../../functions/manifests/workloads/name-suffix.ts';
+import { type Random, seededRandom } from './random.ts';
 import type { Scenario, SeededObject } from './scenario.ts';
-import { workloadObjects } from './workload-pods.ts';
 
 /** Kinds seeded into the API server as they are, by `apiVersion/kind`. */
 const SEEDED: ReadonlyMap<string, ResourceName> = new Map([
@@ -42,6 +46,15 @@ function cleaned(object: JsonObject): JsonObject {
   return { ...object, metadata };
 }
 
+/** Generated names from the run's seed: the same seed gives the same pod names. */
+function seededSuffixes(random: Random): NameSuffix {
+  return (length) =>
+    Array.from(
+      { length },
+      () => SUFFIX_ALPHABET[Math.floor(random() * SUFFIX_ALPHABET.length)],
+    ).join('');
+}
+
 export interface FileScenarioOptions {
   readonly region: string;
   readonly zones: readonly string[];
@@ -58,10 +71,10 @@ export function scenarioFromFiles(
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,
   });
-  const random = seededRandom(seed);
+  const documents = files.flatMap((f) => readDocuments(f.text, f.file));
   const cluster: SeededObject[] = [];
   const pending: JsonObject[] = [];
-  for (const document of files.flatMap((f) => readDocuments(f.text, f.file))) {
+  for (const document of documents) {
     const object = cleaned(document.object as JsonObject);
     const key = `${document.apiVersion}/${document.kind}`;
     const resource = SEEDED.get(key);
@@ -70,12 +83,12 @@ export function scenarioFromFiles(
       const bound = (object.spec as JsonObject | undefined)?.nodeName !== undefined;
       if (bound) cluster.push({ resource: 'pods', object });
       else pending.push(object);
-    } else {
-      const made = workloadObjects(document.apiVersion, document.kind, object, random);
-      pending.push(...made.pods);
-      for (const claim of made.persistentVolumeClaims)
-        cluster.push({ resource: 'persistentvolumeclaims', object: claim });
     }
+  }
+  for (const made of expandWorkloads(documents, seededSuffixes(seededRandom(seed)))) {
+    pending.push(...(made.pods as JsonObject[]));
+    for (const claim of made.persistentVolumeClaims)
+      cluster.push({ resource: 'persistentvolumeclaims', object: claim as JsonObject });
   }
   return {
     name: 'files',
