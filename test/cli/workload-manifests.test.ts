@@ -202,3 +202,20 @@ spec: { storageClassName: fast, accessModes: [ReadWriteOnce], resources: { reque
     expect(pods).toEqual({ total: 3, running: 3, pending: 0 });
   });
 });
+
+describe('workloads beyond bounds', { timeout: 60_000 }, () => {
+  it('refuses a workload of more than 100000 pods, naming file, line and field', async () => {
+    const file = join(tempDir(), 'huge.yaml');
+    writeFileSync(
+      file,
+      readFileSync(CASSANDRA, 'utf8').replace('replicas: 3', 'replicas: 1000000000'),
+    );
+
+    const result = await runCli(['plan', '-f', POOLS, '-f', file]);
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `nodesmith: ${file}:9: spec.replicas: more than 100000 pods for one workload\n`,
+    );
+  });
+});

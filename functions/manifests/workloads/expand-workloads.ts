@@ -5,6 +5,7 @@
  * made again, and a ReplicaSet whose Deployment is in the files is that Deployment's.
  */
 import type { ManifestDocument } from '../documents.ts';
+import { locateError } from '../locate-error.ts';
 import { type ClusterIndex, clusterIndex } from './cluster-index.ts';
 import { cronJobPods, jobPods } from './job-pods.ts';
 import { countingSuffixes, type NameSuffix } from './name-suffix.ts';
@@ -54,7 +55,11 @@ export function expandWorkloads(
   for (const document of documents) {
     const expand = WORKLOADS.get(`${document.apiVersion}/${document.kind}`);
     if (expand === undefined || managedByDeployment(document, deployments)) continue;
-    out.push({ document, ...expand(document.object as PlainObject, index, suffix) });
+    try {
+      out.push({ document, ...expand(document.object as PlainObject, index, suffix) });
+    } catch (error) {
+      throw locateError(error, document);
+    }
   }
   return out;
 }

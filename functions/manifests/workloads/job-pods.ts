@@ -8,7 +8,14 @@ import type { ClusterIndex } from './cluster-index.ts';
 import type { NameSuffix } from './name-suffix.ts';
 import { isActive, ownedPods, workloadRef } from './owned-pods.ts';
 import { ownerReference } from './owner-reference.ts';
-import { asObject, count, nameOf, namespaceOf, type PlainObject } from './plain-object.ts';
+import {
+  asObject,
+  count,
+  nameOf,
+  namespaceOf,
+  type PlainObject,
+  podCount,
+} from './plain-object.ts';
 import { podFromTemplate } from './pod-template.ts';
 import { NOTHING, TEMPLATE_PATH, type WorkloadObjects } from './workload-objects.ts';
 
@@ -18,7 +25,10 @@ function podsToRun(jobSpec: PlainObject, owned: ReturnType<typeof ownedPods>): n
   const succeeded = owned.filter((p) => p.phase === 'Succeeded').length;
   const active = owned.filter(isActive).length;
   const completions = count(jobSpec.completions, Number.MAX_SAFE_INTEGER);
-  const wanted = Math.min(count(jobSpec.parallelism, 1), Math.max(0, completions - succeeded));
+  const wanted = Math.min(
+    podCount(jobSpec, 'parallelism', 1),
+    Math.max(0, completions - succeeded),
+  );
   return Math.max(0, wanted - active);
 }
 

@@ -6,14 +6,14 @@ import type { ClusterIndex } from './cluster-index.ts';
 import type { NameSuffix } from './name-suffix.ts';
 import { isActive, ownedPods, workloadRef } from './owned-pods.ts';
 import { ownerReference } from './owner-reference.ts';
-import { asObject, count, nameOf, namespaceOf, type PlainObject } from './plain-object.ts';
+import { asObject, nameOf, namespaceOf, type PlainObject, podCount } from './plain-object.ts';
 import { podFromTemplate } from './pod-template.ts';
 import { TEMPLATE_PATH, type WorkloadObjects } from './workload-objects.ts';
 
 function missingReplicas(kind: string, workload: PlainObject, index: ClusterIndex): number {
   const ref = workloadRef(kind, namespaceOf(workload), workload);
   const existing = ownedPods(index, ref).filter(isActive).length;
-  return Math.max(0, count(asObject(workload.spec).replicas, 1) - existing);
+  return Math.max(0, podCount(asObject(workload.spec), 'replicas', 1) - existing);
 }
 
 function stamped(

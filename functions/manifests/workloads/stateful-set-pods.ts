@@ -6,7 +6,15 @@
  */
 import type { ClusterIndex } from './cluster-index.ts';
 import { ownerReference } from './owner-reference.ts';
-import { asList, asObject, count, nameOf, namespaceOf, type PlainObject } from './plain-object.ts';
+import {
+  asList,
+  asObject,
+  count,
+  nameOf,
+  namespaceOf,
+  type PlainObject,
+  podCount,
+} from './plain-object.ts';
 import { podFromTemplate } from './pod-template.ts';
 import { TEMPLATE_PATH, type WorkloadObjects } from './workload-objects.ts';
 
@@ -47,7 +55,7 @@ function volumesWith(templateVolumes: unknown[], claims: readonly Claim[]): unkn
 
 function ordinals(spec: PlainObject): number[] {
   const start = count(asObject(spec.ordinals).start, 0);
-  return Array.from({ length: count(spec.replicas, 1) }, (_, i) => start + i);
+  return Array.from({ length: podCount(spec, 'replicas', 1) }, (_, i) => start + i);
 }
 
 export function statefulSetPods(workload: PlainObject, index: ClusterIndex): WorkloadObjects {
