@@ -6,6 +6,7 @@
 import type { Architecture } from '../../domain/instance-types/catalog.ts';
 import { Label } from '../../domain/labels.ts';
 import type { NodeSelectorRequirement } from '../../domain/requirements/requirement.ts';
+import { AL2_UNSUPPORTED } from '../../domain/unsupported-ami-family.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
 
 export type Variant = 'standard' | 'nvidia' | 'neuron';
@@ -67,6 +68,9 @@ export function aliasParameters(alias: string, k8sVersion: string): AliasParamet
   if (version === '') throw new InvalidConfigError(`resolving alias ${alias}: no version`);
   if (family.toLowerCase() === 'al2023') return al2023(k8sVersion, version);
   if (family.toLowerCase() === 'bottlerocket') return bottlerocket(k8sVersion, version);
+  if (family.toLowerCase() === 'al2') {
+    throw new InvalidConfigError(`resolving alias ${alias}: ${AL2_UNSUPPORTED}`);
+  }
   throw new InvalidConfigError(
     `resolving alias ${alias}: only al2023 and bottlerocket aliases are supported; select the AMI by id, name or tags with amiFamily Custom`,
   );

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { AmiFamily } from '../../domain/node-class.ts';
+import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
 
 export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
   al2: 'AL2',
@@ -30,6 +31,8 @@ function aliasProblem(alias: string): string | undefined {
   if (aliasFamily(alias) === undefined) {
     return `alias family "${family}" is not one of ${Object.keys(ALIAS_FAMILIES).join(', ')}`;
   }
+  const unsupported = unsupportedAmiFamily(aliasFamily(alias));
+  if (unsupported !== undefined) return unsupported;
   if (family.startsWith('windows') && version !== 'latest') {
     return `windows aliases support only the version latest, got "${version}"`;
   }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { AmiFamily, EC2NodeClass } from '../../domain/node-class.ts';
+import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
 import { aliasFamily } from './ami-alias.ts';
 import type { Assignable } from './assignable.ts';
 import { blockDeviceMappings } from './block-device-mappings.ts';
@@ -81,8 +82,13 @@ function checkIdentity(spec: Spec, ctx: z.RefinementCtx): void {
   });
 }
 
-/** amiFamily decides user data and default disks: it must agree with an alias, or be given. */
+/**
+ * amiFamily decides user data and default disks: it must agree with an alias, or be given, and
+ * be a family Nodesmith can bootstrap.
+ */
 function amiFamilyProblem(spec: Spec): string | undefined {
+  const unsupported = unsupportedAmiFamily(spec.amiFamily);
+  if (unsupported !== undefined) return unsupported;
   const alias = spec.amiSelectorTerms.find((term) => term.alias !== undefined)?.alias;
   if (alias === undefined) {
     return spec.amiFamily === undefined

@@ -8,6 +8,7 @@ import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { describe, expect, it, vi } from 'vitest';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import type { InstanceProfileProvisioner } from '../../../functions/adapters/ec2/instance-profiles.ts';
+import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import { InvalidConfigError, ThrottledError } from '../../../functions/ports/errors.ts';
 import {
   AL2023_LATEST,
@@ -272,7 +273,7 @@ describe('EC2NodeClass resolution', () => {
     ]);
   });
 
-  it('refuses an alias of a family it cannot bootstrap', async () => {
+  it('refuses the AL2 alias with the message that names its replacement', async () => {
     // Prepare
     const { cloud } = setUp();
     const nodeClass = aNodeClass({
@@ -284,7 +285,9 @@ describe('EC2NodeClass resolution', () => {
     const resolving = cloud.resolveNodeClass(nodeClass);
     // Assess
     await expect(resolving).rejects.toBeInstanceOf(InvalidConfigError);
-    await expect(resolving).rejects.toThrow(/only al2023 and bottlerocket aliases/);
+    await expect(resolving).rejects.toThrow(
+      new InvalidConfigError(`resolving alias al2@latest: ${AL2_UNSUPPORTED}`),
+    );
   });
 
   it('refuses a class whose subnet terms select nothing', async () => {

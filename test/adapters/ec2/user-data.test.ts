@@ -7,6 +7,7 @@ import {
 import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
 import { userDataFor } from '../../../functions/adapters/ec2/user-data/user-data.ts';
 import type { AmiFamily } from '../../../functions/domain/node-class.ts';
+import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
 import { aNodeClass, CLUSTER, generatedNodeConfig } from './support.ts';
@@ -469,7 +470,9 @@ describe('user data of other AMI families', () => {
   });
 
   it('refuses families Nodesmith cannot bootstrap', () => {
-    expect(() => userData('AL2')).toThrow(InvalidConfigError);
+    expect(() => userData('AL2')).toThrow(
+      new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`),
+    );
     expect(() => userData('Windows2022')).toThrow(/amiFamily Windows2022 is not supported/);
   });
 });

@@ -13,6 +13,7 @@ import {
   type ClusterLimits,
   clusterLimits,
 } from '../../../functions/domain/limits/cluster-limits.ts';
+import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
@@ -224,6 +225,22 @@ describe('the pools API', () => {
     expect(reply.status).toBe(status);
     expect(reply.body.error).toMatch(message);
     expect(await state.nodePools.list()).toEqual([]);
+    expect(waker.queued).toEqual([]);
+  });
+
+  it('refuses an AL2 EC2NodeClass at its alias, naming al2023@latest, and stores nothing', async () => {
+    // Prepare
+    const { state, waker, call } = await setUp();
+    const al2 = SHOP_NODE_CLASS.replace('alias: al2023@latest', 'alias: al2@latest');
+
+    // Act
+    const reply = await call(request('PUT', '/v1/nodeclasses/default', al2));
+
+    // Assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ field: 'spec.amiSelectorTerms[0].alias', line: 8 });
+    expect(reply.body.error).toBe(`body:8: spec.amiSelectorTerms[0].alias: ${AL2_UNSUPPORTED}`);
+    expect(await state.nodeClasses.list()).toEqual([]);
     expect(waker.queued).toEqual([]);
   });
 

@@ -209,7 +209,7 @@ spec:
     imageGCLowThresholdPercent: 80
     cpuCFSQuota: true
     clusterDNS: ["10.0.1.100"]
-  amiFamily: AL2
+  amiFamily: AL2023
   subnetSelectorTerms:
     - tags: { karpenter.sh/discovery: "my-cluster", environment: test }
     - id: subnet-09fa4a0a8f233a921
@@ -331,7 +331,7 @@ kind: EC2NodeClass
 metadata:
   name: ubuntu
 spec:
-  amiFamily: AL2
+  amiFamily: Custom
   role: "KarpenterNodeRole-my-cluster"
   subnetSelectorTerms: [{ tags: { Name: "*Public*" } }, { tags: { MyTag: "" } }]
   securityGroupSelectorTerms: [{ tags: { kubernetes.io/cluster/my-cluster: owned } }]

@@ -121,7 +121,7 @@ describe('parseEC2NodeClass', () => {
       name: 'k8s-node',
       vpcID: 'vpc-12345678',
     });
-    expect(ubuntu?.spec.amiFamily).toBe('AL2');
+    expect(ubuntu?.spec.amiFamily).toBe('Custom');
     expect(ubuntu?.spec.subnetSelectorTerms[1]).toEqual({ tags: { MyTag: '' } });
     expect(ubuntu?.spec.blockDeviceMappings?.[0]?.rootVolume).toBe(true);
   });

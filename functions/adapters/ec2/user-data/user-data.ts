@@ -5,6 +5,7 @@
  */
 import { TomlError } from 'smol-toml';
 import type { AmiFamily } from '../../../domain/node-class.ts';
+import { AL2_UNSUPPORTED } from '../../../domain/unsupported-ami-family.ts';
 import { InvalidConfigError } from '../../../ports/errors.ts';
 import type { BootstrapOptions } from './bootstrap-options.ts';
 import { bottlerocketUserData } from './bottlerocket.ts';
@@ -19,6 +20,8 @@ function generate(family: AmiFamily, options: BootstrapOptions): string {
       return bottlerocketUserData(options);
     case 'Custom':
       return options.customUserData ?? '';
+    case 'AL2':
+      throw new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`);
     default:
       throw new InvalidConfigError(
         `generating user data: amiFamily ${family} is not supported; use AL2023, Bottlerocket or Custom`,
