@@ -11,6 +11,7 @@
 import type { InstanceType } from '../domain/instance-type.ts';
 import type { SpotPrices } from '../domain/instance-types/offerings.ts';
 import type { Currency, PriceTable } from '../domain/instance-types/prices.ts';
+import type { WindowsPrices } from '../domain/instance-types/windows-prices.ts';
 import type { Labels } from '../domain/label-selector.ts';
 import type { CapacityType } from '../domain/labels.ts';
 import type { AmiFamily, EC2NodeClass, ResolvedSubnet } from '../domain/node-class.ts';
@@ -200,6 +201,16 @@ export interface OfferingPrices {
   readonly spotSource: 'live' | 'none';
   /** The region whose bundled table is the base: the region itself or us-east-1 as an estimate. */
   readonly priceSource: string;
+  /**
+   * Live Windows on-demand and spot prices, when asked for and known; instance types estimate
+   * the rest as the Linux price plus the Windows Server license.
+   */
+  readonly windows?: WindowsPrices;
+}
+
+export interface PriceOptions {
+  /** Also the live Windows prices: asked only for Windows AMI families. */
+  readonly windows?: boolean;
 }
 
 export interface PriceProvider {
@@ -208,7 +219,7 @@ export interface PriceProvider {
    * Karpenter's 12-hour interval, keeps the last good data when a refresh fails, and answers
    * with the bundled tables until the first refresh succeeds.
    */
-  prices(): Promise<OfferingPrices>;
+  prices(options?: PriceOptions): Promise<OfferingPrices>;
 }
 
 /** The whole cloud; consumers take the parts they use (`Pick<CloudProvider, 'instanceTypes'>`). */

@@ -1,11 +1,13 @@
 /**
  * The built binary plans only nodes the controller can launch: an Amazon Linux 2 class is refused
- * at the field that names it, with the alias that replaces it.
+ * at the field that names it, with the alias that replaces it, and Windows nodes are priced as
+ * Windows, above the Linux price of the same type.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { AL2_UNSUPPORTED } from '../../functions/domain/unsupported-ami-family.ts';
 import { runCli } from '../support/cli.ts';
 import { SHOP_NODE_CLASS, SHOP_NODE_POOL } from '../support/karpenter-documents.ts';
@@ -19,6 +21,22 @@ spec:
     - name: web
       image: nginx
       resources: { requests: { cpu: "1" } }
+`;
+
+/** Karpenter's own Windows Server 2022 NodePool and EC2NodeClass (`windows2022@latest`). */
+const WINDOWS_2022 = 'test/fixtures/public/karpenter-provider-aws/examples/v1/windows-2022.yaml';
+
+const WINDOWS_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: iis
+spec:
+  nodeSelector:
+    kubernetes.io/os: windows
+  containers:
+    - name: iis
+      image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
+      resources: { requests: { cpu: "1", memory: 2Gi } }
 `;
 
 function write(name: string, text: string): string {
@@ -46,5 +64,27 @@ describe('nodesmith plan and the AMI family', () => {
       new RegExp(`^nodesmith: ${file}:\\d+: ${field.replace(/[[\].]/g, '\\$&')}: `),
     );
     expect(result.stderr.trim().endsWith(AL2_UNSUPPORTED)).toBe(true);
+  });
+});
+
+describe('nodesmith plan and Windows', () => {
+  it("plans Karpenter's windows2022 example as Windows nodes priced with the license", async () => {
+    // Prepare
+    const pods = write('pods.yaml', WINDOWS_POD);
+
+    // Act
+    const result = await runCli(['plan', '-f', WINDOWS_2022, '-f', pods, '-o', 'json']);
+
+    // Assess
+    expect(result.status).toBe(0);
+    const [claim] = JSON.parse(result.stdout).nodeClaims;
+    expect(claim.labels).toMatchObject({
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.20348',
+    });
+    const linux = onDemandPrices('us-east-1').prices.get(claim.instanceType) ?? Infinity;
+    const vcpu = Number(claim.labels['karpenter.k8s.aws/instance-cpu']);
+    expect(claim.pricePerHour).toBeGreaterThan(linux);
+    expect(claim.pricePerHour).toBeCloseTo(linux + vcpu * 0.046, 6);
   });
 });

@@ -44,6 +44,7 @@ export class BundledInstanceTypes implements InstanceTypeProvider {
         catalog: BUNDLED_CATALOG,
         region: this.#options.region,
         prices: this.#options.prices.prices,
+        currency: this.#options.prices.currency,
         zones: zonesFor(nodeClass, this.#options),
         nodeClass,
         ...(zoneIds === undefined ? {} : { zoneIds }),

@@ -17,6 +17,7 @@ import type {
   LaunchResult,
   ManagedInstance,
   OfferingPrices,
+  PriceOptions,
   ResolvedNodeClass,
 } from '../../ports/cloud-provider.ts';
 import { AmiProvider } from './amis.ts';
@@ -111,7 +112,7 @@ export class Ec2CloudProvider implements CloudProvider {
     return this.#instanceTypes.instanceTypes(nodeClass, options);
   }
 
-  prices(): Promise<OfferingPrices> {
-    return this.#prices.prices();
+  prices(options?: PriceOptions): Promise<OfferingPrices> {
+    return this.#prices.prices(options);
   }
 }

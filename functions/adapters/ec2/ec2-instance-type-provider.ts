@@ -16,6 +16,7 @@ import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts'
 import type { CatalogEntry } from '../../domain/instance-types/catalog.ts';
 import { buildInstanceTypes } from '../../domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../domain/instance-types/offerings.ts';
+import { amiFamilyOf, isWindows } from '../../domain/node-class.ts';
 import type {
   InstanceTypeOptions,
   InstanceTypeProvider,
@@ -92,7 +93,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
       );
     }
     const [prices, catalog, offered] = await Promise.all([
-      this.#options.prices.prices(),
+      this.#options.prices.prices({ windows: isWindows(amiFamilyOf(nodeClass)) }),
       this.#catalog.current(),
       this.#offered.current(),
     ]);
@@ -134,6 +135,8 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         region: this.#options.region,
         prices: input.prices.onDemand,
         spotPrices: input.prices.spot,
+        currency: input.prices.currency,
+        ...(input.prices.windows === undefined ? {} : { windowsPrices: input.prices.windows }),
         zones: key === '' ? [] : key.split(','),
         zoneIds,
         unavailable: input.unavailable,

@@ -3,13 +3,15 @@
  * (Linux, shared tenancy, no pre-installed software), spot from DescribeSpotPriceHistory (the
  * latest price per type and zone). Live on-demand prices are merged over the bundled table, so
  * a type the API did not list keeps its bundled price; until an API answers, the bundled table
- * is the answer.
+ * is the answer. Windows prices (license included) are read the same way, but only once a
+ * Windows AMI family asks for them; Karpenter reads none and prices Windows nodes as Linux.
  */
 import { paginateDescribeSpotPriceHistory, type SpotPrice } from '@aws-sdk/client-ec2';
 import { paginateGetProducts } from '@aws-sdk/client-pricing';
 import type { SpotPrices } from '../../domain/instance-types/offerings.ts';
 import { onDemandPrices } from '../../domain/instance-types/prices.ts';
-import type { OfferingPrices, PriceProvider } from '../../ports/cloud-provider.ts';
+import type { WindowsPrices } from '../../domain/instance-types/windows-prices.ts';
+import type { OfferingPrices, PriceOptions, PriceProvider } from '../../ports/cloud-provider.ts';
 import type { Ec2Api, Now, PricingApi } from './clients.ts';
 import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
@@ -25,16 +27,27 @@ export interface PriceProviderOptions {
 
 const TERM_MATCH = 'TERM_MATCH' as const;
 
-function productFilters(region: string) {
+/** The operating systems priced: the Pricing API's `operatingSystem` values. */
+export type PricedOs = 'Linux' | 'Windows';
+
+/** The spot price history's product descriptions, EC2-Classic's and the VPC's. */
+const SPOT_PRODUCTS: Readonly<Record<PricedOs, string[]>> = {
+  Linux: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+  Windows: ['Windows', 'Windows (Amazon VPC)'],
+};
+
+/** Windows comes license included (`No License required`) or bring-your-own; only the first. */
+function productFilters(region: string, os: PricedOs) {
   return Object.entries({
     regionCode: region,
     serviceCode: 'AmazonEC2',
     preInstalledSw: 'NA',
-    operatingSystem: 'Linux',
+    operatingSystem: os,
     capacitystatus: 'Used',
     marketoption: 'OnDemand',
     tenancy: 'Shared',
     productFamily: 'Compute Instance',
+    ...(os === 'Windows' ? { licenseModel: 'No License required' } : {}),
   }).map(([Field, Value]) => ({ Type: TERM_MATCH, Field, Value }));
 }
 
@@ -89,38 +102,50 @@ export function latestSpotPrices(history: readonly SpotPrice[]): Map<string, Map
   );
 }
 
+interface PriceValues {
+  readonly onDemand: RefreshedValue<ReadonlyMap<string, number>>;
+  readonly spot: RefreshedValue<SpotPrices>;
+}
+
 export class Ec2PriceProvider implements PriceProvider {
   readonly #options: PriceProviderOptions;
-  readonly #onDemand: RefreshedValue<ReadonlyMap<string, number>>;
-  readonly #spot: RefreshedValue<SpotPrices>;
+  readonly #linux: PriceValues;
+  readonly #windows: PriceValues;
 
   constructor(options: PriceProviderOptions) {
     this.#options = options;
+    this.#linux = this.#values('Linux');
+    this.#windows = this.#values('Windows');
+  }
+
+  /** Each refreshed on its own: a failing spot history keeps the live on-demand prices. */
+  #values(os: PricedOs): PriceValues {
+    const { now, onRefreshError } = this.#options;
     const refresh = {
       refreshMs: RefreshInterval.pricesMs,
       retryMs: RefreshInterval.retryAfterFailureMs,
-      now: options.now,
+      now,
     };
-    this.#onDemand = new RefreshedValue({
-      ...refresh,
-      load: () => this.#fetchOnDemand(),
-      onError: (err) => options.onRefreshError?.(err, 'on-demand prices'),
-    });
-    this.#spot = new RefreshedValue({
-      ...refresh,
-      load: () => this.#fetchSpot(),
-      onError: (err) => options.onRefreshError?.(err, 'spot prices'),
-    });
+    const what = os === 'Linux' ? '' : `${os} `;
+    return {
+      onDemand: new RefreshedValue({
+        ...refresh,
+        load: () => this.#fetchOnDemand(os),
+        onError: (err) => onRefreshError?.(err, `${what}on-demand prices`),
+      }),
+      spot: new RefreshedValue({
+        ...refresh,
+        load: () => this.#fetchSpot(os),
+        onError: (err) => onRefreshError?.(err, `${what}spot prices`),
+      }),
+    };
   }
 
-  async prices(): Promise<OfferingPrices> {
+  async prices(options: PriceOptions = {}): Promise<OfferingPrices> {
     const bundled = onDemandPrices(this.#options.region);
-    // The Pricing API does not serve GovCloud; its bundled table is all there is.
-    const live = this.#options.region.startsWith('us-gov-')
-      ? undefined
-      : await this.#onDemand.current();
-    const spot = await this.#spot.current();
-    return {
+    const live = await this.#liveOnDemand(this.#linux);
+    const spot = await this.#linux.spot.current();
+    const prices: OfferingPrices = {
       onDemand: live === undefined ? bundled.prices : new Map([...bundled.prices, ...live]),
       spot: spot ?? new Map(),
       currency: bundled.currency,
@@ -128,14 +153,29 @@ export class Ec2PriceProvider implements PriceProvider {
       spotSource: spot === undefined ? 'none' : 'live',
       priceSource: bundled.priceSource,
     };
+    const windows = options.windows === true ? await this.#windowsPrices() : undefined;
+    return windows === undefined ? prices : { ...prices, windows };
   }
 
-  async #fetchOnDemand(): Promise<ReadonlyMap<string, number>> {
+  /** The Pricing API does not serve GovCloud; its bundled table is all there is. */
+  #liveOnDemand(values: PriceValues): Promise<ReadonlyMap<string, number> | undefined> {
+    if (this.#options.region.startsWith('us-gov-')) return Promise.resolve(undefined);
+    return values.onDemand.current();
+  }
+
+  async #windowsPrices(): Promise<WindowsPrices | undefined> {
+    const onDemand = await this.#liveOnDemand(this.#windows);
+    const spot = await this.#windows.spot.current();
+    if (onDemand === undefined && spot === undefined) return undefined;
+    return { onDemand: onDemand ?? new Map(), spot: spot ?? new Map() };
+  }
+
+  async #fetchOnDemand(os: PricedOs): Promise<ReadonlyMap<string, number>> {
     const { region, pricing } = this.#options;
     const currency = region.startsWith('cn-') ? 'CNY' : 'USD';
     const pages = paginateGetProducts(
       { client: pricing },
-      { ServiceCode: 'AmazonEC2', Filters: productFilters(region), MaxResults: 100 },
+      { ServiceCode: 'AmazonEC2', Filters: productFilters(region, os), MaxResults: 100 },
     );
     const items = await collect(pages, (page) => (page.PriceList ?? []) as readonly unknown[]);
     const prices = new Map(
@@ -144,15 +184,17 @@ export class Ec2PriceProvider implements PriceProvider {
         return price === undefined ? [] : [price];
       }),
     );
-    if (prices.size === 0) throw new Error(`getting on-demand prices for ${region}: none listed`);
+    if (prices.size === 0) {
+      throw new Error(`getting ${os} on-demand prices for ${region}: none listed`);
+    }
     return prices;
   }
 
-  async #fetchSpot(): Promise<SpotPrices> {
+  async #fetchSpot(os: PricedOs): Promise<SpotPrices> {
     const pages = paginateDescribeSpotPriceHistory(
       { client: this.#options.ec2 },
       {
-        ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+        ProductDescriptions: SPOT_PRODUCTS[os],
         // A start time of now returns each pair's current price only.
         StartTime: this.#options.now(),
         MaxResults: 1000,
@@ -160,7 +202,7 @@ export class Ec2PriceProvider implements PriceProvider {
     );
     const history = await collect(pages, (page) => page.SpotPriceHistory);
     const prices = latestSpotPrices(history);
-    if (prices.size === 0) throw new Error('describing spot price history: no prices');
+    if (prices.size === 0) throw new Error(`describing ${os} spot price history: no prices`);
     return prices;
   }
 }

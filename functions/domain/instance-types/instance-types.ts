@@ -10,7 +10,8 @@ import { instanceTypeRequirements, sharedRequirements } from './instance-type-re
 import { nodeClassSettings } from './node-class-settings.ts';
 import { nodeResources } from './node-resources.ts';
 import { buildOfferings, type OfferingZone, type SpotPrices } from './offerings.ts';
-import type { PriceTable } from './prices.ts';
+import type { Currency, PriceTable } from './prices.ts';
+import { type WindowsPrices, windowsOnDemandPrice, windowsSpotPrices } from './windows-prices.ts';
 
 export interface BuildInstanceTypesOptions {
   /** The catalog to build from, such as `BUNDLED_CATALOG`. */
@@ -31,6 +32,10 @@ export interface BuildInstanceTypesOptions {
   readonly vmMemoryOverheadPercent?: number;
   /** ENIs kept out of pod networking (default 0). */
   readonly reservedEnis?: number;
+  /** The currency of `prices` (default USD): it decides the Windows license estimate. */
+  readonly currency?: Currency;
+  /** Live Windows prices, used for Windows AMI families over the Linux price plus license. */
+  readonly windowsPrices?: WindowsPrices;
 }
 
 const NOTHING_UNAVAILABLE: ReadonlySet<string> = new Set();
@@ -45,6 +50,27 @@ function offeringZones(
   });
 }
 
+interface EntryPrices {
+  readonly onDemandPrice: number | undefined;
+  readonly spotPrices: ReadonlyMap<string, number> | undefined;
+}
+
+/** The Linux prices, or for a Windows AMI family what Windows Server costs on that type. */
+function pricesOf(
+  entry: CatalogEntry,
+  options: BuildInstanceTypesOptions,
+  windows: boolean,
+): EntryPrices {
+  const onDemandPrice = options.prices.get(entry.name);
+  const spotPrices = options.spotPrices?.get(entry.name);
+  if (!windows) return { onDemandPrice, spotPrices };
+  const input = { entry, currency: options.currency ?? 'USD', live: options.windowsPrices };
+  return {
+    onDemandPrice: windowsOnDemandPrice(input, onDemandPrice),
+    spotPrices: windowsSpotPrices(input, spotPrices),
+  };
+}
+
 function byName(a: CatalogEntry, b: CatalogEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
@@ -53,9 +79,10 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
   const settings = nodeClassSettings(options);
   const zones = offeringZones(options.zones, options.zoneIds);
   const unavailable = options.unavailable ?? NOTHING_UNAVAILABLE;
+  const windows = isWindows(settings.amiFamily);
   const shared = sharedRequirements({
     region: options.region,
-    windows: isWindows(settings.amiFamily),
+    windows,
     windowsBuild: settings.traits.windowsBuild,
     zones,
   });
@@ -63,8 +90,7 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     const offerings = buildOfferings({
       instanceType: entry.name,
       zones,
-      onDemandPrice: options.prices.get(entry.name),
-      spotPrices: options.spotPrices?.get(entry.name),
+      ...pricesOf(entry, options, windows),
       unavailable,
     });
     const offered = offerings.length > 0;

@@ -1,4 +1,4 @@
-import { DescribeSpotPriceHistoryCommand } from '@aws-sdk/client-ec2';
+import { DescribeSpotPriceHistoryCommand, DescribeSubnetsCommand } from '@aws-sdk/client-ec2';
 import { GetProductsCommand } from '@aws-sdk/client-pricing';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClusterSettings } from '../../../functions/adapters/ec2/cluster-settings.ts';
@@ -6,6 +6,7 @@ import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-prov
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
 import {
   aClock,
+  aNodeClass,
   CLUSTER,
   ec2Error,
   fixture,
@@ -172,5 +173,92 @@ describe('spot prices', () => {
     expect(within12Hours).toBe(1);
     expect(ec2Mock.commandCalls(DescribeSpotPriceHistoryCommand)).toHaveLength(2);
     expect(prices.spot.get('m5.large')?.get('us-west-2b')).toBe(0.0351);
+  });
+});
+
+/** One license-included Windows product, as the Pricing API lists it. */
+const WINDOWS_PRODUCT = JSON.stringify({
+  product: { attributes: { instanceType: 'm5.large', operatingSystem: 'Windows' } },
+  terms: { OnDemand: { t: { priceDimensions: { d: { pricePerUnit: { USD: '0.1880000000' } } } } } },
+});
+
+function withWindowsPrices() {
+  const clients = setUp();
+  const inputs: { Filters?: { Field?: string; Value?: string }[] }[] = [];
+  clients.pricingMock.on(GetProductsCommand).callsFake((input) => {
+    inputs.push(structuredClone(input));
+    const windows = input.Filters?.some((f: { Value?: string }) => f.Value === 'Windows');
+    return windows ? { PriceList: [WINDOWS_PRODUCT] } : { PriceList: [] };
+  });
+  clients.ec2Mock
+    .on(DescribeSpotPriceHistoryCommand, {
+      ProductDescriptions: ['Windows', 'Windows (Amazon VPC)'],
+    })
+    .resolves({
+      SpotPriceHistory: [
+        {
+          InstanceType: 'm5.large',
+          AvailabilityZone: 'us-west-2a',
+          SpotPrice: '0.1300',
+          Timestamp: new Date('2024-08-10T08:59:00Z'),
+        },
+      ],
+    });
+  return { ...clients, inputs };
+}
+
+describe('Windows prices', () => {
+  it('asks for license-included Windows prices only for a Windows AMI family', async () => {
+    // Prepare
+    const { cloud, ec2Mock, inputs } = withWindowsPrices();
+
+    // Act
+    const linux = await cloud.prices();
+    const windows = await cloud.prices({ windows: true });
+
+    // Assess
+    expect(linux.windows).toBeUndefined();
+    const osFilters = inputs.map(
+      (input) => input.Filters?.find((f) => f.Field === 'operatingSystem')?.Value,
+    );
+    expect(osFilters).toEqual(['Linux', 'Windows']);
+    expect(inputs[1]?.Filters).toContainEqual({
+      Type: 'TERM_MATCH',
+      Field: 'licenseModel',
+      Value: 'No License required',
+    });
+    expect(
+      ec2Mock
+        .commandCalls(DescribeSpotPriceHistoryCommand)
+        .map((call) => call.args[0].input.ProductDescriptions),
+    ).toEqual([
+      ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+      ['Windows', 'Windows (Amazon VPC)'],
+    ]);
+    expect(windows.windows?.onDemand.get('m5.large')).toBe(0.188);
+    expect(windows.windows?.spot.get('m5.large')?.get('us-west-2a')).toBe(0.13);
+  });
+
+  it('prices a Windows class above the Linux price of the same type', async () => {
+    // Prepare
+    const { cloud, ec2Mock } = withWindowsPrices();
+    ec2Mock.on(DescribeSubnetsCommand).resolves(fixture('describe-subnets'));
+    const base = { instanceProfile: 'prod-nodes', role: undefined };
+
+    // Act
+    const [linux, windows] = await Promise.all([
+      cloud.instanceTypes(aNodeClass(base)),
+      cloud.instanceTypes(
+        aNodeClass({ ...base, amiSelectorTerms: [{ alias: 'windows2022@latest' }] }),
+      ),
+    ]);
+
+    // Assess
+    const onDemand = (types: typeof linux) =>
+      types
+        .find((t) => t.name === 'm5.large')
+        ?.offerings.find((o) => o.capacityType === 'on-demand')?.pricePerHour;
+    expect(onDemand(windows)).toBe(0.188);
+    expect(onDemand(windows)).toBeGreaterThan(onDemand(linux) ?? Infinity);
   });
 });

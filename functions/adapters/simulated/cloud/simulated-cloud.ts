@@ -242,6 +242,7 @@ export class SimulatedCloud implements CloudProvider {
       region: this.#options.region,
       prices: this.#prices.onDemand,
       spotPrices: this.#prices.spot,
+      currency: this.#prices.currency,
       zones: this.#options.zones,
       unavailable: new Set(
         (options.unavailable ?? []).map((o) => offeringKey(o.instanceType, o.zone, o.capacityType)),
