@@ -62,17 +62,34 @@ function bottlerocket(k8sVersion: string, version: string): AliasParameter[] {
   }));
 }
 
+/**
+ * Windows Server Core EKS-optimized images, amd64 only; only `latest` exists (aws:
+ * pkg/providers/amifamily/windows.go `DescribeImageQuery`).
+ */
+function windows(year: string, k8sVersion: string): AliasParameter[] {
+  const name = `Windows_Server-${year}-English-Core-EKS_Optimized-${k8sVersion}`;
+  return [
+    {
+      path: `/aws/service/ami-windows-latest/${name}/image_id`,
+      architecture: 'amd64',
+      variant: 'standard',
+    },
+  ];
+}
+
 /** The parameters to read for an alias. Rejects aliases of families Nodesmith cannot bootstrap. */
 export function aliasParameters(alias: string, k8sVersion: string): AliasParameter[] {
   const [family = '', version = ''] = alias.split('@');
   if (version === '') throw new InvalidConfigError(`resolving alias ${alias}: no version`);
   if (family.toLowerCase() === 'al2023') return al2023(k8sVersion, version);
   if (family.toLowerCase() === 'bottlerocket') return bottlerocket(k8sVersion, version);
+  const year = /^windows(2019|2022|2025)$/.exec(family.toLowerCase())?.[1];
+  if (year !== undefined) return windows(year, k8sVersion);
   if (family.toLowerCase() === 'al2') {
     throw new InvalidConfigError(`resolving alias ${alias}: ${AL2_UNSUPPORTED}`);
   }
   throw new InvalidConfigError(
-    `resolving alias ${alias}: only al2023 and bottlerocket aliases are supported; select the AMI by id, name or tags with amiFamily Custom`,
+    `resolving alias ${alias}: only al2023, bottlerocket and windows aliases are supported; select the AMI by id, name or tags with amiFamily Custom`,
   );
 }
 

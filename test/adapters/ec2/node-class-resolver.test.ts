@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { describe, expect, it, vi } from 'vitest';
+import { aliasParameters } from '../../../functions/adapters/ec2/ami-aliases.ts';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import type { InstanceProfileProvisioner } from '../../../functions/adapters/ec2/instance-profiles.ts';
 import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
@@ -420,5 +421,21 @@ describe('EC2NodeClass resolution caching', () => {
     expect(within24Hours).toBe(5);
     expect(ssmMock.commandCalls(GetParameterCommand)).toHaveLength(10);
     expect(ec2Mock.commandCalls(DescribeImagesCommand)).toHaveLength(3);
+  });
+});
+
+describe('Windows aliases', () => {
+  it('read the Windows Server Core EKS-optimized image of the cluster version, amd64 only', () => {
+    // Act
+    const parameters = aliasParameters('windows2022@latest', '1.31');
+
+    // Assess
+    expect(parameters).toEqual([
+      {
+        path: '/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.31/image_id',
+        architecture: 'amd64',
+        variant: 'standard',
+      },
+    ]);
   });
 });

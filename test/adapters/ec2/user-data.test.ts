@@ -462,6 +462,46 @@ describe('Bottlerocket user data (TOML)', () => {
   });
 });
 
+describe('Windows user data', () => {
+  it("writes Karpenter's PowerShell bootstrap with labels, taints, max pods and cluster DNS", () => {
+    // Act
+    const script = userData('Windows2022');
+
+    // Assess
+    expect(script.split('\n')).toEqual([
+      '<powershell>',
+      '[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1"',
+      `& $EKSBootstrapScriptFile -EKSClusterName 'prod' -APIServerEndpoint '${CLUSTER.endpoint}' -Base64ClusterCA '${CLUSTER.certificateAuthority}' -KubeletExtraArgs '--node-labels="karpenter.k8s.aws/ec2nodeclass=default,karpenter.sh/capacity-type=spot,karpenter.sh/nodepool=default,team=platform" --register-with-taints="dedicated=batch:NoSchedule,node.cilium.io/agent-not-ready=true:NoExecute,karpenter.sh/unregistered:NoExecute" --max-pods=29' -DNSClusterIP '172.20.0.10'`,
+      '</powershell>',
+    ]);
+  });
+
+  it("runs the class's own script first, inside the same block, and passes kubelet settings", () => {
+    // Prepare
+    const own = 'Write-Host "Running custom user data script"';
+    const kubelet = {
+      maxPods: 110,
+      kubeReserved: { memory: '1465Mi', cpu: '80m' },
+      evictionHard: { 'memory.available': '5%' },
+      clusterDNS: ['10.0.100.10'],
+    };
+
+    // Act
+    const lines = userData('Windows2019', { userData: own, kubelet }).split('\n');
+
+    // Assess
+    expect(lines.slice(0, 3)).toEqual([
+      '<powershell>',
+      own,
+      '[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1"',
+    ]);
+    expect(lines[3]).toContain(
+      `--max-pods=110 --kube-reserved="cpu=80m,memory=1465Mi" --eviction-hard="memory.available<5%"' -DNSClusterIP '10.0.100.10'`,
+    );
+    expect(lines[4]).toBe('</powershell>');
+  });
+});
+
 describe('user data of other AMI families', () => {
   it("passes a Custom AMI's user data through unchanged", () => {
     expect(userData('Custom', { userData: '#!/bin/bash\n/etc/eks/bootstrap.sh prod' })).toBe(
@@ -473,6 +513,5 @@ describe('user data of other AMI families', () => {
     expect(() => userData('AL2')).toThrow(
       new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`),
     );
-    expect(() => userData('Windows2022')).toThrow(/amiFamily Windows2022 is not supported/);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The user data for an AMI family: nodeadm MIME for AL2023, TOML for Bottlerocket, the
- * EC2NodeClass's own user data unchanged for Custom AMIs. User data Nodesmith cannot read is a
+ * The user data for an AMI family: nodeadm MIME for AL2023, TOML for Bottlerocket, a PowerShell
+ * script for Windows, the EC2NodeClass's own user data unchanged for Custom AMIs. User data Nodesmith cannot read is a
  * configuration error, reported before anything is launched.
  */
 import { TomlError } from 'smol-toml';
@@ -11,6 +11,7 @@ import type { BootstrapOptions } from './bootstrap-options.ts';
 import { bottlerocketUserData } from './bottlerocket.ts';
 import { MimeError } from './mime.ts';
 import { nodeadmUserData } from './nodeadm.ts';
+import { windowsUserData } from './windows.ts';
 
 function generate(family: AmiFamily, options: BootstrapOptions): string {
   switch (family) {
@@ -20,6 +21,10 @@ function generate(family: AmiFamily, options: BootstrapOptions): string {
       return bottlerocketUserData(options);
     case 'Custom':
       return options.customUserData ?? '';
+    case 'Windows2019':
+    case 'Windows2022':
+    case 'Windows2025':
+      return windowsUserData(options);
     case 'AL2':
       throw new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`);
     default:
