@@ -133,15 +133,32 @@ export class SimulationRecorder {
     });
   }
 
-  /** Every pod runs and no claim is still on its way. */
+  /**
+   * Every pod runs and no claim is still on its way: each is Initialized on a running instance,
+   * with nothing decided or failed that a later pass has yet to finish (a claim whose instance
+   * EC2 reclaimed, say, is removed only after a grace period and any retries).
+   */
   async settled(): Promise<boolean> {
     const pods = this.#world.server.store.list('pods');
     if (pods.some((p) => (p.spec as JsonObject | undefined)?.nodeName === undefined)) return false;
     if (pods.some((p) => (p.metadata as JsonObject | undefined)?.deletionTimestamp !== undefined)) {
       return false;
     }
+    const running = new Set(
+      this.#world.cloud
+        .instances()
+        .filter((i) => i.terminatedAt === undefined)
+        .map((i) => i.instanceId),
+    );
     const claims = await this.#world.state.nodeClaims.list();
-    return claims.every((c) => c.phase === 'Initialized' && c.disruption === undefined);
+    return claims.every(
+      (c) =>
+        c.phase === 'Initialized' &&
+        c.disruption === undefined &&
+        c.failure === undefined &&
+        c.instanceId !== undefined &&
+        running.has(c.instanceId),
+    );
   }
 
   async report(): Promise<SimulationReport> {
