@@ -1,12 +1,7 @@
 /** The human view of a plan: what would launch, where pods go, what cannot run, and the cost. */
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { plural, table } from './text-table.ts';
-
-function listPods(pods: readonly string[]): string {
-  return pods.length <= 3
-    ? pods.join(', ')
-    : `${pods.slice(0, 2).join(', ')} and ${pods.length - 2} more`;
-}
+import { groupByReason, listPods, unschedulableTable } from './unschedulable-table.ts';
 
 export function renderPlanTable(report: PlanReport, currency = '$'): string {
   const sections: string[] = [];
@@ -33,12 +28,7 @@ export function renderPlanTable(report: PlanReport, currency = '$'): string {
     sections.push(table(['EXISTING NODE', 'PODS', ''], rows));
   }
   if (report.unschedulable.length > 0) {
-    // Pods of one workload usually fail for the same reason: one row per reason reads better.
-    const byReason = new Map<string, string[]>();
-    for (const u of report.unschedulable)
-      byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u.pod]);
-    const rows = [...byReason].map(([reason, pods]) => [listPods(pods), reason]);
-    sections.push(table(['UNSCHEDULABLE', 'REASON'], rows));
+    sections.push(unschedulableTable(groupByReason(report.unschedulable)));
   }
   const { summary } = report;
   sections.push(

@@ -21,6 +21,7 @@ import type { Scenario } from './simulate/scenarios/scenario.ts';
 import { takeoverScenario } from './simulate/scenarios/takeover.ts';
 import type { SimulationReport } from './simulate/simulation-report.ts';
 import { readManifests } from './snapshot-from-files.ts';
+import { unschedulableTable } from './unschedulable-table.ts';
 import { UsageError } from './usage-error.ts';
 
 interface SimulateOptions {
@@ -106,6 +107,7 @@ function summaryText(report: SimulationReport, reportPath: string): string {
     `  decision latency p50 ${s.decisionLatencyMs.p50 / 1000}s, p99 ${s.decisionLatencyMs.p99 / 1000}s (simulated time)`,
     `  invariants: ${held} of ${report.invariants.length} held`,
     ...failed,
+    ...(s.unschedulable.length > 0 ? ['', unschedulableTable(s.unschedulable), ''] : []),
     `report: ${reportPath}`,
     '',
   ].join('\n');

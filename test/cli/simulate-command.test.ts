@@ -18,6 +18,7 @@ const SUMMARY_KEYS = [
   'replans',
   'duplicateLaunches',
   'leakedInstances',
+  'unschedulable',
 ];
 
 function reportPath(): string {
@@ -159,6 +160,21 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     expect(summary.launches).toBe(plan.summary.newNodeClaims);
     expect(summary.costPerHour).toBeCloseTo(plan.summary.pricePerHour, 4);
     expect(summary.pods.pending).toBe(plan.unschedulable.length);
+    expect(summary.unschedulable).toEqual([
+      { reason: plan.unschedulable[0].reason, pods: ['reporting/nightly-export-29299320-6xk2d'] },
+    ]);
+  });
+
+  it('says why the pods left pending wait, one row per reason as plan shows them', async () => {
+    // Act
+    const args = ['simulate', '-f', 'examples/web-shop.yaml', '--report', reportPath()];
+    const result = await runCli(args);
+    // Assert
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('invariants: 11 of 11 held');
+    expect(result.stdout).toMatch(
+      /\nUNSCHEDULABLE +REASON\nreporting\/nightly-export-29299320-6xk2d +nodepool "gpu": did not tolerate nvidia\.com\/gpu=true:NoSchedule; nodepool "default": no instance type has 4096Gi memory\n/,
+    );
   });
 
   it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {

@@ -11,6 +11,7 @@ import { podRequests } from '../../../functions/domain/scheduling/pod-requests.t
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
 import type { BudgetSample, PodRemoval } from './disruption-ledger.ts';
+import { reportedUnschedulable } from './pending-reasons.ts';
 import type { InvariantCheck } from './simulation-report.ts';
 
 /** An instance the simulated cloud terminated, and what still ran on its node then. */
@@ -122,13 +123,6 @@ function claimChecks({ instances: all, claims }: RunOutcome): InvariantCheck[] {
       `${claims.length} claims, each with its instance`,
     ),
   ];
-}
-
-/** Why the last pass that looked at each pod could not place it. */
-function reportedUnschedulable(passes: readonly PassReport[]): Map<string, string> {
-  const reasons = new Map<string, string>();
-  for (const pass of passes) for (const u of pass.unschedulable) reasons.set(u.pod, u.reason);
-  return reasons;
 }
 
 function placementCheck({ pods, passes }: RunOutcome): InvariantCheck {

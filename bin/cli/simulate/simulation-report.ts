@@ -4,6 +4,7 @@
  * draws. Times are seconds of simulated time since the run began.
  */
 import type { CapacityType } from '../../../functions/domain/labels.ts';
+import type { UnschedulableGroup } from '../unschedulable-table.ts';
 
 /** DESIGN §5: exactly these fields, in this order. */
 export interface SimulationSummary {
@@ -24,6 +25,8 @@ export interface SimulationSummary {
   readonly duplicateLaunches: number;
   /** Instances with the cluster's tags and no claim at the end (must be 0). */
   readonly leakedInstances: number;
+  /** Pods still pending at the end, grouped by the reason given, as `plan` groups them. */
+  readonly unschedulable: readonly UnschedulableGroup[];
 }
 
 /** The cluster at one moment of simulated time. */

@@ -1,5 +1,6 @@
 /** The summary line of a run: DESIGN §5's `simulate --output json` object. */
 import type { RunOutcome } from './invariants.ts';
+import { pendingReasons } from './pending-reasons.ts';
 import type { SimulationSummary } from './simulation-report.ts';
 
 export function round4(n: number): number {
@@ -38,5 +39,6 @@ export function summarize(
     replans: passes.reduce((n, p) => n + p.replannedPods, 0),
     duplicateLaunches: launched.length - new Set(launched.map((i) => i.nodeClaim)).size,
     leakedInstances: owned.filter((i) => !claimNames.has(i.nodeClaim)).length,
+    unschedulable: pendingReasons(pods, passes),
   };
 }
