@@ -24,6 +24,7 @@ interface Report {
       readonly pricePerHour: number;
     } | null;
     readonly savingsPerHour: number;
+    readonly message: string;
   }[];
   readonly staying: readonly {
     readonly node: string;
@@ -67,6 +68,17 @@ describe('nodesmith disruption', () => {
     });
     expect(report.staying.find((s) => s.node === 'ip-10-0-1-14.ec2.internal')?.reason).toBe(
       'PodDisruptionBudget shop/orders-db allows no disruption now (pod shop/orders-db-0)',
+    );
+  });
+
+  it('counts no saving for an expired node, whose pods need capacity elsewhere', async () => {
+    // Act
+    const report = await disruption('-f', EXAMPLE, '--now', NOW);
+    // Assert
+    const expired = report.decisions.find((d) => d.method === 'expiration');
+    expect(expired?.savingsPerHour).toBe(0);
+    expect(expired?.message).toBe(
+      'expired: 843h old, past the expireAfter of 720h; its pods fit on other nodes',
     );
   });
 

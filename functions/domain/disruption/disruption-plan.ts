@@ -17,9 +17,9 @@ import { RemovalSimulator } from './removal-simulation.ts';
 
 export function planDisruption(input: DisruptionInput): DisruptionPlan {
   const state = new DisruptionState(input);
-  expire(state);
-  removeEmpty(state);
   const simulator = new RemovalSimulator(input, state.settling());
+  expire(state, simulator);
+  removeEmpty(state);
   const drifted = replaceDrifted(state, simulator);
   consolidate(state, simulator, drifted);
   return { decisions: state.decisions, staying: state.staying() };

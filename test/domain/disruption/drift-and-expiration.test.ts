@@ -134,7 +134,8 @@ describe('expiration', () => {
         reason: 'Expired',
         nodes: ['expired'],
         replacements: [],
-        message: 'expired: 60h old, past the expireAfter of 24h',
+        savingsPerHour: 0,
+        message: 'expired: 60h old, past the expireAfter of 24h; its pods fit on other nodes',
       }),
     ]);
   });
