@@ -8,8 +8,9 @@ import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts'
 import { cronSchedules } from '../../functions/use-cases/disruption/cron-schedules.ts';
 import { toDisruptionReport } from '../../functions/use-cases/disruption/disruption-report.ts';
 import { whatIfDisruption } from '../../functions/use-cases/disruption/what-if-disruption.ts';
+import { withComputedBudgetStatus } from './budget-status-from-files.ts';
 import { renderDisruptionTable } from './disruption-table.ts';
-import { snapshotFromFiles } from './snapshot-from-files.ts';
+import { readManifests, snapshotFromManifests } from './snapshot-from-files.ts';
 import { UsageError } from './usage-error.ts';
 
 interface DisruptionOptions {
@@ -50,7 +51,16 @@ function checkOptions(options: DisruptionOptions): void {
 async function runDisruption(options: DisruptionOptions): Promise<void> {
   checkOptions(options);
   const nowMs = nowOf(options);
-  const snapshot = snapshotFromFiles(options.file, options.recursive);
+  const manifests = readManifests(options.file, options.recursive);
+  const read = snapshotFromManifests(manifests);
+  const snapshot = {
+    ...read,
+    podDisruptionBudgets: withComputedBudgetStatus(
+      read.podDisruptionBudgets,
+      manifests,
+      new Date(nowMs),
+    ),
+  };
   const zones = options.zones
     ?.split(',')
     .map((z) => z.trim())

@@ -28,7 +28,12 @@ export function readManifests(paths: readonly string[], recursive = false): Mani
 
 /** Everything `plan` reads, and the PodDisruptionBudgets `disruption` reads besides. */
 export function snapshotFromFiles(paths: readonly string[], recursive = false): DisruptionSnapshot {
-  const cluster = loadCluster(readManifests(paths, recursive), {
+  return snapshotFromManifests(readManifests(paths, recursive));
+}
+
+/** The same, from files already read (standard input can be read only once). */
+export function snapshotFromManifests(manifests: readonly ManifestFile[]): DisruptionSnapshot {
+  const cluster = loadCluster(manifests, {
     nodePool: parseNodePool,
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,

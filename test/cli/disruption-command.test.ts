@@ -3,7 +3,7 @@
  * managed node stays (DESIGN §5), for a kubectl dump with PodDisruptionBudgets, and bad input
  * refused with one line naming the file, line or option.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,46 @@ describe('nodesmith disruption', () => {
     expect(expired?.message).toBe(
       'expired: 843h old, past the expireAfter of 720h; its pods fit on other nodes',
     );
+  });
+
+  describe('a PodDisruptionBudget without status, as Kubernetes publishes it', () => {
+    const ZOOKEEPER = 'test/fixtures/disruption/zookeeper-on-underused.yaml';
+    const POLICY = 'test/fixtures/public/website/policy';
+    const zkNode = (report: Report) =>
+      report.staying.find((s) => s.node === 'ip-10-0-1-10.ec2.internal')?.reason;
+
+    it.each([
+      ['maxUnavailable: 1', 'maxunavailable'],
+      ['minAvailable: 2', 'minavailable'],
+    ])('allows one disruption with %s over three Ready pods', async (_rule, variant) => {
+      // Act
+      const budget = `${POLICY}/zookeeper-pod-disruption-budget-${variant}.yaml`;
+      const report = await disruption('-f', EXAMPLE, '-f', ZOOKEEPER, '-f', budget, '--now', NOW);
+      // Assert
+      expect(zkNode(report)).not.toContain('zk-pdb');
+      expect(zkNode(report)).toMatch(/^over the Underutilized budget/);
+    });
+
+    it('allows none with minAvailable: 2 over two Ready pods', async () => {
+      // Arrange
+      const twoPods = readFileSync(ZOOKEEPER, 'utf8').split(/^---$/m).slice(0, 2).join('---');
+      // Act
+      const budget = `${POLICY}/zookeeper-pod-disruption-budget-minavailable.yaml`;
+      const report = await disruption(
+        '-f',
+        EXAMPLE,
+        '-f',
+        writeDump(twoPods),
+        '-f',
+        budget,
+        '--now',
+        NOW,
+      );
+      // Assert
+      expect(zkNode(report)).toBe(
+        'PodDisruptionBudget default/zk-pdb allows no disruption now (pod default/zk-0)',
+      );
+    });
   });
 
   it('lists every managed node exactly once', async () => {
