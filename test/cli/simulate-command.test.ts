@@ -158,7 +158,10 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     const summary = JSON.parse(result.stdout);
     expect(summary.scenario).toBe('files');
     expect(summary.launches).toBe(plan.summary.newNodeClaims);
-    expect(summary.costPerHour).toBeCloseTo(plan.summary.pricePerHour, 4);
+    // Its four running nodes (m7g.xlarge, c7i.xlarge, r7g.xlarge, m6i.large) at list prices.
+    const existing = 0.1632 + 0.1785 + 0.2142 + 0.096;
+    expect(summary.nodes.running).toBe(plan.summary.newNodeClaims + 4);
+    expect(summary.costPerHour).toBeCloseTo(plan.summary.pricePerHour + existing, 4);
     expect(summary.pods.pending).toBe(plan.unschedulable.length);
     expect(summary.unschedulable).toEqual([
       { reason: plan.unschedulable[0].reason, pods: ['reporting/nightly-export-29299320-6xk2d'] },
@@ -175,6 +178,18 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     expect(result.stdout).toMatch(
       /\nUNSCHEDULABLE +REASON\nreporting\/nightly-export-29299320-6xk2d +nodepool "gpu": did not tolerate nvidia\.com\/gpu=true:NoSchedule; nodepool "default": no instance type has 4096Gi memory\n/,
     );
+  });
+
+  it("counts and prices a dump's running nodes", async () => {
+    // Act
+    const args = ['simulate', '-f', 'examples/underused.yaml', '-o', 'json'];
+    const result = await runCli([...args, '--report', reportPath()]);
+    // Assert
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.pods).toEqual({ total: 18, running: 18, pending: 0 });
+    expect(summary.nodes).toEqual({ launched: 0, terminated: 0, running: 9 });
+    expect(summary.costPerHour).toBeCloseTo(1.898, 4);
   });
 
   it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {

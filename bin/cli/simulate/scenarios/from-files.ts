@@ -17,6 +17,7 @@ import {
   type NameSuffix,
   SUFFIX_ALPHABET,
 } from '../../../../functions/manifests/workloads/name-suffix.ts';
+import { instancesOfNodes } from './existing-instances.ts';
 import { type Random, seededRandom } from './random.ts';
 import type { Scenario, SeededObject } from './scenario.ts';
 
@@ -96,6 +97,7 @@ export function scenarioFromFiles(
     zones: options.zones,
     manifests: files,
     cluster,
+    instances: instancesOfNodes(cluster.filter((c) => c.resource === 'nodes').map((c) => c.object)),
     steps: [
       {
         at: 0,
