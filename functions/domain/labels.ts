@@ -1,4 +1,9 @@
-/** Well-known label and annotation keys, and the label-domain rules Karpenter enforces. */
+/**
+ * Well-known label and annotation keys, and the label-domain rules Karpenter enforces, as of
+ * Karpenter v1.14.0: core `pkg/apis/v1/labels.go` (kubernetes-sigs/karpenter) and the AWS
+ * provider's `pkg/apis/v1/labels.go` `init()` and `pkg/operator/operator.go`
+ * (aws/karpenter-provider-aws), which extend the core lists at start-up.
+ */
 
 export const Label = {
   nodePool: 'karpenter.sh/nodepool',
@@ -41,6 +46,8 @@ export const Label = {
   capacityReservationId: 'karpenter.k8s.aws/capacity-reservation-id',
   capacityReservationType: 'karpenter.k8s.aws/capacity-reservation-type',
   capacityReservationInterruptible: 'karpenter.k8s.aws/capacity-reservation-interruptible',
+  placementGroupId: 'karpenter.k8s.aws/placement-group-id',
+  placementGroupPartition: 'karpenter.k8s.aws/placement-group-partition',
 } as const;
 
 export const Annotation = {
@@ -58,25 +65,33 @@ export const CapacityType = {
 } as const;
 export type CapacityType = (typeof CapacityType)[keyof typeof CapacityType];
 
-/** Labels Karpenter understands and lets NodePools and pods narrow, although their domains are restricted. */
+/**
+ * Labels Karpenter understands and lets NodePools and pods narrow: core `WellKnownLabels`, then
+ * what the AWS provider's `init()` inserts. A pod may require them of a NodePool that leaves them
+ * open, since the instance types give them values.
+ */
 export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
+  // core
   Label.nodePool,
-  Label.capacityType,
   Label.zone,
   Label.region,
-  Label.zoneId,
   Label.instanceType,
   Label.arch,
   Label.os,
+  Label.capacityType,
   Label.windowsBuild,
-  Label.nodeClass,
+  // AWS provider
+  Label.capacityReservationId,
+  Label.capacityReservationType,
+  Label.capacityReservationInterruptible,
   Label.instanceHypervisor,
   Label.instanceEncryptionInTransitSupported,
   Label.instanceCategory,
+  Label.instanceCapabilityFlex,
   Label.instanceFamily,
   Label.instanceGeneration,
-  Label.instanceLocalNvme,
   Label.instanceSize,
+  Label.instanceLocalNvme,
   Label.instanceCpu,
   Label.instanceCpuManufacturer,
   Label.instanceCpuSustainedClockSpeedMhz,
@@ -90,28 +105,34 @@ export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
   Label.instanceAcceleratorName,
   Label.instanceAcceleratorManufacturer,
   Label.instanceAcceleratorCount,
-  Label.instanceCapabilityFlex,
+  Label.zoneId,
   Label.instanceTenancy,
-  Label.capacityReservationId,
-  Label.capacityReservationType,
-  Label.capacityReservationInterruptible,
+  Label.placementGroupId,
+  Label.placementGroupPartition,
 ]);
 
-const RESTRICTED_LABEL_DOMAINS = ['kubernetes.io', 'k8s.io', 'karpenter.sh', 'karpenter.k8s.aws'];
-const LABEL_DOMAIN_EXCEPTIONS = [
-  'kops.k8s.io',
-  'node.kubernetes.io',
-  'node-restriction.kubernetes.io',
-];
+/**
+ * Domains Karpenter reserves (core `RestrictedLabelDomains` plus the AWS provider's). Since
+ * Karpenter v1.9.0 (core 37f5de7, "simplify RestrictedLabel filtering") `kubernetes.io` and
+ * `k8s.io` are no longer reserved, and a domain matches only itself or its subdomains.
+ */
+const RESTRICTED_LABEL_DOMAINS = ['karpenter.sh', 'karpenter.k8s.aws'];
+/** Core `RestrictedLabels`: keys that would interfere with provisioning. */
 const RESTRICTED_LABELS: ReadonlySet<string> = new Set([Label.hostname]);
 
-/** Deprecated beta keys and the stable keys Karpenter rewrites them to. */
+/**
+ * Aliases and the well-known keys Karpenter rewrites them to before scheduling: core
+ * `NormalizedLabels` (deprecated beta keys), plus the EBS CSI driver's zone key, which the AWS
+ * provider adds in `pkg/operator/operator.go` so that volumes the driver pinned to a zone
+ * (StorageClass `allowedTopologies`, PersistentVolume node affinity) constrain the node's zone.
+ */
 export const NORMALIZED_LABELS: Readonly<Record<string, string>> = {
   'failure-domain.beta.kubernetes.io/zone': Label.zone,
-  'failure-domain.beta.kubernetes.io/region': Label.region,
   'beta.kubernetes.io/arch': Label.arch,
   'beta.kubernetes.io/os': Label.os,
   'beta.kubernetes.io/instance-type': Label.instanceType,
+  'failure-domain.beta.kubernetes.io/region': Label.region,
+  'topology.ebs.csi.aws.com/zone': Label.zone,
 };
 
 export function normalizeLabelKey(key: string): string {
@@ -124,17 +145,20 @@ export function labelDomain(key: string): string {
   return slash < 0 ? '' : key.slice(0, slash);
 }
 
+function inRestrictedDomain(key: string): boolean {
+  const domain = labelDomain(key);
+  return RESTRICTED_LABEL_DOMAINS.some(
+    (restricted) => domain === restricted || domain.endsWith(`.${restricted}`),
+  );
+}
+
 /**
- * Whether Karpenter reserves the key: a restricted domain that is not well known or excepted.
- * Domains are compared by plain suffix, as Karpenter's `strings.HasSuffix` does, so
- * `example-k8s.io` is restricted and `mynode.kubernetes.io` is excepted.
+ * Whether Karpenter keeps the key off the custom labels it stamps on a node: well-known labels
+ * (the instance type gives them), reserved domains, and `kubernetes.io/hostname` (core
+ * `nodeclaimtemplate.go`, `resolveCustomLabelsFromRequirements`).
  */
 export function isRestrictedNodeLabel(key: string): boolean {
-  if (WELL_KNOWN_LABELS.has(key)) return true;
-  const domain = labelDomain(key);
-  if (LABEL_DOMAIN_EXCEPTIONS.some((exception) => domain.endsWith(exception))) return false;
-  if (RESTRICTED_LABEL_DOMAINS.some((restricted) => domain.endsWith(restricted))) return true;
-  return RESTRICTED_LABELS.has(key);
+  return WELL_KNOWN_LABELS.has(key) || inRestrictedDomain(key) || RESTRICTED_LABELS.has(key);
 }
 
 /**

@@ -11,14 +11,16 @@ import {
 describe('restricted node labels', () => {
   it.each([
     ['kubernetes.io/hostname', true],
-    ['kubernetes.io/custom', true],
-    ['example.kubernetes.io/custom', true],
-    ['k8s.io/custom', true],
-    ['team.k8s.io/custom', true],
     ['karpenter.sh/custom', true],
+    ['team.karpenter.sh/custom', true],
     ['karpenter.sh/registered', true],
     ['karpenter.k8s.aws/custom', true],
-    ['example-k8s.io/custom', true],
+    ['karpenter.k8s.aws/placement-group-id', true],
+    ['example-karpenter.sh/custom', false],
+    ['kubernetes.io/custom', false],
+    ['example.kubernetes.io/custom', false],
+    ['k8s.io/custom', false],
+    ['team.k8s.io/custom', false],
     ['node.kubernetes.io/role', false],
     ['team.node.kubernetes.io/role', false],
     ['mynode.kubernetes.io/role', false],
@@ -65,21 +67,18 @@ describe('restricted node labels', () => {
     expect(reason).toBeUndefined();
   });
 
-  it.each([
-    Label.hostname,
-    'kubernetes.io/custom',
-    'karpenter.sh/custom',
-    Label.initialized,
-    'karpenter.k8s.aws/custom',
-  ])('refuses %s in requirements with a reason naming it', (key) => {
-    // Act
-    const reason = restrictedLabelReason(key);
+  it.each([Label.hostname, 'karpenter.sh/custom', Label.initialized, 'karpenter.k8s.aws/custom'])(
+    'refuses %s in requirements with a reason naming it',
+    (key) => {
+      // Act
+      const reason = restrictedLabelReason(key);
 
-    // Assess
-    expect(reason).toContain(`label ${key} is restricted`);
-  });
+      // Assess
+      expect(reason).toContain(`label ${key} is restricted`);
+    },
+  );
 
-  it.each(['node.kubernetes.io/role', 'kops.k8s.io/ig', 'example.com/team'])(
+  it.each(['node.kubernetes.io/role', 'kops.k8s.io/ig', 'example.com/team', 'kubernetes.io/team'])(
     'accepts the custom label %s in requirements',
     (key) => {
       // Act
@@ -98,6 +97,7 @@ describe('label keys', () => {
     ['beta.kubernetes.io/arch', Label.arch],
     ['beta.kubernetes.io/os', Label.os],
     ['beta.kubernetes.io/instance-type', Label.instanceType],
+    ['topology.ebs.csi.aws.com/zone', Label.zone],
     [Label.zone, Label.zone],
     ['team', 'team'],
   ])('normalizes %s to %s', (key, normalized) => {

@@ -295,7 +295,7 @@ describe('the custom labels a node carries', () => {
       { key: 'team', operator: 'In', values: ['a'] },
       { key: Label.zone, operator: 'In', values: ['us-east-1a'] },
       { key: Label.hostname, operator: 'In', values: ['h'] },
-      { key: 'example.kubernetes.io/x', operator: 'In', values: ['y'] },
+      { key: 'example.karpenter.sh/x', operator: 'In', values: ['y'] },
       { key: 'node.kubernetes.io/role', operator: 'In', values: ['web'] },
     );
 
