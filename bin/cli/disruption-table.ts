@@ -1,6 +1,6 @@
 /** The human view of a disruption plan: the decisions in order, then why each other node stays. */
 import type { DisruptionReport } from '../../functions/use-cases/disruption/disruption-report.ts';
-import { plural, table } from './text-table.ts';
+import { agree, plural, table } from './text-table.ts';
 
 function nodesOf(nodes: readonly string[]): string {
   return nodes.length <= 3
@@ -34,7 +34,7 @@ export function renderDisruptionTable(report: DisruptionReport, currency = '$'):
   const saved = report.decisions.reduce((sum, d) => sum + d.savingsPerHour, 0);
   const going = report.decisions.reduce((sum, d) => sum + d.nodes.length, 0);
   sections.push(
-    `${plural(report.decisions.length, 'decision')}: ${plural(going, 'node')} to go, saving ${currency}${saved.toFixed(4)} per hour; ${plural(report.staying.length, 'node')} stay`,
+    `${plural(report.decisions.length, 'decision')}: ${plural(going, 'node')} to go, saving ${currency}${saved.toFixed(4)} per hour; ${plural(report.staying.length, 'node')} ${agree(report.staying.length, 'stay')}`,
   );
   return `${sections.join('\n\n')}\n`;
 }

@@ -14,3 +14,8 @@ export function table(header: readonly string[], rows: readonly (readonly string
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
+
+/** A present-tense verb agreeing with `count` things: `1 node stays`, `2 nodes stay`. */
+export function agree(count: number, verb: string): string {
+  return count === 1 ? `${verb}s` : verb;
+}

@@ -17,6 +17,8 @@ import type {
   StorageClass,
 } from '../domain/volumes.ts';
 import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
+import { explainUnrenderedTemplate } from './helm-template.ts';
+import { movedFieldsIn } from './karpenter/v1-moves.ts';
 import { toDaemonSet } from './kubernetes/daemon-set.ts';
 import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
 import { type Namespace, toNamespace } from './kubernetes/namespace.ts';
@@ -134,6 +136,17 @@ export function loadCluster(
   files: readonly ManifestFile[],
   parsers?: KarpenterParsers<unknown, unknown, unknown>,
 ): ClusterManifests<unknown, unknown, unknown> {
+  try {
+    return loadAll(files, parsers);
+  } catch (error) {
+    throw explainUnrenderedTemplate(error, files);
+  }
+}
+
+function loadAll(
+  files: readonly ManifestFile[],
+  parsers?: KarpenterParsers<unknown, unknown, unknown>,
+): ClusterManifests<unknown, unknown, unknown> {
   const collected = emptyCollection();
   const seen = new Map<string, ManifestDocument>();
   const documents = files.flatMap(({ file, text }) => readDocuments(text, file));
@@ -193,7 +206,8 @@ function collect(
   if (kindReader === undefined) return;
   const version = document.apiVersion.slice(slash + 1);
   if (kindReader.version !== undefined && version !== kindReader.version) {
-    const detail = `${document.kind} ${document.apiVersion} is not supported; write it as ${group}/${kindReader.version}`;
+    const moved = movedFieldsIn(document.kind, document.object).map((move) => `; ${move}`);
+    const detail = `${document.kind} ${document.apiVersion} is not supported; write it as ${group}/${kindReader.version}${moved.join('')}`;
     throw new ManifestError(detail, {
       file: document.file,
       line: document.line,

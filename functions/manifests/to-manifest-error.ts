@@ -20,18 +20,30 @@ export function firstIssue(issues: readonly Issue[]): Issue | undefined {
   return [...issues].sort((a, b) => rank(a) - rank(b))[0];
 }
 
-function locate(issue: Issue): { readonly path: readonly PropertyKey[]; readonly detail: string } {
+/** Says where an unknown field went, for fields an older API version had; undefined if nowhere. */
+export type UnknownFieldHint = (path: readonly PropertyKey[]) => string | undefined;
+
+function locate(
+  issue: Issue,
+  hint: UnknownFieldHint,
+): { readonly path: readonly PropertyKey[]; readonly detail: string } {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    return { path: [...issue.path, key], detail: `unknown field "${key}"` };
+    const path = [...issue.path, key];
+    const moved = hint(path);
+    const detail = `unknown field "${key}"${moved === undefined ? '' : `: ${moved}`}`;
+    return { path, detail };
   }
   return { path: issue.path, detail: issue.message };
 }
 
-export function toManifestError(error: z.core.$ZodError): ManifestError {
+export function toManifestError(
+  error: z.core.$ZodError,
+  hint: UnknownFieldHint = () => undefined,
+): ManifestError {
   const issue = firstIssue(error.issues);
   if (issue === undefined) return new ManifestError('document is invalid', {}, { cause: error });
-  const { path, detail } = locate(issue);
+  const { path, detail } = locate(issue, hint);
   const field = formatFieldPath(path);
   return new ManifestError(detail, field === '' ? {} : { path: field }, { cause: error });
 }

@@ -10,6 +10,7 @@ import { describeIssue, describeValue } from '../issue-messages.ts';
 import { ManifestError } from '../manifest-error.ts';
 import { toManifestError } from '../to-manifest-error.ts';
 import { dropNulls } from './drop-nulls.ts';
+import { movedFieldHint } from './v1-moves.ts';
 
 export interface DocumentType {
   readonly apiVersion: string;
@@ -37,6 +38,8 @@ export function parseDocument<S extends z.ZodType>(
 ): z.output<S> {
   checkType(doc, expected);
   const result = schema.safeParse(dropNulls(doc), { error: describeIssue, reportInput: true });
-  if (!result.success) throw toManifestError(result.error);
+  if (!result.success) {
+    throw toManifestError(result.error, (path) => movedFieldHint(expected.kind, path));
+  }
   return result.data;
 }
