@@ -18,8 +18,6 @@ export interface InstanceTypesRequest {
   readonly nodeClasses: readonly EC2NodeClass[];
   /** Offerings recently out of capacity. */
   readonly unavailable?: readonly OfferingKey[];
-  /** Receives a line for each pool whose class was not given while others were. */
-  readonly warn?: (message: string) => void;
 }
 
 export async function instanceTypesByPool(
@@ -34,11 +32,6 @@ export async function instanceTypesByPool(
     let types = byClass.get(className);
     if (types === undefined) {
       const nodeClass = request.nodeClasses.find((c) => c.metadata.name === className);
-      if (nodeClass === undefined && request.nodeClasses.length > 0) {
-        request.warn?.(
-          `EC2NodeClass "${className}" (used by NodePool "${pool.metadata.name}") was not given; assuming AL2023 defaults`,
-        );
-      }
       types = provider.instanceTypes(nodeClass ?? defaultNodeClass(className), options);
       byClass.set(className, types);
     }

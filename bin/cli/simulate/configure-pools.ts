@@ -8,14 +8,21 @@ import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-c
 import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../../functions/manifests/load-cluster.ts';
 import type { DocumentStore, StateStore } from '../../../functions/ports/state-store.ts';
+import { checkNodeClasses } from '../../../functions/use-cases/node-class-not-found.ts';
 
 function contentHash(document: unknown): string {
   return createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 16);
 }
 
+/**
+ * Stores the manifests' pools and classes. A NodePool whose EC2NodeClass is neither in them nor
+ * stored already is stored not ready (NodeClassNotFound), as Karpenter reports it, and `warn`
+ * receives a line naming both.
+ */
 export async function configurePools(
   state: Pick<StateStore, 'nodePools' | 'nodeClasses'>,
   manifests: readonly ManifestFile[],
+  warn: (message: string) => void = (message) => process.stderr.write(`warning: ${message}\n`),
 ): Promise<void> {
   const cluster = loadCluster(manifests, {
     nodePool: parseNodePool,
@@ -23,7 +30,10 @@ export async function configurePools(
     nodeClass: parseEC2NodeClass,
   });
   for (const nodeClass of cluster.nodeClasses) await upsert(state.nodeClasses, nodeClass);
-  for (const pool of cluster.nodePools) await upsert(state.nodePools, pool);
+  const nodeClasses = (await state.nodeClasses.list()).map((stored) => stored.document);
+  const checked = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
+  for (const message of checked.warnings) warn(message);
+  for (const pool of checked.nodePools) await upsert(state.nodePools, pool);
 }
 
 /** Creates the document, or replaces the stored one as an API client applying it would. */

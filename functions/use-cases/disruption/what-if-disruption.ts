@@ -10,6 +10,7 @@ import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts'
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { checkNodeClasses } from '../node-class-not-found.ts';
 import type { PlanningSnapshot } from '../plan/what-if-plan.ts';
 
 export interface DisruptionSnapshot extends PlanningSnapshot {
@@ -32,12 +33,9 @@ export async function whatIfDisruption(
   options: WhatIfDisruptionOptions,
   provider: InstanceTypeProvider,
 ): Promise<WhatIfDisruption> {
-  const warnings: string[] = [];
-  const instanceTypes = await instanceTypesByPool(
-    { ...snapshot, warn: (message) => warnings.push(message) },
-    provider,
-  );
-  const input = { ...snapshot, instanceTypes, region: options.region };
+  const { nodePools, warnings } = checkNodeClasses(snapshot);
+  const instanceTypes = await instanceTypesByPool({ ...snapshot, nodePools }, provider);
+  const input = { ...snapshot, nodePools, instanceTypes, region: options.region };
   const pending = planProvisioning(input);
   const nominated = new Set(pending.existingNodes.map((n) => n.name));
   const plan = planDisruption({

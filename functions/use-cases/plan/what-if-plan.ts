@@ -23,6 +23,7 @@ import type {
 } from '../../domain/volumes.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { checkNodeClasses } from '../node-class-not-found.ts';
 
 export interface PlanningSnapshot {
   readonly pods: readonly Pod[];
@@ -70,13 +71,12 @@ export async function whatIfPlan(
       `no bundled prices for ${options.region}; using ${prices.priceSource} prices as an estimate`,
     );
   }
+  const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
+  warnings.push(...missing);
   const plan = planProvisioning({
     ...snapshot,
-    nodeClasses: snapshot.nodeClasses,
-    instanceTypes: await instanceTypesByPool(
-      { ...snapshot, warn: (message) => warnings.push(message) },
-      instanceTypes,
-    ),
+    nodePools,
+    instanceTypes: await instanceTypesByPool({ ...snapshot, nodePools }, instanceTypes),
     region: options.region,
   });
   return {

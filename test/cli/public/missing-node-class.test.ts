@@ -1,0 +1,66 @@
+/**
+ * The karpenter-blueprints od-spot-split NodePools name the EC2NodeClass `default`, which the
+ * blueprint's cluster creates elsewhere. Read with Karpenter's bottlerocket example, whose class
+ * is `bottlerocket`, Karpenter would report NodeClassNotFound for them and launch nothing from
+ * them: `plan`, `disruption` and `simulate -f` do the same and say so.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.ts';
+
+const BLUEPRINT = '../../fixtures/public/karpenter-blueprints/blueprints/od-spot-split';
+const POOLS = fileURLToPath(new URL(`${BLUEPRINT}/od-spot.yaml`, import.meta.url));
+const WORKLOAD = fileURLToPath(new URL(`${BLUEPRINT}/workload.yaml`, import.meta.url));
+const BOTTLEROCKET = fileURLToPath(
+  new URL(
+    '../../fixtures/public/karpenter-provider-aws/examples/v1/bottlerocket.yaml',
+    import.meta.url,
+  ),
+);
+const FILES = ['-f', BOTTLEROCKET, '-f', POOLS, '-f', WORKLOAD];
+
+const WARNINGS = ['node-od', 'node-spot'].map(
+  (pool) =>
+    `warning: NodePool "${pool}" launches nothing: its EC2NodeClass "default" is not in the input (Karpenter reports NodeClassNotFound)`,
+);
+
+function reportPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'nodesmith-missing-class-')), 'report.html');
+}
+
+describe('NodePools whose EC2NodeClass is not in the input', () => {
+  it.each([
+    ['plan', ['plan', '-o', 'json']],
+    ['disruption', ['disruption', '-o', 'json']],
+  ])('%s names each pool and its missing class on standard error', async (_command, args) => {
+    // Act
+    const run = await runCli([...args, ...FILES]);
+
+    // Assess
+    expect(run.status).toBe(0);
+    expect(run.stderr.trimEnd().split('\n')).toEqual(WARNINGS);
+  });
+
+  it('plans pools-only input with the class defaults, as before', async () => {
+    // Act
+    const run = await runCli(['plan', '-o', 'json', '-f', POOLS, '-f', WORKLOAD]);
+
+    // Assess
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+  });
+
+  it('simulate -f launches nothing for them and says why', async () => {
+    // Act
+    const args = ['simulate', ...FILES, '--report', reportPath()];
+    const run = await runCli(args);
+
+    // Assess
+    expect(run.status).toBe(0);
+    expect(run.stderr.trimEnd().split('\n')).toEqual(WARNINGS);
+    expect(run.stdout).toContain('launches 0,');
+  });
+});
