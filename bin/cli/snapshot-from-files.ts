@@ -1,5 +1,6 @@
 /** Reads `kubectl get -o yaml` (or `-o json`) files into the snapshot a what-if plan takes. */
 import { readFileSync } from 'node:fs';
+import { ignoredKindsWarning } from '../../functions/manifests/ignored-kinds.ts';
 import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
@@ -38,5 +39,7 @@ export function snapshotFromManifests(manifests: readonly ManifestFile[]): Disru
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,
   });
+  const ignored = ignoredKindsWarning(cluster.ignoredKinds);
+  if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
   return { ...cluster, namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])) };
 }

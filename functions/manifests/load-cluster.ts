@@ -18,6 +18,7 @@ import type {
 } from '../domain/volumes.ts';
 import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
 import { explainUnrenderedTemplate } from './helm-template.ts';
+import { mightMatter } from './ignored-kinds.ts';
 import { movedFieldsIn } from './karpenter/v1-moves.ts';
 import { toDaemonSet } from './kubernetes/daemon-set.ts';
 import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
@@ -59,6 +60,8 @@ export interface ClusterManifests<
   readonly namespaces: readonly Namespace[];
   /** Read by `nodesmith disruption`; `plan` has no use for them. */
   readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+  /** `group/kind` of each document ignored that could change the answer (`ignored-kinds.ts`). */
+  readonly ignoredKinds: readonly string[];
 }
 
 /**
@@ -192,6 +195,7 @@ function emptyCollection(): Collected {
     runtimeClasses: [],
     namespaces: [],
     podDisruptionBudgets: [],
+    ignoredKinds: [],
   };
 }
 
@@ -203,7 +207,10 @@ function collect(
   const slash = document.apiVersion.lastIndexOf('/');
   const group = slash < 0 ? '' : document.apiVersion.slice(0, slash);
   const kindReader = READERS.get(`${group}/${document.kind}`);
-  if (kindReader === undefined) return;
+  if (kindReader === undefined) {
+    if (mightMatter(group, document.kind)) into.ignoredKinds.push(`${group}/${document.kind}`);
+    return;
+  }
   const version = document.apiVersion.slice(slash + 1);
   if (kindReader.version !== undefined && version !== kindReader.version) {
     const moved = movedFieldsIn(document.kind, document.object).map((move) => `; ${move}`);

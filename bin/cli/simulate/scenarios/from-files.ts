@@ -8,6 +8,7 @@
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
 import { readDocuments } from '../../../../functions/manifests/documents.ts';
+import { ignoredKindsWarning } from '../../../../functions/manifests/ignored-kinds.ts';
 import { parseNodeClaim } from '../../../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../../../functions/manifests/karpenter/node-pool.ts';
@@ -67,11 +68,13 @@ export function scenarioFromFiles(
   options: FileScenarioOptions,
 ): Scenario {
   // The same reading and checks as `plan`: a file plan refuses is refused here, before any work.
-  loadCluster(files, {
+  const read = loadCluster(files, {
     nodePool: parseNodePool,
     nodeClaim: parseNodeClaim,
     nodeClass: parseEC2NodeClass,
   });
+  const ignored = ignoredKindsWarning(read.ignoredKinds);
+  if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
   const documents = files.flatMap((f) => readDocuments(f.text, f.file));
   const cluster: SeededObject[] = [];
   const pending: JsonObject[] = [];
