@@ -119,7 +119,9 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     expect(result.stdout).toContain('takeover: 47/47 pods running');
     expect(result.stdout).toContain('invariants: 11 of 11 held');
     for (const i of [1, 2, 3]) {
-      expect(result.stdout).toContain(`adopted general-k${i}x7q as ip-10-1-0-${i}.ec2.internal`);
+      expect(result.stdout).toContain(
+        `adopted from karpenter general-k${i}x7q as ip-10-1-0-${i}.ec2.internal`,
+      );
     }
     expect(result.stdout).toMatch(
       /draining general-k3x7q as ip-10-1-0-3\.ec2\.internal\n.*drain general-k3x7q as ip-10-1-0-3\.ec2\.internal: evicted 3, refused 0/,

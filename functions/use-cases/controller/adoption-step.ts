@@ -121,7 +121,7 @@ function adoptedEvent(claim: NodeClaimRecord): ClusterEvent {
 function adoptedRecord(claim: NodeClaimRecord, now: Date): LifecycleRecord {
   return {
     at: now.toISOString(),
-    kind: 'Adopted',
+    kind: 'AdoptedFromKarpenter',
     claim: claim.name,
     ...(claim.nodeName === undefined ? {} : { nodeName: claim.nodeName }),
     ...(claim.instanceId === undefined ? {} : { instanceId: claim.instanceId }),

@@ -156,7 +156,7 @@ describe('adopting Karpenter nodes', () => {
       'nodesmith.io/termination',
     ]);
     expect(report.lifecycle.map((r) => [r.kind, r.claim ?? r.instanceId])).toEqual([
-      ['Adopted', 'general-k1b2c'],
+      ['AdoptedFromKarpenter', 'general-k1b2c'],
       ['TaggedOwned', instance.instanceId],
       ['FinalizerAdded', 'general-k1b2c'],
     ]);
@@ -177,7 +177,7 @@ describe('adopting Karpenter nodes', () => {
     // Assess
     const steps = reports.flatMap((r) => r.lifecycle).filter((r) => r.claim === 'general-k2d3e');
     expect(steps.map((r) => r.kind)).toEqual(
-      expect.arrayContaining(['Adopted', 'Disrupting', 'Terminated']),
+      expect.arrayContaining(['AdoptedFromKarpenter', 'Disrupting', 'Terminated']),
     );
     expect(steps.find((r) => r.kind === 'Disrupting')?.reason).toMatch(/^Empty/);
     expect(instance.terminatedAt).toBeDefined();
