@@ -6,7 +6,7 @@
 import { Label } from '../labels.ts';
 import type { Requirement } from '../requirements/requirement.ts';
 import { add, compatibilityReason, type Requirements } from '../requirements/requirements.ts';
-import { add as addResources, fits, type Resources } from '../resources.ts';
+import { add as addResources, fits, ResourceName, type Resources } from '../resources.ts';
 import { firstUntolerated, formatTaint } from '../taints.ts';
 import { efficientEnvelope } from './efficiency.ts';
 import { HostPortUsage } from './host-ports.ts';
@@ -28,7 +28,20 @@ interface Room {
   readonly pods: number;
   readonly efficientCpu: number;
   readonly efficientMemory: number;
+  readonly efficientPods: number;
+  /** How many times its current requests the claim may hold (growth-bound.ts). */
+  readonly scale: number;
 }
+
+const EMPTY_ROOM: Room = {
+  cpu: 0,
+  memory: 0,
+  pods: 0,
+  efficientCpu: 0,
+  efficientMemory: 0,
+  efficientPods: 0,
+  scale: 0,
+};
 
 const NO_PODS: CoreRequests = { cpu: 0, memory: 0, pods: 0, extended: false };
 
@@ -54,7 +67,7 @@ export class NewNodeClaim {
   private core: CoreRequests = NO_PODS;
   private readonly hostPorts = new HostPortUsage();
   private readonly flexible: readonly Requirement[];
-  private room: Room = { cpu: 0, memory: 0, pods: 0, efficientCpu: 0, efficientMemory: 0 };
+  private room: Room = EMPTY_ROOM;
 
   constructor(options: {
     readonly template: NodeClaimTemplate;
@@ -170,26 +183,27 @@ export class NewNodeClaim {
 
   /**
    * What the claim can still take: the largest open option, and — for pods that can go
-   * elsewhere — the envelope of the largest cost-efficient type for the claim's current
-   * CPU:memory mix (see efficiency.ts). The scheduler compares pods against it before anything
-   * else, so a full claim costs a pod three comparisons.
+   * elsewhere — the envelope of the largest cost-efficient type for the claim's current mix:
+   * its CPU:memory ratio (efficiency.ts), bounded by every other resource it asks for, pod
+   * slots and devices included (growth-bound.ts). What the cheapest open type already holds is
+   * paid for whatever its efficiency. The scheduler compares pods against this before anything
+   * else, so a full claim costs a pod a few comparisons.
    */
   private refreshRoom(): void {
     const envelope = efficientEnvelope(this.template.efficiency, this.core.cpu, this.core.memory);
+    const scale = this.template.growth.scale(this.total);
     const ceiling = this.set.ceilings;
-    // What the cheapest open type already holds is paid for whatever its efficiency.
     const launched = this.set.cheapest()?.net ?? {};
-    const efficientCpu = Math.max(Math.min(ceiling.cpu, envelope.cpu), launched.cpu ?? 0);
-    const efficientMemory = Math.max(
-      Math.min(ceiling.memory, envelope.memory),
-      launched.memory ?? 0,
-    );
+    const { cpu, memory, pods } = this.core;
     this.room = {
-      cpu: ceiling.cpu - this.core.cpu,
-      memory: ceiling.memory - this.core.memory,
-      pods: ceiling.pods - this.core.pods,
-      efficientCpu: efficientCpu - this.core.cpu,
-      efficientMemory: efficientMemory - this.core.memory,
+      cpu: ceiling.cpu - cpu,
+      memory: ceiling.memory - memory,
+      pods: ceiling.pods - pods,
+      efficientCpu: grown(ceiling.cpu, envelope.cpu, times(scale, cpu), launched.cpu) - cpu,
+      efficientMemory:
+        grown(ceiling.memory, envelope.memory, times(scale, memory), launched.memory) - memory,
+      efficientPods: grown(ceiling.pods, Infinity, times(scale, pods), launched.pods) - pods,
+      scale,
     };
   }
 
@@ -200,7 +214,23 @@ export class NewNodeClaim {
     if (core.pods > room.pods) return false;
     if (this.pods.length === 0 || pod.coLocated)
       return core.cpu <= room.cpu && core.memory <= room.memory;
-    return core.cpu <= room.efficientCpu && core.memory <= room.efficientMemory;
+    if (core.cpu > room.efficientCpu || core.memory > room.efficientMemory) return false;
+    return core.pods <= room.efficientPods && (!core.extended || this.hasDeviceRoomFor(pod));
+  }
+
+  /**
+   * Whether the pod's other resources (GPUs, devices, ephemeral storage) stay within what an
+   * efficient type for the claim's mix holds, or within what the cheapest open type has anyway.
+   */
+  private hasDeviceRoomFor(pod: SchedulingPod): boolean {
+    const launched = this.set.cheapest()?.net ?? {};
+    for (const name in pod.requests) {
+      const asked = pod.requests[name] ?? 0;
+      if (asked <= 0 || CORE_NAMES.has(name)) continue;
+      const held = this.total[name] ?? 0;
+      if (held + asked > Math.max(times(this.room.scale, held), launched[name] ?? 0)) return false;
+    }
+    return true;
   }
 
   /** The extra test options must pass when requirements or extended resources changed. */
@@ -216,6 +246,22 @@ export class NewNodeClaim {
       required.every((mask) => mask[i] === 1) &&
       (!core.extended || fits(total, options[i]?.net ?? {}));
   }
+}
+
+const CORE_NAMES: ReadonlySet<string> = new Set([
+  ResourceName.cpu,
+  ResourceName.memory,
+  ResourceName.pods,
+]);
+
+/** The most of one resource a claim may grow to: within both bounds, or what is paid for. */
+function grown(ceiling: number, envelope: number, scaled: number, paid: number | undefined) {
+  return Math.max(Math.min(ceiling, envelope, scaled), paid ?? 0);
+}
+
+/** An amount scaled by a claim's growth factor; no bound when the factor is unbounded. */
+function times(scale: number, amount: number): number {
+  return Number.isFinite(scale) ? scale * amount : Number.POSITIVE_INFINITY;
 }
 
 function sum(a: CoreRequests, b: CoreRequests): CoreRequests {

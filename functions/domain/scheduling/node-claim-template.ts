@@ -21,6 +21,7 @@ import { subtract } from '../resources.ts';
 import type { Taint } from '../taints.ts';
 import { type DaemonOverhead, daemonOverhead } from './daemon-overhead.ts';
 import { type EfficiencyTable, efficiencyTable } from './efficiency.ts';
+import { GrowthBound } from './growth-bound.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { hasAvailableOffering, offeringFilter } from './offering-compatibility.ts';
 import { OFFERING_KEYS } from './offering-keys.ts';
@@ -41,6 +42,8 @@ export interface NodeClaimTemplate {
   readonly typeKeys: ReadonlySet<string>;
   readonly masks: OptionMasks;
   readonly efficiency: EfficiencyTable;
+  /** How far a claim may grow, counting every resource (growth-bound.ts). */
+  readonly growth: GrowthBound;
   readonly daemons: DaemonOverhead;
 }
 
@@ -138,6 +141,7 @@ export function nodeClaimTemplate(options: {
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
     efficiency: efficiencyTable(priced, prices),
+    growth: new GrowthBound(priced, prices),
     typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),
     daemons,
   };

@@ -122,16 +122,52 @@ describe('whether a new claim has room for a pod', () => {
     expect(tooBig).toBe(false);
   });
 
-  it('never holds back pods while the claim has no CPU requests', () => {
-    // Prepare
+  it('holds back memory-only pods at the efficient size, as it does CPU', () => {
+    // Prepare: with no CPU asked, the mix is memory and pod slots; m.4xlarge is overpriced.
     const { claim, add } = setUp();
     add(a({ memory: '1Gi' }));
 
     // Act
-    const room = claim.hasRoomFor(a({ memory: '40Gi' }));
+    const fits = claim.hasRoomFor(a({ memory: '8Gi' }));
+    const tooBig = claim.hasRoomFor(a({ memory: '40Gi' }));
 
     // Assess
-    expect(room).toBe(true);
+    expect(fits).toBe(true);
+    expect(tooBig).toBe(false);
+  });
+
+  it('refuses a second GPU pod that only a 4-GPU type, dearer than two 1-GPU ones, could hold', () => {
+    // Prepare
+    const gpu = (n: number) => ({ 'nvidia.com/gpu': n });
+    const { claim, add } = setUp([
+      anInstanceType({ name: 'g.xlarge', cpu: 4, memoryGiB: 16, price: 0.8, extra: gpu(1) }),
+      anInstanceType({ name: 'g.12xlarge', cpu: 48, memoryGiB: 192, price: 4.6, extra: gpu(4) }),
+    ]);
+    const vllm = () => a({ cpu: '2', memory: '10Gi', requests: { 'nvidia.com/gpu': '1' } });
+    add(vllm());
+
+    // Act
+    const room = claim.hasRoomFor(vllm());
+
+    // Assess
+    expect(room).toBe(false);
+    expect(claim.cheapest()?.instanceType.name).toBe('g.xlarge');
+  });
+
+  it('refuses pods past the pod slots of the efficient types', () => {
+    // Prepare: per slot, m.big costs twice what m.small does; CPU and memory are no bound.
+    const { claim, add } = setUp([
+      anInstanceType({ name: 'm.small', cpu: 2, memoryGiB: 8, price: 0.1, pods: 10 }),
+      anInstanceType({ name: 'm.big', cpu: 64, memoryGiB: 256, price: 1.0, pods: 50 }),
+    ]);
+    const tiny = () => a({ cpu: '10m', memory: '16Mi' });
+    for (let i = 0; i < 10; i++) add(tiny());
+
+    // Act
+    const room = claim.hasRoomFor(tiny());
+
+    // Assess
+    expect(room).toBe(false);
   });
 
   it('counts pod slots, even for pods that must share a node', () => {

@@ -1,0 +1,71 @@
+/**
+ * How far a node claim may grow, counting every resource its pods ask for.
+ *
+ * The CPU:memory table (efficiency.ts) misses what else a claim's pods consume: three pods that
+ * each ask one GPU fit a 4-GPU machine at $4.60/h whose CPU and memory look efficient, where three
+ * 1-GPU machines cost $2.41/h; hundreds of small pods fit one large machine whose pod slots
+ * cost more than those of smaller types. So a claim's requests are read as a mix over every resource they name —
+ * CPU, memory, pod slots, GPUs and other devices, ephemeral storage — and type u runs one unit
+ * of that mix for priceᵤ · maxₖ(requestₖ / netₖᵤ). The efficient types are those within
+ * `CLAIM_EFFICIENCY_LIMIT` of the cheapest; the claim may grow until the largest of them is
+ * full. A type without some requested resource cannot run the mix at all.
+ */
+import type { Resources } from '../resources.ts';
+import { CLAIM_EFFICIENCY_LIMIT } from './efficiency.ts';
+import type { InstanceTypeOption } from './instance-type-option.ts';
+
+/** Per resource, what each option leaves for pods, in the options' order. */
+type Capacities = Map<string, Float64Array>;
+
+export class GrowthBound {
+  private readonly options: readonly InstanceTypeOption[];
+  private readonly prices: Float64Array;
+  private readonly capacities: Capacities = new Map();
+
+  constructor(options: readonly InstanceTypeOption[], prices: readonly number[]) {
+    this.options = options;
+    this.prices = Float64Array.from(options, (_, i) => prices[i] ?? 0);
+  }
+
+  /**
+   * The largest factor the requests may be multiplied by and still fit one efficient option:
+   * 1 when the claim is already as large as it should be, below 1 when it is past that.
+   * Infinite for no requests; 0 when no option can run them.
+   */
+  scale(requests: Resources): number {
+    const names = Object.keys(requests).filter((name) => (requests[name] ?? 0) > 0);
+    if (names.length === 0) return Number.POSITIVE_INFINITY;
+    const fill = this.fillOfOne(requests, names);
+    const costs = fill.map((f, i) => (Number.isFinite(f) ? (this.prices[i] ?? 0) * f : Infinity));
+    const best = Math.min(...costs);
+    if (!Number.isFinite(best)) return 0;
+    let largest = 0;
+    costs.forEach((cost, i) => {
+      if (cost <= best * CLAIM_EFFICIENCY_LIMIT) largest = Math.max(largest, 1 / (fill[i] ?? 1));
+    });
+    return largest;
+  }
+
+  /** Per option, the share of it the requests fill on their tightest resource. */
+  private fillOfOne(requests: Resources, names: readonly string[]): Float64Array {
+    const fill = new Float64Array(this.options.length);
+    for (const name of names) {
+      const amount = requests[name] ?? 0;
+      const capacity = this.capacityOf(name);
+      for (let i = 0; i < fill.length; i++) {
+        const share = amount / (capacity[i] ?? 0);
+        if (share > (fill[i] ?? 0)) fill[i] = share;
+      }
+    }
+    return fill;
+  }
+
+  private capacityOf(name: string): Float64Array {
+    let capacity = this.capacities.get(name);
+    if (capacity === undefined) {
+      capacity = Float64Array.from(this.options, (o) => Math.max(0, o.net[name] ?? 0));
+      this.capacities.set(name, capacity);
+    }
+    return capacity;
+  }
+}
