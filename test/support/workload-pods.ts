@@ -65,3 +65,23 @@ export function writePendingPods(files: readonly string[], options: PodsOptions 
   writeFileSync(file, stringify(list, { aliasDuplicateObjects: false }));
   return file;
 }
+
+/** Writes the files' documents as one file, every workload's replicas times `copies`. */
+export function writeScaledWorkloads(files: readonly string[], copies: number): string {
+  const documents = files.flatMap((file) =>
+    parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Workload | null),
+  );
+  const scaled = documents
+    .filter((d) => d !== null)
+    .map((d) =>
+      'replicas' in (d.spec ?? {}) || d.kind === 'Deployment' || d.kind === 'StatefulSet'
+        ? { ...d, spec: { ...d.spec, replicas: (d.spec.replicas ?? 1) * copies } }
+        : d,
+    );
+  const file = join(mkdtempSync(join(tmpdir(), 'nodesmith-public-')), 'workloads.yaml');
+  writeFileSync(
+    file,
+    scaled.map((d) => stringify(d, { aliasDuplicateObjects: false })).join('---\n'),
+  );
+  return file;
+}

@@ -28,6 +28,7 @@ export class ExistingNode {
   readonly name: string;
   readonly taints: readonly Taint[];
   readonly pods: SchedulingPod[] = [];
+  readonly launching: boolean;
   private reqs: Requirements;
   private available: Resources;
   private readonly hostPorts = new HostPortUsage();
@@ -35,6 +36,8 @@ export class ExistingNode {
   constructor(input: ExistingNodeInput) {
     this.name = input.name;
     this.taints = input.taints;
+    // No pod bound yet: a NodeClaim in flight or a fresh node (launching-nodes.ts).
+    this.launching = input.boundPods.length === 0;
     this.reqs = input.requirements;
     this.available = subtract(
       subtract(input.allocatable, input.boundRequests),

@@ -1,6 +1,6 @@
 /**
- * The bin-packer: places pending pods on existing nodes first, then on node claims already
- * opened in this pass (fewest pods first), then opens a claim from the first NodePool that can
+ * The bin-packer: places pending pods on existing nodes first (NodeClaims in flight last, fewest
+ * pods first), then on node claims already opened in this pass (fewest pods first), then opens a claim from the first NodePool that can
  * take the pod. A pod that fits nowhere is relaxed one step and requeued
  * (core: scheduling/scheduler.go, Solve and add).
  */
@@ -9,6 +9,7 @@ import type { LimitBudget } from '../limits/limit-budget.ts';
 import type { LimitRefusal } from '../limits/limit-scope.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
+import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
 import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
@@ -112,10 +113,14 @@ export class Scheduler {
   private readonly claims = new ClaimsByLoad();
   private readonly limits: LimitedOptions;
   private readonly failures = new Map<string, PoolUnfit[]>();
+  private readonly settled: readonly ExistingNode[];
+  private readonly launching: LaunchingNodes;
 
   constructor(input: SchedulerInput) {
     this.input = input;
     this.limits = new LimitedOptions(input.budget);
+    this.settled = input.existingNodes.filter((n) => !n.launching);
+    this.launching = new LaunchingNodes(input.existingNodes.filter((n) => n.launching));
   }
 
   solve(): SchedulerResult {
@@ -150,12 +155,13 @@ export class Scheduler {
   }
 
   private add(pod: SchedulingPod): PoolUnfit[] | undefined {
-    for (const node of this.input.existingNodes) {
+    for (const node of this.settled) {
       if (node.canAdd(pod, this.input.topology) === undefined) {
         node.add(pod, this.input.topology);
         return undefined;
       }
     }
+    if (this.launching.place(pod, this.input.topology) !== undefined) return undefined;
     const claim = this.claims.firstAccepting(pod, this.input.topology, this.limits);
     if (claim !== undefined) return undefined;
     return this.open(pod);
