@@ -127,7 +127,9 @@ function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOpti
       ? { cloudSeenByController: options.cloudSeenByController }
       : {}),
     ...(options.faults ? { faults: options.faults } : {}),
-    ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
+    ...(scenario.adoptKarpenterNodes || options.adoptKarpenterNodes
+      ? { adoptKarpenterNodes: true }
+      : {}),
   };
 }
 

@@ -2,7 +2,8 @@
  * The EC2 instances behind a dump's nodes: a node with an `aws:///zone/i-…` providerID and an
  * instance-type label runs on an instance the simulated cloud must hold too, so the run counts
  * and prices it as the cluster's own. They are instances Nodesmith did not launch: a node with
- * `karpenter.sh/nodepool` is Karpenter's, any other a node group's.
+ * `karpenter.sh/nodepool` is Karpenter's, any other a node group's. Karpenter tags its instance
+ * `karpenter.sh/nodeclaim` with the node's NodeClaim, which adoption checks before taking it.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ForeignInstance } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
@@ -20,7 +21,10 @@ function capacityTypeOf(labels: Readonly<Record<string, string>>): 'spot' | 'on-
   return labels['eks.amazonaws.com/capacityType'] === 'SPOT' ? 'spot' : 'on-demand';
 }
 
-function instanceOf(node: JsonObject): ForeignInstance | undefined {
+/** NodeClaim names by the providerID of their instance. */
+export type NodeClaimsByProviderID = ReadonlyMap<string, string>;
+
+function instanceOf(node: JsonObject, claims: NodeClaimsByProviderID): ForeignInstance | undefined {
   const providerID = (node.spec as JsonObject | undefined)?.providerID;
   const match = typeof providerID === 'string' ? PROVIDER_ID.exec(providerID) : null;
   const labels = labelsOf(node);
@@ -30,6 +34,7 @@ function instanceOf(node: JsonObject): ForeignInstance | undefined {
   }
   const pool = labels['karpenter.sh/nodepool'];
   const nodeClass = labels['karpenter.k8s.aws/ec2nodeclass'];
+  const nodeClaim = pool === undefined ? undefined : claims.get(String(providerID));
   return {
     instanceId: match[2],
     instanceType,
@@ -37,14 +42,18 @@ function instanceOf(node: JsonObject): ForeignInstance | undefined {
     capacityType: capacityTypeOf(labels),
     origin: pool === undefined ? 'node-group' : 'karpenter',
     ...(pool === undefined ? {} : { nodePool: pool }),
+    ...(nodeClaim === undefined ? {} : { nodeClaim }),
     ...(nodeClass === undefined ? {} : { nodeClass }),
   };
 }
 
-/** One instance per node with a provider ID, each instance once. */
-export function instancesOfNodes(nodes: readonly JsonObject[]): ForeignInstance[] {
+/** One instance per node with a provider ID, each instance once, tagged with its NodeClaim. */
+export function instancesOfNodes(
+  nodes: readonly JsonObject[],
+  claims: NodeClaimsByProviderID = new Map(),
+): ForeignInstance[] {
   const byId = new Map<string, ForeignInstance>();
-  for (const instance of nodes.flatMap((n) => instanceOf(n) ?? [])) {
+  for (const instance of nodes.flatMap((n) => instanceOf(n, claims) ?? [])) {
     byId.set(instance.instanceId, instance);
   }
   return [...byId.values()];

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
-import { readDocuments } from '../../../../functions/manifests/documents.ts';
+import { type ManifestDocument, readDocuments } from '../../../../functions/manifests/documents.ts';
 import { ignoredKindsWarning } from '../../../../functions/manifests/ignored-kinds.ts';
 import { parseNodeClaim } from '../../../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../../../functions/manifests/karpenter/node-class.ts';
@@ -19,6 +19,7 @@ import {
   SUFFIX_ALPHABET,
 } from '../../../../functions/manifests/workloads/name-suffix.ts';
 import { instancesOfNodes } from './existing-instances.ts';
+import { nodeClaimsOfNodes } from './existing-node-claims.ts';
 import { type Random, seededRandom } from './random.ts';
 import type { Scenario, SeededObject } from './scenario.ts';
 
@@ -32,6 +33,13 @@ const SEEDED: ReadonlyMap<string, ResourceName> = new Map([
   ['storage.k8s.io/v1/StorageClass', 'storageclasses'],
   ['node.k8s.io/v1/RuntimeClass', 'runtimeclasses'],
 ]);
+
+/**
+ * With nodes of the files' NodePools to adopt, the run lasts long enough for their pools'
+ * `consolidateAfter`, consolidation's validation and the drains to play out.
+ */
+const ADOPTED_QUIET_SECONDS = 600;
+const ADOPTED_MAX_SECONDS = 1800;
 
 /** The object as the API server would hold it: no status-less assumptions, no server fields. */
 function cleaned(object: JsonObject): JsonObject {
@@ -62,20 +70,13 @@ export interface FileScenarioOptions {
   readonly zones: readonly string[];
 }
 
-export function scenarioFromFiles(
-  files: readonly ManifestFile[],
-  seed: number,
-  options: FileScenarioOptions,
-): Scenario {
-  // The same reading and checks as `plan`: a file plan refuses is refused here, before any work.
-  const read = loadCluster(files, {
-    nodePool: parseNodePool,
-    nodeClaim: parseNodeClaim,
-    nodeClass: parseEC2NodeClass,
-  });
-  const ignored = ignoredKindsWarning(read.ignoredKinds);
-  if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
-  const documents = files.flatMap((f) => readDocuments(f.text, f.file));
+/** The cluster the files describe, and the pods pending in them. */
+interface FileCluster {
+  readonly cluster: SeededObject[];
+  readonly pending: JsonObject[];
+}
+
+function clusterOf(documents: readonly ManifestDocument[], seed: number): FileCluster {
   const cluster: SeededObject[] = [];
   const pending: JsonObject[] = [];
   for (const document of documents) {
@@ -94,13 +95,55 @@ export function scenarioFromFiles(
     for (const claim of made.persistentVolumeClaims)
       cluster.push({ resource: 'persistentvolumeclaims', object: claim as JsonObject });
   }
+  return { cluster, pending };
+}
+
+/**
+ * The running nodes' instances, and the NodeClaims of those of the files' NodePools, which the
+ * run adopts as Nodesmith's so that consolidation, drift and expiry apply to them.
+ */
+function existingNodes(documents: readonly ManifestDocument[], cluster: readonly SeededObject[]) {
+  const ofKind = (kind: string) =>
+    documents.filter((d) => d.kind === kind).map((d) => cleaned(d.object as JsonObject));
+  const pools = new Set(ofKind('NodePool').map((p) => String((p.metadata as JsonObject).name)));
+  const nodes = cluster.filter((c) => c.resource === 'nodes').map((c) => c.object);
+  const nodeClaims = nodeClaimsOfNodes(nodes, ofKind('NodeClaim'), pools);
+  const byProviderID = new Map(
+    nodeClaims.map((c) => [
+      String((c.status as JsonObject).providerID),
+      String((c.metadata as JsonObject).name),
+    ]),
+  );
+  return { nodeClaims, instances: instancesOfNodes(nodes, byProviderID) };
+}
+
+export function scenarioFromFiles(
+  files: readonly ManifestFile[],
+  seed: number,
+  options: FileScenarioOptions,
+): Scenario {
+  // The same reading and checks as `plan`: a file plan refuses is refused here, before any work.
+  const read = loadCluster(files, {
+    nodePool: parseNodePool,
+    nodeClaim: parseNodeClaim,
+    nodeClass: parseEC2NodeClass,
+  });
+  const ignored = ignoredKindsWarning(read.ignoredKinds);
+  if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
+  const documents = files.flatMap((f) => readDocuments(f.text, f.file));
+  const { cluster, pending } = clusterOf(documents, seed);
+  const { nodeClaims, instances } = existingNodes(documents, cluster);
   return {
     name: 'files',
     region: options.region,
     zones: options.zones,
     manifests: files,
-    cluster,
-    instances: instancesOfNodes(cluster.filter((c) => c.resource === 'nodes').map((c) => c.object)),
+    cluster: [
+      ...cluster,
+      ...nodeClaims.map((object) => ({ resource: 'nodeclaims' as const, object })),
+    ],
+    instances,
+    adoptKarpenterNodes: true,
     steps: [
       {
         at: 0,
@@ -109,6 +152,7 @@ export function scenarioFromFiles(
       },
     ],
     prices: 'list',
-    maxSeconds: 900,
+    maxSeconds: nodeClaims.length === 0 ? 900 : ADOPTED_MAX_SECONDS,
+    ...(nodeClaims.length === 0 ? {} : { quietSeconds: ADOPTED_QUIET_SECONDS }),
   };
 }

@@ -44,6 +44,11 @@ export interface Scenario {
   readonly cluster?: readonly SeededObject[];
   /** Instances running from the start that Nodesmith did not launch (Karpenter's, node groups'). */
   readonly instances?: readonly ForeignInstance[];
+  /**
+   * The controller adopts Karpenter's settled nodes of the scenario's NodePools, as the
+   * `adoptKarpenterNodes` setting: a dump's nodes of its own NodePools are taken as Nodesmith's.
+   */
+  readonly adoptKarpenterNodes?: boolean;
   readonly steps: readonly ScenarioStep[];
   /**
    * Spot prices: `market` simulates a spot market (30–40 % of on-demand); `list` prices spot at

@@ -3,7 +3,9 @@
  * graceful pod deletions (within a few seconds, as containers stop), the pod garbage collector
  * removes pods of nodes that are gone, and the workload controllers (ReplicaSet, StatefulSet,
  * Job) put back every pod they own that went away while the workload still wants it. A
- * ReplicaSet's new pod gets a new name; a StatefulSet's comes back under its own.
+ * ReplicaSet's new pod gets a new name; a StatefulSet's comes back under its own. A DaemonSet's
+ * pod is not put back: it belongs to its node, and goes with it (a drained node is tainted
+ * against it, a terminated one is gone).
  */
 import type { Clock } from '../../../ports/clock.ts';
 import type { JsonObject } from '../api-server/json.ts';
@@ -68,9 +70,12 @@ export class SimulatedWorkloads {
     this.#clock = clock;
   }
 
-  /** Pods a workload created: their controller will keep them. */
+  /** Pods a workload created: their controller will keep them, unless it is a DaemonSet. */
   want(pods: readonly JsonObject[]): void {
-    for (const pod of pods) if (ownerKindOf(pod) !== undefined) this.#wanted.set(keyOf(pod), pod);
+    for (const pod of pods) {
+      const owner = ownerKindOf(pod);
+      if (owner !== undefined && owner !== 'DaemonSet') this.#wanted.set(keyOf(pod), pod);
+    }
   }
 
   /** A workload scaled down: the pod (or the one that replaced it) goes and is not wanted back. */
