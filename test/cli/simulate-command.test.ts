@@ -204,7 +204,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     // Assert
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
-      /\n\d+:\d\d {2}adopted default-a as ip-10-0-1-10\.ec2\.internal\n/,
+      /\n\d+:\d\d {2}adopted from karpenter default-a as ip-10-0-1-10\.ec2\.internal\n/,
     );
     const disrupted = [...result.stdout.matchAll(/ {2}disrupting (\S+) as /g)].map((m) => m[1]);
     expect(disrupted.length).toBeGreaterThan(0);
