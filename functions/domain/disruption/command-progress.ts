@@ -1,6 +1,6 @@
 /**
- * How a voluntary command stands across passes (core: disruption/queue.go; karpenter-behaviour
- * §5.3): a decision is checked again after 15 s before anything is touched; a candidate with
+ * How a voluntary command stands across passes (core: disruption/queue.go; docs/disruption.md,
+ * "After the decision"): a decision is checked again after 15 s before anything is touched; a candidate with
  * replacements drains only once every replacement is Initialized, and gives up — untainted,
  * left as it was — when a replacement is gone or has not come up within ten minutes.
  */

@@ -1,7 +1,7 @@
 /** What voluntary disruption decides: data only, ready for the controller and the `disruption` command. */
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
 
-/** In the order a pass takes them (karpenter-behaviour §1e). */
+/** In the order a pass takes them (core: disruption/controller.go; docs/disruption.md). */
 export type DisruptionMethod =
   | 'expiration'
   | 'emptiness'

@@ -1,4 +1,4 @@
-/** How long each lifecycle step may take (karpenter-behaviour §6; core nodeclaim/lifecycle/liveness.go). */
+/** How long each lifecycle step may take (core: nodeclaim/lifecycle/liveness.go; docs/controller.md). */
 
 /** A claim written but not launched, left by a pass that stopped, is retried for this long. */
 export const LAUNCH_TTL_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * A NodeClaim as the state store records it: the intent written before a launch (DESIGN §1
+ * A NodeClaim as the state store records it: the intent written before a launch (docs/state.md;
  * "write intent before acting") and then every step of its life, so a pass that crashes can be
  * resumed by the next one.
  */
@@ -20,7 +20,7 @@ export const NodeClaimPhase = {
 } as const;
 export type NodeClaimPhase = (typeof NodeClaimPhase)[keyof typeof NodeClaimPhase];
 
-/** Phases in lifecycle order (DESIGN §3). */
+/** Phases in lifecycle order (docs/controller.md). */
 export const NODE_CLAIM_PHASES: readonly NodeClaimPhase[] = Object.values(NodeClaimPhase);
 
 /** The offering a launch asked for first, and after a launch the one EC2 actually filled. */
@@ -100,7 +100,8 @@ export interface NodeClaimRecord {
   /**
    * The node's capacity and allocatable: predicted from the offering's type until launched, then
    * the launched type's. While the node has not joined, they stand in for it as capacity, so a
-   * later pass does not launch for the same pods again (karpenter-behaviour §4.3).
+   * later pass does not launch for the same pods again (core: state/cluster.go counts in-flight
+   * NodeClaims; docs/scheduling.md).
    */
   readonly capacity?: Resources;
   readonly allocatable?: Resources;

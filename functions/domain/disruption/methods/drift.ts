@@ -2,7 +2,8 @@
  * Drift (core: disruption/drift.go): one drifted node per pass, empty ones first, then the
  * oldest, replaced by whatever its pods need — replacements are launched and Initialized before
  * it drains. A pool with a terminationGracePeriod drifts nodes even when their pods ask not to
- * be disrupted, since the grace period bounds the drain (karpenter-behaviour §1e).
+ * be disrupted, since the grace period bounds the drain (core: disruption/helpers.go,
+ * `GetCandidates`; docs/disruption.md).
  */
 
 import type { PlannedNodeClaim } from '../../scheduling/provisioning-plan.ts';
