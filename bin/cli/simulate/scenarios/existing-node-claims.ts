@@ -7,12 +7,12 @@
  * would have written it. A node of no NodePool (a node group's) gets none and stays capacity only.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
+import { instanceIdOf } from '../../../../functions/domain/adoption/karpenter-node-claim.ts';
 import { SUFFIX_ALPHABET } from '../../../../functions/manifests/workloads/name-suffix.ts';
 
 const POOL = 'karpenter.sh/nodepool';
 const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
 const NODE_CLASS = 'karpenter.k8s.aws/ec2nodeclass';
-const PROVIDER_ID = /^aws:\/\/\/[^/]+\/i-[0-9a-f]+$/;
 
 function metadataOf(object: JsonObject): JsonObject {
   return (object.metadata as JsonObject | undefined) ?? {};
@@ -24,7 +24,9 @@ function labelsOf(object: JsonObject): Readonly<Record<string, string>> {
 
 function providerIDOf(node: JsonObject): string | undefined {
   const providerID = (node.spec as JsonObject | undefined)?.providerID;
-  return typeof providerID === 'string' && PROVIDER_ID.test(providerID) ? providerID : undefined;
+  return typeof providerID === 'string' && instanceIdOf(providerID) !== undefined
+    ? providerID
+    : undefined;
 }
 
 /** Five characters of Karpenter's alphabet from FNV-1a of the node name: the same every run. */

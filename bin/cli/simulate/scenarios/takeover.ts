@@ -11,6 +11,7 @@
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ForeignInstance } from '../../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { burstScenario } from './burst.ts';
+import { nodeClaimOfNode } from './existing-node-claims.ts';
 import type { Scenario, SeededObject } from './scenario.ts';
 
 const TYPE = 'm7g.xlarge';
@@ -83,68 +84,8 @@ const EXISTING: readonly Existing[] = [
   nodeGroupNode(2, 'us-east-1b', [['coredns-2', '100m']]),
 ];
 
+// Three days before the run starts: well inside the pool's expireAfter.
 const CREATED = '2026-01-02T09:00:00Z';
-
-/** Its conditions once Karpenter has brought the node all the way up. */
-const SETTLED = ['Launched', 'Registered', 'Initialized', 'Ready'].map((type) => ({
-  type,
-  status: 'True',
-  reason: type,
-  message: '',
-  lastTransitionTime: CREATED,
-}));
-
-/** Karpenter's NodeClaim of a node it launched, as `kubectl get nodeclaim -o yaml` shows it. */
-function nodeClaimObject(existing: Existing): JsonObject {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: {
-      name: existing.nodeClaim ?? '',
-      creationTimestamp: CREATED,
-      labels: {
-        ...existing.labels,
-        'node.kubernetes.io/instance-type': existing.instanceType,
-        'topology.kubernetes.io/zone': existing.zone,
-      },
-      annotations: {
-        'karpenter.sh/nodepool-hash': '6821555240594823858',
-        'karpenter.sh/nodepool-hash-version': 'v3',
-      },
-      finalizers: ['karpenter.sh/termination'],
-      ownerReferences: [
-        {
-          apiVersion: 'karpenter.sh/v1',
-          kind: 'NodePool',
-          name: 'general',
-          uid: 'b1c4a4b6-0000-4000-8000-000000000001',
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
-    spec: {
-      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-      requirements: [
-        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['general'] },
-        {
-          key: 'node.kubernetes.io/instance-type',
-          operator: 'In',
-          values: [existing.instanceType],
-        },
-      ],
-      resources: { requests: { cpu: '3', pods: '5' } },
-      expireAfter: '720h',
-    },
-    status: {
-      providerID: `aws:///${existing.zone}/${existing.instanceId}`,
-      nodeName: existing.node,
-      imageID: 'ami-sim-al2023',
-      capacity: { cpu: '4', memory: '16Gi', pods: '58' },
-      allocatable: ALLOCATABLE,
-      conditions: SETTLED,
-    },
-  };
-}
 
 function nodeObject(existing: Existing): JsonObject {
   const karpenters = existing.origin === 'karpenter';
@@ -160,8 +101,16 @@ function nodeObject(existing: Existing): JsonObject {
         'topology.kubernetes.io/zone': existing.zone,
         'topology.kubernetes.io/region': 'us-east-1',
       },
+      creationTimestamp: CREATED,
       // Karpenter's finalizer stays on its nodes: only a Karpenter (or adoption) removes it.
-      ...(karpenters ? { finalizers: ['karpenter.sh/termination'] } : {}),
+      ...(karpenters
+        ? {
+            finalizers: ['karpenter.sh/termination'],
+            ownerReferences: [
+              { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', name: existing.nodeClaim ?? '' },
+            ],
+          }
+        : {}),
     },
     spec: { providerID: `aws:///${existing.zone}/${existing.instanceId}` },
     status: {
@@ -211,7 +160,10 @@ function seeded(existing: readonly Existing[]): SeededObject[] {
     ...existing.map((e) => ({ resource: 'nodes' as const, object: nodeObject(e) })),
     ...existing
       .filter((e) => e.origin === 'karpenter')
-      .map((e) => ({ resource: 'nodeclaims' as const, object: nodeClaimObject(e) })),
+      .map((e) => ({
+        resource: 'nodeclaims' as const,
+        object: nodeClaimOfNode(nodeObject(e), e.nodePool ?? ''),
+      })),
     ...existing.flatMap((e) =>
       e.pods.map((p) => ({ resource: 'pods' as const, object: podObject(e, p) })),
     ),
