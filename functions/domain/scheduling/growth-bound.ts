@@ -21,10 +21,13 @@ export class GrowthBound {
   private readonly options: readonly InstanceTypeOption[];
   private readonly prices: Float64Array;
   private readonly capacities: Capacities = new Map();
+  /** The fill of the latest `scale`, reused: a planner builds one bound per pool and asks it often. */
+  private readonly scratch: Float64Array;
 
   constructor(options: readonly InstanceTypeOption[], prices: readonly number[]) {
     this.options = options;
     this.prices = Float64Array.from(options, (_, i) => prices[i] ?? 0);
+    this.scratch = new Float64Array(options.length);
   }
 
   /**
@@ -36,19 +39,28 @@ export class GrowthBound {
     const names = Object.keys(requests).filter((name) => (requests[name] ?? 0) > 0);
     if (names.length === 0) return Number.POSITIVE_INFINITY;
     const fill = this.fillOfOne(requests, names);
-    const costs = fill.map((f, i) => (Number.isFinite(f) ? (this.prices[i] ?? 0) * f : Infinity));
-    const best = Math.min(...costs);
+    // Called for every pod a claim takes: plain loops over one reused buffer, no spread.
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < fill.length; i++) best = Math.min(best, this.costAt(fill, i));
     if (!Number.isFinite(best)) return 0;
+    const limit = best * CLAIM_EFFICIENCY_LIMIT;
     let largest = 0;
-    costs.forEach((cost, i) => {
-      if (cost <= best * CLAIM_EFFICIENCY_LIMIT) largest = Math.max(largest, 1 / (fill[i] ?? 1));
-    });
+    for (let i = 0; i < fill.length; i++) {
+      if (this.costAt(fill, i) <= limit) largest = Math.max(largest, 1 / (fill[i] ?? 1));
+    }
     return largest;
+  }
+
+  /** What option i charges for one unit of the mix: infinite when it cannot run it. */
+  private costAt(fill: Float64Array, i: number): number {
+    const f = fill[i] ?? 0;
+    return Number.isFinite(f) ? (this.prices[i] ?? 0) * f : Number.POSITIVE_INFINITY;
   }
 
   /** Per option, the share of it the requests fill on their tightest resource. */
   private fillOfOne(requests: Resources, names: readonly string[]): Float64Array {
-    const fill = new Float64Array(this.options.length);
+    const fill = this.scratch;
+    fill.fill(0);
     for (const name of names) {
       const amount = requests[name] ?? 0;
       const capacity = this.capacityOf(name);
