@@ -12,6 +12,8 @@ export interface Offering {
   /** False while the offering is marked unavailable (capacity error TTL, no capacity). */
   readonly available: boolean;
   readonly reservationId?: string;
+  /** A NodeOverlay set the price: the launch then asks EC2 to prefer offerings by it. */
+  readonly priceOverlaid?: boolean;
 }
 
 export interface InstanceType {
@@ -27,6 +29,8 @@ export interface InstanceType {
   /** kube-reserved + system-reserved + eviction threshold. */
   readonly overhead: Resources;
   readonly allocatable: Resources;
+  /** A NodeOverlay added extended resources to the capacity and allocatable. */
+  readonly capacityOverlaid?: boolean;
 }
 
 /** Capacity types in the order Karpenter prefers them when prices tie. */
