@@ -138,6 +138,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
       claimName: claim.name,
       capacityType: plan.capacityType,
       templates,
+      prioritized: plan.prioritized,
       tags: launchTags(this.#options.cluster.name, claim, context.nodeClass),
       context: context.nodeClass.spec.context,
     });

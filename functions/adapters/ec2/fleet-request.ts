@@ -1,6 +1,7 @@
 /**
  * The CreateFleet request for one claim (aws: pkg/providers/instance/types.go): an instant fleet
- * of one instance, spot by price-capacity-optimized, on-demand by lowest price, tagged on the
+ * of one instance, spot by price-capacity-optimized, on-demand by lowest price (both by priority
+ * when a NodeOverlay set prices), tagged on the
  * instance, its volumes and the fleet, with the claim's name as the idempotency token.
  */
 
@@ -34,14 +35,16 @@ export interface FleetRequest {
   readonly capacityType: CapacityType;
   readonly templates: readonly FleetTemplate[];
   readonly tags: Readonly<Record<string, string>>;
+  /** Prefer the overrides by their priority (a NodeOverlay's price) over EC2's own prices. */
+  readonly prioritized: boolean;
   /** The EC2NodeClass's fleet context, if any. */
   readonly context?: string;
 }
 
-function launchTemplateConfig({
-  launchTemplateName,
-  group,
-}: FleetTemplate): FleetLaunchTemplateConfigRequest {
+function launchTemplateConfig(
+  { launchTemplateName, group }: FleetTemplate,
+  prioritized: boolean,
+): FleetLaunchTemplateConfigRequest {
   return {
     LaunchTemplateSpecification: { LaunchTemplateName: launchTemplateName, Version: '$Latest' },
     // The zone is redundant with the subnet, but it lets a capacity error name its offering.
@@ -50,8 +53,18 @@ function launchTemplateConfig({
       SubnetId: override.subnetId,
       AvailabilityZone: override.zone,
       ImageId: group.imageId,
+      ...(prioritized ? { Priority: override.price } : {}),
     })),
   };
+}
+
+/** Spot by price and capacity, on-demand by lowest price; by priority when prioritized. */
+function allocation(spot: boolean, prioritized: boolean): Partial<CreateFleetCommandInput> {
+  if (spot) {
+    const strategy = prioritized ? 'capacity-optimized-prioritized' : 'price-capacity-optimized';
+    return { SpotOptions: { AllocationStrategy: strategy } };
+  }
+  return { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } };
 }
 
 export function toCreateFleetInput(request: FleetRequest): CreateFleetCommandInput {
@@ -61,14 +74,14 @@ export function toCreateFleetInput(request: FleetRequest): CreateFleetCommandInp
     Type: 'instant',
     ClientToken: clientTokenOf(request.claimName),
     ...(request.context === undefined ? {} : { Context: request.context }),
-    LaunchTemplateConfigs: request.templates.map(launchTemplateConfig),
+    LaunchTemplateConfigs: request.templates.map((t) =>
+      launchTemplateConfig(t, request.prioritized),
+    ),
     TargetCapacitySpecification: {
       TotalTargetCapacity: 1,
       DefaultTargetCapacityType: spot ? 'spot' : 'on-demand',
     },
-    ...(spot
-      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
-      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+    ...allocation(spot, request.prioritized),
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
       { ResourceType: 'volume', Tags: tags },

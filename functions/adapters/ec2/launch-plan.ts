@@ -4,7 +4,7 @@
  * the claim's capacity type, through that zone's emptiest subnet. Types are grouped by the AMI
  * they boot and the max pods their kubelet is given, one launch template per group.
  */
-import type { InstanceType } from '../../domain/instance-type.ts';
+import type { InstanceType, Offering } from '../../domain/instance-type.ts';
 import type { CapacityType } from '../../domain/labels.ts';
 import { Label } from '../../domain/labels.ts';
 import { has } from '../../domain/requirements/requirement.ts';
@@ -26,6 +26,8 @@ export interface LaunchOverride {
   readonly instanceType: string;
   readonly subnetId: string;
   readonly zone: string;
+  /** The offering's price, which EC2 reads as a priority (lower first) when the plan is prioritized. */
+  readonly price: number;
 }
 
 export interface LaunchGroup {
@@ -37,6 +39,11 @@ export interface LaunchGroup {
 export interface LaunchPlan {
   readonly capacityType: CapacityType;
   readonly groups: readonly LaunchGroup[];
+  /**
+   * A NodeOverlay priced some offering: EC2 is asked to prefer the overrides by their (overlaid)
+   * price rather than by its own, as Karpenter asks (aws: pkg/providers/instance/types.go).
+   */
+  readonly prioritized: boolean;
   /** Subnet id → zone, to place fleet errors that name only a subnet. */
   readonly subnetZones: ReadonlyMap<string, string>;
 }
@@ -56,21 +63,23 @@ function launchableZones(input: LaunchPlanInput): Map<string, ResolvedNodeClassS
   );
 }
 
-/** Zones (sorted) where the type has an available offering of the capacity type and a subnet. */
+/** The type's available offerings of the capacity type in zones with a subnet, one per zone, by zone. */
 function offeredZones(
   it: InstanceType,
   capacityType: CapacityType,
   zones: ReadonlyMap<string, unknown>,
-): string[] {
-  const offered = it.offerings
-    .filter((o) => o.available && o.capacityType === capacityType && zones.has(o.zone))
-    .map((o) => o.zone);
-  return [...new Set(offered)].sort();
+): Offering[] {
+  const byZone = new Map<string, Offering>();
+  for (const o of it.offerings) {
+    if (o.available && o.capacityType === capacityType && zones.has(o.zone) && !byZone.has(o.zone))
+      byZone.set(o.zone, o);
+  }
+  return [...byZone.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
 }
 
 interface Candidate {
   readonly instanceType: InstanceType;
-  readonly zones: readonly string[];
+  readonly offerings: readonly Offering[];
 }
 
 /** The claim's options in its order (cheapest first) that can be requested, at most 60. */
@@ -86,7 +95,7 @@ function candidates(
     const offered =
       instanceType === undefined ? [] : offeredZones(instanceType, capacityType, zones);
     if (instanceType !== undefined && offered.length > 0)
-      out.push({ instanceType, zones: offered });
+      out.push({ instanceType, offerings: offered });
     if (out.length === MAX_INSTANCE_TYPES) break;
   }
   if (out.length > 0) return out;
@@ -112,18 +121,19 @@ function groupByTemplate(
     { imageId: string; maxPods: number; overrides: LaunchOverride[] }
   >();
   const pinnedMaxPods = input.context.nodeClass.spec.kubelet?.maxPods;
-  for (const { instanceType, zones } of chosen) {
+  for (const { instanceType, offerings } of chosen) {
     const imageId = imageFor(instanceType, input.resolved);
     if (imageId === undefined) continue;
     const maxPods = pinnedMaxPods ?? instanceType.capacity[ResourceName.pods] ?? 110;
     const key = `${imageId}/${maxPods}`;
     const group = groups.get(key) ?? { imageId, maxPods, overrides: [] };
     groups.set(key, group);
-    for (const zone of zones) {
+    for (const { zone, pricePerHour } of offerings) {
       group.overrides.push({
         instanceType: instanceType.name,
         subnetId: subnets.get(zone)?.id ?? '',
         zone,
+        price: pricePerHour,
       });
     }
   }
@@ -138,12 +148,14 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     );
   }
   const subnets = launchableZones(input);
-  const groups = groupByTemplate(input, candidates(input, capacityType, subnets), subnets);
+  const chosen = candidates(input, capacityType, subnets);
+  const groups = groupByTemplate(input, chosen, subnets);
   if (groups.length === 0) {
     throw new InvalidConfigError(
       `launching node claim ${input.claim.name}: no AMI of ec2nodeclass ${input.resolved.name} fits its instance types`,
     );
   }
   const subnetZones = new Map(input.resolved.subnets.map((subnet) => [subnet.id, subnet.zone]));
-  return { capacityType, groups, subnetZones };
+  const prioritized = chosen.some((c) => c.offerings.some((o) => o.priceOverlaid === true));
+  return { capacityType, groups, prioritized, subnetZones };
 }

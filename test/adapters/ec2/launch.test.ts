@@ -128,6 +128,69 @@ describe('launching a NodeClaim', () => {
     expect(input.TargetCapacitySpecification?.DefaultTargetCapacityType).toBe('on-demand');
   });
 
+  it.each([
+    ['spot', { SpotOptions: { AllocationStrategy: 'capacity-optimized-prioritized' } }],
+    ['on-demand', { OnDemandOptions: { AllocationStrategy: 'prioritized' } }],
+  ] as const)(
+    'asks for %s capacity by priority, each override at its overlaid price, when a NodeOverlay set prices',
+    async (capacityType, strategy) => {
+      // Prepare: an overlay made m5.xlarge cheaper than m5.large, as the plan saw it
+      const mocked = setUp();
+      const context = aLaunchContext();
+      const instanceTypes = context.instanceTypes.map((it) =>
+        it.name !== 'm5.xlarge'
+          ? it
+          : {
+              ...it,
+              offerings: it.offerings.map((o) => ({
+                ...o,
+                pricePerHour: 0.01,
+                priceOverlaid: true,
+              })),
+            },
+      );
+      const claim = aClaim({
+        offering: {
+          instanceType: 'm5.xlarge',
+          zone: 'us-west-2a',
+          capacityType,
+          pricePerHour: 0.01,
+        },
+        instanceTypeOptions: ['m5.xlarge', 'm5.large'],
+      });
+
+      // Act
+      await mocked.cloud.launch(claim, { ...context, instanceTypes });
+
+      // Assess
+      const input = fleetInput(mocked);
+      expect(input).toMatchObject(strategy);
+      const priorities = (input.LaunchTemplateConfigs ?? []).flatMap((config) =>
+        (config.Overrides ?? []).map((o) => [o.InstanceType, o.Priority]),
+      );
+      const listed = (name: string) =>
+        context.instanceTypes
+          .find((it) => it.name === name)
+          ?.offerings.find((o) => o.capacityType === capacityType)?.pricePerHour;
+      expect(priorities).toContainEqual(['m5.xlarge', 0.01]);
+      expect(priorities).toContainEqual(['m5.large', listed('m5.large')]);
+    },
+  );
+
+  it('leaves priorities out when no price is overlaid', async () => {
+    // Prepare
+    const mocked = setUp();
+
+    // Act
+    await mocked.cloud.launch(aClaim(), aLaunchContext());
+
+    // Assess
+    const overrides = (fleetInput(mocked).LaunchTemplateConfigs ?? []).flatMap(
+      (c) => c.Overrides ?? [],
+    );
+    expect(overrides.filter((o) => o.Priority !== undefined)).toEqual([]);
+  });
+
   it('requests every option in every allowed zone through the zone subnet with the most free addresses', async () => {
     // Prepare
     const mocked = setUp();
