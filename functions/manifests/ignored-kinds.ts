@@ -6,7 +6,6 @@
  */
 const MIGHT_MATTER: ReadonlyMap<string, string> = new Map([
   ['autoscaling/HorizontalPodAutoscaler', 'would change the number of pods'],
-  ['karpenter.sh/NodeOverlay', "would change instance types' prices or capacity"],
   ['/LimitRange', 'would give pods without requests default requests'],
   ['/ResourceQuota', 'could keep pods from being created'],
 ]);

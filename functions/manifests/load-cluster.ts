@@ -8,6 +8,7 @@
  */
 import type { DaemonSet } from '../domain/daemon-set.ts';
 import type { Node } from '../domain/node.ts';
+import type { NodeOverlay } from '../domain/overlays/node-overlay.ts';
 import type { Pod } from '../domain/pod.ts';
 import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
 import type {
@@ -19,6 +20,7 @@ import type {
 import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
 import { explainUnrenderedTemplate } from './helm-template.ts';
 import { mightMatter } from './ignored-kinds.ts';
+import { parseNodeOverlay } from './karpenter/node-overlay.ts';
 import { movedFieldsIn } from './karpenter/v1-moves.ts';
 import { toDaemonSet } from './kubernetes/daemon-set.ts';
 import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
@@ -52,6 +54,7 @@ export interface ClusterManifests<
   readonly nodeClaims: readonly NodeClaimT[];
   readonly nodePools: readonly NodePoolT[];
   readonly nodeClasses: readonly NodeClassT[];
+  readonly nodeOverlays: readonly NodeOverlay[];
   readonly daemonSets: readonly DaemonSet[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
   readonly persistentVolumes: readonly PersistentVolume[];
@@ -126,6 +129,14 @@ const READERS: ReadonlyMap<string, KindReader> = new Map([
   ['karpenter.sh/NodePool', reader(false, (d, into) => into.nodePools.push(d), 'v1')],
   ['karpenter.sh/NodeClaim', reader(false, (d, into) => into.nodeClaims.push(d), 'v1')],
   ['karpenter.k8s.aws/EC2NodeClass', reader(false, (d, into) => into.nodeClasses.push(d), 'v1')],
+  [
+    'karpenter.sh/NodeOverlay',
+    reader(
+      false,
+      (d, into) => into.nodeOverlays.push(parseLocated(d, parseNodeOverlay)),
+      'v1alpha1',
+    ),
+  ],
 ]);
 
 /** Reads every file; Karpenter kinds stay raw documents. Throws ManifestError for unreadable input. */
@@ -188,6 +199,7 @@ function emptyCollection(): Collected {
     nodeClaims: [],
     nodePools: [],
     nodeClasses: [],
+    nodeOverlays: [],
     daemonSets: [],
     persistentVolumeClaims: [],
     persistentVolumes: [],

@@ -13,6 +13,7 @@
 import type { ClusterLimits } from '../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
+import type { NodeOverlay } from '../domain/overlays/node-overlay.ts';
 import type { Fence, LeaseGrant } from '../domain/state/lease.ts';
 import type {
   NewNodeClaimRecord,
@@ -59,6 +60,7 @@ export interface DocumentStore<TDocument extends NamedDocument> {
 
 export type NodePoolStore = DocumentStore<NodePool>;
 export type NodeClassStore = DocumentStore<EC2NodeClass>;
+export type NodeOverlayStore = DocumentStore<NodeOverlay>;
 /** The one ClusterLimits document, named `cluster`. */
 export type ClusterLimitsStore = DocumentStore<ClusterLimits>;
 
@@ -188,6 +190,7 @@ export interface RefusingLimitStore {
 export interface StateStore {
   readonly nodePools: NodePoolStore;
   readonly nodeClasses: NodeClassStore;
+  readonly nodeOverlays: NodeOverlayStore;
   readonly clusterLimits: ClusterLimitsStore;
   readonly nodeClaims: NodeClaimStore;
   readonly unavailableOfferings: UnavailableOfferingStore;

@@ -1,10 +1,16 @@
 /**
- * The instance types each NodePool may launch, asked of the provider once per EC2NodeClass: the
- * `plan` command, the API's dry run and the controller all plan from this.
+ * The instance types each NodePool may launch, asked of the provider once per EC2NodeClass and
+ * overlaid with the NodeOverlays: the `plan` command, the API's dry run and the controller all
+ * plan from this.
  */
 import type { InstanceType } from '../domain/instance-type.ts';
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
+import type { NodeOverlay } from '../domain/overlays/node-overlay.ts';
+import {
+  type OverlayConflict,
+  overlayInstanceTypes,
+} from '../domain/overlays/overlaid-instance-types.ts';
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
 import type { InstanceTypeProvider, LaunchableNodeClass } from '../ports/cloud-provider.ts';
 
@@ -16,14 +22,21 @@ export function defaultNodeClass(name: string): LaunchableNodeClass {
 export interface InstanceTypesRequest {
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly EC2NodeClass[];
+  readonly nodeOverlays?: readonly NodeOverlay[];
   /** Offerings recently out of capacity. */
   readonly unavailable?: readonly OfferingKey[];
+}
+
+export interface PoolInstanceTypes {
+  readonly byPool: ReadonlyMap<string, readonly InstanceType[]>;
+  /** NodeOverlays left out, each for targeting what one of the same weight targets. */
+  readonly overlayConflicts: readonly OverlayConflict[];
 }
 
 export async function instanceTypesByPool(
   request: InstanceTypesRequest,
   provider: InstanceTypeProvider,
-): Promise<Map<string, readonly InstanceType[]>> {
+): Promise<PoolInstanceTypes> {
   const byClass = new Map<string, Promise<readonly InstanceType[]>>();
   const out = new Map<string, readonly InstanceType[]>();
   const options = request.unavailable === undefined ? {} : { unavailable: request.unavailable };
@@ -37,5 +50,11 @@ export async function instanceTypesByPool(
     }
     out.set(pool.metadata.name, await types);
   }
-  return out;
+  const overlaid = overlayInstanceTypes(request.nodePools, out, request.nodeOverlays ?? []);
+  return { byPool: overlaid.instanceTypes, overlayConflicts: overlaid.conflicts };
+}
+
+/** The warning a conflicting overlay gets, as Karpenter marks it (ValidationSucceeded=False, Conflict). */
+export function overlayConflictWarning(conflict: OverlayConflict): string {
+  return `NodeOverlay ${conflict.overlay} is not applied: it conflicts with NodeOverlay ${conflict.with}, which has the same weight and sets the same price or resource`;
 }

@@ -1,5 +1,5 @@
 /**
- * Puts the scenario's NodePools and EC2NodeClasses into the state store as the pools API will:
+ * Puts the scenario's NodePools, EC2NodeClasses and NodeOverlays into the state store as the pools API will:
  * read by the same schemas `plan` uses, stored with a content hash.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ function contentHash(document: unknown): string {
  * receives a line naming both.
  */
 export async function configurePools(
-  state: Pick<StateStore, 'nodePools' | 'nodeClasses'>,
+  state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeOverlays'>,
   manifests: readonly ManifestFile[],
   warn: (message: string) => void = (message) => process.stderr.write(`warning: ${message}\n`),
 ): Promise<void> {
@@ -34,6 +34,7 @@ export async function configurePools(
   const checked = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
   for (const message of checked.warnings) warn(message);
   for (const pool of checked.nodePools) await upsert(state.nodePools, pool);
+  for (const overlay of cluster.nodeOverlays) await upsert(state.nodeOverlays, overlay);
 }
 
 /** Creates the document, or replaces the stored one as an API client applying it would. */

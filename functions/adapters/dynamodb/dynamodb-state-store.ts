@@ -9,6 +9,7 @@
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import { DynamoDbDocumentStore } from './dynamodb-document-store.ts';
 import { DynamoDbEventsSeenStore } from './dynamodb-events-seen-store.ts';
@@ -39,13 +40,13 @@ export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOpt
 }
 
 /**
- * Only the NodePool and EC2NodeClass stores, which live in the state table alone: for readers
+ * Only the NodePool, EC2NodeClass, NodeOverlay and limits stores, which live in the state table alone: for readers
  * such as `plan --state-table` that have no claims table to name.
  */
 export function makeDynamoDbDocumentStores(
   client: DocumentClient,
   stateTable: string,
-): Pick<StateStore, 'nodePools' | 'nodeClasses' | 'clusterLimits'> {
+): Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'clusterLimits'> {
   return {
     nodePools: new DynamoDbDocumentStore<NodePool>({
       client,
@@ -58,6 +59,12 @@ export function makeDynamoDbDocumentStores(
       tableName: stateTable,
       partition: Partition.nodeClass,
       kind: 'node class',
+    }),
+    nodeOverlays: new DynamoDbDocumentStore<NodeOverlay>({
+      client,
+      tableName: stateTable,
+      partition: Partition.nodeOverlay,
+      kind: 'node overlay',
     }),
     clusterLimits: new DynamoDbDocumentStore<ClusterLimits>({
       client,

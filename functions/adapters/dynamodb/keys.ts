@@ -30,6 +30,7 @@ export const ClaimAttribute = {
 export const Partition = {
   nodePool: 'NodePool',
   nodeClass: 'EC2NodeClass',
+  nodeOverlay: 'NodeOverlay',
   clusterLimits: 'ClusterLimits',
   unavailableOffering: 'UnavailableOffering',
   lease: 'Lease',
@@ -39,6 +40,7 @@ export const Partition = {
 export type DocumentPartition =
   | typeof Partition.nodePool
   | typeof Partition.nodeClass
+  | typeof Partition.nodeOverlay
   | typeof Partition.clusterLimits;
 
 export interface StateKey {

@@ -5,6 +5,7 @@
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import { MemoryDocumentStore } from './memory-document-store.ts';
 import { MemoryEventsSeenStore } from './memory-events-seen-store.ts';
@@ -20,6 +21,7 @@ export function makeMemoryStateStore(): StateStore {
   return {
     nodePools: new MemoryDocumentStore<NodePool>('node pool'),
     nodeClasses: new MemoryDocumentStore<EC2NodeClass>('node class'),
+    nodeOverlays: new MemoryDocumentStore<NodeOverlay>('node overlay'),
     clusterLimits: new MemoryDocumentStore<ClusterLimits>('cluster limits'),
     nodeClaims: new MemoryNodeClaimStore(lease),
     unavailableOfferings: new MemoryUnavailableOfferingStore(),

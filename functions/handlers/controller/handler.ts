@@ -13,6 +13,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { PassReport } from '../../use-cases/controller/pass-report.ts';
+import { overlayConflictWarning } from '../../use-cases/instance-types-by-pool.ts';
 import { parseWake, type WakeMessage } from './event.ts';
 
 export interface ControllerHandlerDependencies {
@@ -100,6 +101,9 @@ export function makeControllerHandler(deps: ControllerHandlerDependencies): Cont
       ),
       inFlight: report.inFlight,
     });
+    for (const conflict of report.overlayConflicts ?? []) {
+      logger.warn(overlayConflictWarning(conflict));
+    }
     return response;
   };
   return middy(handle)

@@ -8,7 +8,7 @@ import { OPERATORS } from '../../domain/requirements/requirement.ts';
 import { labelValue, qualifiedName } from './fields.ts';
 
 /** Who writes the requirements: users write NodePools, Karpenter writes NodeClaims. */
-export type RequirementOwner = 'NodePool' | 'NodeClaim';
+export type RequirementOwner = 'NodePool' | 'NodeClaim' | 'NodeOverlay';
 
 const BOUND_OPERATORS: ReadonlySet<string> = new Set(['Gt', 'Lt', 'Gte', 'Lte']);
 const NON_NEGATIVE_INTEGER = /^[0-9]+$/;
@@ -35,7 +35,9 @@ export function restrictedKeyReason(key: string, owner: RequirementOwner): strin
   return restrictedLabelReason(normalized);
 }
 
-function valuesProblem(req: RequirementFields): string | undefined {
+export function valuesProblem(
+  req: Pick<RequirementFields, 'operator' | 'values'>,
+): string | undefined {
   const values = req.values ?? [];
   if (req.operator === 'In' && values.length === 0) {
     return 'operator In needs at least one value';

@@ -5,6 +5,7 @@
  * ask for the next pass in about ten seconds while anything is in flight.
  */
 
+import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { LeaseGrant } from '../../domain/state/lease.ts';
@@ -124,6 +125,8 @@ interface PassSteps {
   readonly provisioning: ProvisioningOutcome;
   readonly disruption: DisruptionOutcome;
   readonly termination: TerminationOutcome;
+  /** NodeOverlays the pass left out. */
+  readonly overlayConflicts: readonly OverlayConflict[];
 }
 
 /** What the steps of one pass share. */
@@ -139,10 +142,8 @@ async function runSteps(
   settings: PassSettings,
   { write, isolation, started, snapshot: read }: PassRun,
 ): Promise<PassSteps> {
-  const instanceTypes = await instanceTypesByPool(
-    { nodePools: read.nodePools, nodeClasses: read.nodeClasses, unavailable: read.unavailable },
-    deps.cloud,
-  );
+  const types = await instanceTypesByPool(read, deps.cloud);
+  const instanceTypes = types.byPool;
   const adoption = settings.adoptKarpenterNodes
     ? await adoptKarpenterNodes(deps, { snapshot: read, instanceTypes, write })
     : { snapshot: read, records: [], decisions: [], events: [] };
@@ -171,13 +172,20 @@ async function runSteps(
     concurrency,
     isolation,
   });
-  return { adoption, lifecycle, provisioning, disruption, termination };
+  return {
+    adoption,
+    lifecycle,
+    provisioning,
+    disruption,
+    termination,
+    overlayConflicts: types.overlayConflicts,
+  };
 }
 
 function reportOf(
   started: Date,
   finished: Date,
-  { adoption, lifecycle, provisioning, disruption, termination }: PassSteps,
+  { adoption, lifecycle, provisioning, disruption, termination, overlayConflicts }: PassSteps,
   after: {
     readonly claimFailures: readonly ClaimActionFailure[];
     readonly inFlight: number;
@@ -207,6 +215,7 @@ function reportOf(
     ...(nextWakeSeconds === undefined ? {} : { nextWakeSeconds }),
     pools: poolUsage(termination.claims),
     limitsReached: after.reached,
+    ...(overlayConflicts.length === 0 ? {} : { overlayConflicts }),
   };
 }
 

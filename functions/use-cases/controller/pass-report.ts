@@ -3,6 +3,7 @@
  * `nodesmith simulate`. Times are ISO-8601 from the pass's clock.
  */
 
+import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
 import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
@@ -83,4 +84,6 @@ export interface PassReport {
   readonly pools: readonly PoolUsage[];
   /** Limits that started refusing capacity in this pass. */
   readonly limitsReached: readonly LimitReached[];
+  /** NodeOverlays left out for conflicting with one of the same weight (absent when none). */
+  readonly overlayConflicts?: readonly OverlayConflict[];
 }

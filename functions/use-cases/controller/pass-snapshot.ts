@@ -1,5 +1,5 @@
 /**
- * What a pass decides from, read in DESIGN §1's order: claims, pools and classes from the state
+ * What a pass decides from, read in DESIGN §1's order: claims, pools, classes and overlays from the state
  * store first, then nodes before pods from the cluster (capacity over- rather than
  * under-counted), then the instances the cloud lists. A claim written after this read belongs
  * to a pass that held the lease before us, so it is already in the claims we read.
@@ -8,6 +8,7 @@
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
 import type { ManagedInstance } from '../../ports/cloud-provider.ts';
@@ -20,6 +21,7 @@ export interface PassSnapshot {
   readonly claims: readonly NodeClaimRecord[];
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly EC2NodeClass[];
+  readonly nodeOverlays: readonly NodeOverlay[];
   readonly unavailable: readonly UnavailableOffering[];
   readonly cluster: ClusterObjects;
   /** Nodesmith's instances: those listed by its tag and those of its claims found untagged. */
@@ -35,10 +37,11 @@ export async function readSnapshot(
   now: Date,
   startingLimits?: ClusterLimits,
 ): Promise<PassSnapshot> {
-  const [claims, pools, classes, unavailable, inForce] = await Promise.all([
+  const [claims, pools, classes, overlays, unavailable, inForce] = await Promise.all([
     deps.state.nodeClaims.list(),
     deps.state.nodePools.list(),
     deps.state.nodeClasses.list(),
+    deps.state.nodeOverlays.list(),
     deps.state.unavailableOfferings.listLive(now),
     limitsInForce(deps.state.clusterLimits, startingLimits),
   ]);
@@ -49,6 +52,7 @@ export async function readSnapshot(
     claims,
     nodePools: pools.map((p) => p.document),
     nodeClasses: classes.map((c) => c.document),
+    nodeOverlays: overlays.map((o) => o.document),
     unavailable,
     cluster,
     instances: [...listed, ...untagged.instances],

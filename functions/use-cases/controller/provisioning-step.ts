@@ -135,14 +135,11 @@ export async function provision(
     if (result.replan.size === 0 || outOfTime || round === settings.maxReplanRounds) break;
     focus = result.replan;
     progress.replannedPods += focus.size;
-    types = await instanceTypesByPool(
-      {
-        nodePools: snapshot.nodePools,
-        nodeClasses: snapshot.nodeClasses,
-        unavailable: progress.unavailable,
-      },
+    const replanned = await instanceTypesByPool(
+      { ...snapshot, unavailable: progress.unavailable },
       deps.cloud,
     );
+    types = replanned.byPool;
   }
   return outcomeOf(progress, provisioning.claims);
 }

@@ -9,7 +9,7 @@ import type { DisruptionPlan } from '../../domain/disruption/disruption-plan-typ
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
-import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
 import { checkNodeClasses } from '../node-class-not-found.ts';
 import type { PlanningSnapshot } from '../plan/what-if-plan.ts';
 
@@ -33,9 +33,10 @@ export async function whatIfDisruption(
   options: WhatIfDisruptionOptions,
   provider: InstanceTypeProvider,
 ): Promise<WhatIfDisruption> {
-  const { nodePools, warnings } = checkNodeClasses(snapshot);
-  const instanceTypes = await instanceTypesByPool({ ...snapshot, nodePools }, provider);
-  const input = { ...snapshot, nodePools, instanceTypes, region: options.region };
+  const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
+  const types = await instanceTypesByPool({ ...snapshot, nodePools }, provider);
+  const warnings = [...missing, ...types.overlayConflicts.map(overlayConflictWarning)];
+  const input = { ...snapshot, nodePools, instanceTypes: types.byPool, region: options.region };
   const pending = planProvisioning(input);
   const nominated = new Set(pending.existingNodes.map((n) => n.name));
   const plan = planDisruption({

@@ -1,6 +1,6 @@
 /**
  * The API's `POST /v1/plan`: what a controller pass would launch now, touching nothing. The
- * cluster's nodes, pods, DaemonSets and volumes are read live; NodePools, EC2NodeClasses and the
+ * cluster's nodes, pods, DaemonSets and volumes are read live; NodePools, EC2NodeClasses, NodeOverlays and the
  * claims in flight come from the state store, exactly as the controller reads them, so capacity
  * already on its way is counted and not planned twice.
  */
@@ -16,7 +16,10 @@ import { type WhatIfPlan, whatIfPlan } from './what-if-plan.ts';
 
 export interface LiveDryRunDependencies {
   readonly cluster: Pick<ClusterReader, 'snapshot'>;
-  readonly state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeClaims' | 'clusterLimits'>;
+  readonly state: Pick<
+    StateStore,
+    'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'nodeClaims' | 'clusterLimits'
+  >;
   readonly instanceTypes: InstanceTypeProvider;
   readonly region: string;
   /** The cluster's limits until some are set through the API. */
@@ -29,10 +32,11 @@ export interface LiveDryRun {
 }
 
 export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryRun> {
-  const [live, pools, classes, claims, inForce] = await Promise.all([
+  const [live, pools, classes, overlays, claims, inForce] = await Promise.all([
     deps.cluster.snapshot(),
     deps.state.nodePools.list(),
     deps.state.nodeClasses.list(),
+    deps.state.nodeOverlays.list(),
     deps.state.nodeClaims.list(),
     limitsInForce(deps.state.clusterLimits, deps.startingLimits),
   ]);
@@ -44,6 +48,7 @@ export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryR
       nodeClaims: inPlay.map(planningClaim),
       nodePools: pools.map((p) => p.document),
       nodeClasses: classes.map((c) => c.document),
+      nodeOverlays: overlays.map((o) => o.document),
       daemonSets: live.daemonSets,
       persistentVolumeClaims: live.persistentVolumeClaims,
       persistentVolumes: live.persistentVolumes,

@@ -12,6 +12,7 @@ import type { Node } from '../../domain/node.ts';
 import type { NodeClaim } from '../../domain/node-claim.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import type { Pod } from '../../domain/pod.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { ProvisioningPlan } from '../../domain/scheduling/provisioning-plan.ts';
@@ -22,7 +23,7 @@ import type {
   StorageClass,
 } from '../../domain/volumes.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
-import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
 import { checkNodeClasses } from '../node-class-not-found.ts';
 
 export interface PlanningSnapshot {
@@ -31,6 +32,8 @@ export interface PlanningSnapshot {
   readonly nodeClaims: readonly NodeClaim[];
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly EC2NodeClass[];
+  /** Laid over the instance types of the pools they select; none when absent. */
+  readonly nodeOverlays?: readonly NodeOverlay[];
   readonly daemonSets: readonly DaemonSet[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
   readonly persistentVolumes: readonly PersistentVolume[];
@@ -51,7 +54,7 @@ export interface WhatIfPlan {
   /** The region whose bundled prices were used. */
   readonly priceSource: string;
   readonly currency: RegionPrices['currency'];
-  /** Things the user should know: estimated prices, missing node classes. */
+  /** Things the user should know: estimated prices, missing node classes, overlays left out. */
   readonly warnings: readonly string[];
 }
 
@@ -73,10 +76,12 @@ export async function whatIfPlan(
   }
   const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
   warnings.push(...missing);
+  const types = await instanceTypesByPool({ ...snapshot, nodePools }, instanceTypes);
+  warnings.push(...types.overlayConflicts.map(overlayConflictWarning));
   const plan = planProvisioning({
     ...snapshot,
     nodePools,
-    instanceTypes: await instanceTypesByPool({ ...snapshot, nodePools }, instanceTypes),
+    instanceTypes: types.byPool,
     region: options.region,
   });
   return {

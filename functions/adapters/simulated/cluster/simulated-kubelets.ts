@@ -117,6 +117,8 @@ export class SimulatedKubelets {
   }
 
   #nodeFor({ instance, context, nodeName: name }: Boot): JsonObject {
+    // The launch's own types, overlays included: a capacity overlay states what the node's
+    // device plugins will advertise (GPU time-slicing), so the simulated node advertises it.
     const type = context.instanceTypes.find((it) => it.name === instance.instanceType);
     const labels = {
       ...context.labels,
