@@ -1,7 +1,6 @@
 /**
- * The karpenter-blueprints node-overlay NodePool with its NodeOverlays: Nodesmith does not apply
- * overlays yet, so `plan`, `disruption` and `simulate -f` name the kind as ignored on standard
- * error.
+ * A karpenter-blueprints NodePool beside kinds Nodesmith reads and ignores: `plan`, `disruption`
+ * and `simulate -f` name those that could change the answer on standard error, once.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,33 +15,40 @@ function fixture(name: string): string {
 }
 
 const POOL = fixture('nodepool-targeted.yaml');
-const OVERLAYS = fixture('node-overlay-targeted.yaml');
-const OVERLAY_WARNING =
-  "warning: ignored, though they could change the answer: NodeOverlay (would change instance types' prices or capacity)\n";
+/** A LimitRange giving containers default requests, as a namespace's admission would. */
+function limitRangeFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'nodesmith-ignored-')), 'limits.yaml');
+  const defaults =
+    'spec:\n  limits:\n    - type: Container\n      defaultRequest:\n        cpu: 250m\n';
+  writeFileSync(file, `apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\n${defaults}`);
+  return file;
+}
+const LIMIT_RANGE_WARNING =
+  'warning: ignored, though they could change the answer: LimitRange (would give pods without requests default requests)\n';
 
 describe('kinds read and ignored', () => {
   it.each([['plan'], ['disruption']])(
-    '%s names NodeOverlay once on standard error',
+    '%s names LimitRange once on standard error',
     async (command) => {
       // Act
-      const run = await runCli([command, '-f', POOL, '-f', OVERLAYS, '-o', 'json']);
+      const run = await runCli([command, '-f', POOL, '-f', limitRangeFile(), '-o', 'json']);
 
       // Assess
       expect(run.status).toBe(0);
-      expect(run.stderr).toBe(OVERLAY_WARNING);
+      expect(run.stderr).toBe(LIMIT_RANGE_WARNING);
     },
   );
 
-  it('simulate -f names NodeOverlay once on standard error', async () => {
+  it('simulate -f names LimitRange once on standard error', async () => {
     // Prepare
     const report = join(mkdtempSync(join(tmpdir(), 'nodesmith-ignored-')), 'report.html');
 
     // Act
-    const run = await runCli(['simulate', '-f', POOL, '-f', OVERLAYS, '--report', report]);
+    const run = await runCli(['simulate', '-f', POOL, '-f', limitRangeFile(), '--report', report]);
 
     // Assess
     expect(run.status).toBe(0);
-    expect(run.stderr).toBe(OVERLAY_WARNING);
+    expect(run.stderr).toBe(LIMIT_RANGE_WARNING);
   });
 
   it('says nothing of kinds that cannot change the answer', async () => {
