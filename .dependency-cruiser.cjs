@@ -1,4 +1,4 @@
-// Layer rules (DESIGN §2): dependencies point inward, SDKs stay at the edge.
+// Layer rules (docs/design.md §2.2): dependencies point inward, SDKs stay at the edge.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -1,6 +1,6 @@
 /**
- * A cluster snapshot out of manifest files (DESIGN §5): the kinds the planner reads, mapped to
- * domain types; NodePools, NodeClaims and EC2NodeClasses passed through, or read by the
+ * A cluster snapshot out of manifest files (docs/design.md §6.1): the kinds the planner reads,
+ * mapped to domain types; NodePools, NodeClaims and EC2NodeClasses passed through, or read by the
  * parsers the caller plugs in; every other kind ignored. Errors name the file, the line and the
  * field. An object defined twice (same kind, namespace and name) is an error naming both places.
  * Deployments, ReplicaSets, StatefulSets, Jobs and CronJobs add the pods (and claims) their

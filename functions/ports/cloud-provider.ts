@@ -1,8 +1,8 @@
 /**
- * What Nodesmith needs from the cloud (DESIGN §1): resolve an EC2NodeClass, launch and terminate
- * the instance behind a NodeClaim, list what it owns, and describe the instance types and prices
- * it can choose from. Karpenter's `CloudProvider` split by consumer: the controller uses all of
- * it, `nodesmith plan` and the api only the instance types and prices.
+ * What Nodesmith needs from the cloud (docs/design.md §1.1): resolve an EC2NodeClass, launch and
+ * terminate the instance behind a NodeClaim, list what it owns, and describe the instance types and
+ * prices it can choose from. Karpenter's `CloudProvider` split by consumer: the controller uses all
+ * of it, `nodesmith plan` and the api only the instance types and prices.
  *
  * Every method may reject with ThrottledError when the cloud refuses for rate after the SDK's
  * own retries; the other port errors are listed per method. Anything else (network failures,

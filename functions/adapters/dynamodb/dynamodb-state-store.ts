@@ -1,6 +1,6 @@
 /**
- * The DynamoDB StateStore (DESIGN §3; layout in docs/state.md). The document client is injected
- * as a narrow type so that tests and the composition root decide how it is built.
+ * The DynamoDB StateStore (docs/design.md §4; layout in docs/state.md). The document client is
+ * injected as a narrow type so that tests and the composition root decide how it is built.
  *
  * @example
  * const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));

@@ -48,7 +48,7 @@ export interface StateKey {
   readonly sk: string;
 }
 
-/** The single lease: one cluster, one writer (DESIGN §1). */
+/** The single lease: one cluster, one writer (docs/design.md §1.2). */
 export const LEASE_KEY: StateKey = { pk: Partition.lease, sk: 'controller' };
 
 export function documentKey(partition: DocumentPartition, name: string): StateKey {

@@ -1,5 +1,5 @@
 /**
- * Decisions on the cluster's EventBridge bus (DESIGN §1, docs/decisions.md): source
+ * Decisions on the cluster's EventBridge bus (docs/design.md §1.2, docs/decisions.md): source
  * `nodesmith`, detail type `NodeClaim <kind>` (or `Limit Reached`), the decision as detail. PutEvents takes ten
  * entries a call and may refuse some of them; refused entries are retried a few times. Nothing
  * here fails a pass: the pass has already recorded its work, and a lost notification must not

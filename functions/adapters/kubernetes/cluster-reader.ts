@@ -94,7 +94,7 @@ export class KubernetesClusterReader implements ClusterReader {
   }
 
   async snapshot(): Promise<ClusterObjects> {
-    // Nodes strictly first (DESIGN §1 step 2); the rest may come in any order.
+    // Nodes strictly first (docs/design.md §3.3); the rest may come in any order.
     const nodes = await this.nodes();
     const [
       pods,

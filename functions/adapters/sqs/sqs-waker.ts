@@ -1,7 +1,7 @@
 /**
- * Wakes go to the controller's SQS work queue (DESIGN §1). SQS delays a message by at most 900
- * seconds; the SDK retries throttling itself, and what still fails for rate becomes the port's
- * ThrottledError.
+ * Wakes go to the controller's SQS work queue (docs/design.md §3.1). SQS delays a message by at
+ * most 900 seconds; the SDK retries throttling itself, and what still fails for rate becomes the
+ * port's ThrottledError.
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ThrottledError } from '../../ports/errors.ts';

@@ -81,8 +81,9 @@ export class DisruptionState {
     for (const node of this.input.nodes) {
       const poolName = node.labels[Label.nodePool];
       const claim = claimOf(node);
-      // Managed means a NodePool label *and* a claim (DESIGN §5): a node Karpenter (or anyone)
-      // launched keeps its label but is not Nodesmith's to disrupt, nor counted in its budgets.
+      // Managed means a NodePool label *and* a claim (docs/design.md §6.1): a node Karpenter (or
+      // anyone) launched keeps its label but is not Nodesmith's to disrupt, nor counted in its
+      // budgets.
       if (poolName === undefined || claim === undefined) continue;
       const candidate = this.#classify(node, claim, pools.get(poolName), pods.get(node.name));
       if (candidate !== undefined) out.push(candidate);

@@ -1,7 +1,7 @@
 /**
  * On-demand prices for a region from the bundled tables. Like Karpenter's static pricing, a
  * region without its own table uses us-east-1's as an estimate; the result names the region
- * whose prices were used so callers can say so (DESIGN §5, `priceSource`).
+ * whose prices were used so callers can say so (docs/design.md §6.1, `priceSource`).
  */
 import { BUNDLED_CNY_PRICES, BUNDLED_USD_PRICES } from './bundled-catalog.ts';
 

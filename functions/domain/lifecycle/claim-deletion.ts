@@ -1,7 +1,7 @@
 /**
- * Marking a claim for deletion (DESIGN §3: `Disrupting` with a reason): the decision, when it
- * was taken, and — from the NodePool's terminationGracePeriod — when its pods stop being asked
- * to leave and are deleted instead (core: the nodeclaim-termination-timestamp annotation).
+ * Marking a claim for deletion (docs/design.md §4.2: `Disrupting` with a reason): the decision,
+ * when it was taken, and — from the NodePool's terminationGracePeriod — when its pods stop being
+ * asked to leave and are deleted instead (core: the nodeclaim-termination-timestamp annotation).
  */
 import { parseDuration } from '../duration.ts';
 import type { NodePool } from '../node-pool.ts';

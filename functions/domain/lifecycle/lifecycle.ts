@@ -1,5 +1,5 @@
 /**
- * The NodeClaim lifecycle step of a controller pass (DESIGN §1 step 3): from the claims, the
+ * The NodeClaim lifecycle step of a controller pass (docs/design.md §3.5): from the claims, the
  * nodes and the instances the cloud lists, what to do now to move each claim on. Pure: the
  * controller carries the actions out and the next pass sees the result, so an action that is
  * cut short is simply decided again (every action is idempotent).

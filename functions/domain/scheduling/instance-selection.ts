@@ -2,7 +2,7 @@
  * Turning a filled node claim into a launch decision: the capacity type (reserved, then spot,
  * then on-demand, whichever the requirements allow and an option offers), the options ordered
  * cheapest first and truncated without breaking minValues, and the offering a launch tries
- * first. Ties break by instance type name, then zone (DESIGN §4.5).
+ * first. Ties break by instance type name, then zone (docs/design.md §5.5).
  */
 import { CAPACITY_TYPE_ORDER, type InstanceType, type Offering } from '../instance-type.ts';
 import { type CapacityType, Label } from '../labels.ts';

@@ -1,8 +1,8 @@
 /**
  * The one entry point to scheduling: pending pods, the cluster's nodes and NodePools and the
  * instance types each pool can use in, a ProvisioningPlan out. Pure and deterministic: the
- * same snapshot gives the same plan (DESIGN §4.5). Provisioning, consolidation and the API's
- * dry run all call this.
+ * same snapshot gives the same plan (docs/design.md §5.5). Provisioning, consolidation and the
+ * API's dry run all call this.
  */
 
 import { reportedNotReady } from '../condition.ts';

@@ -1,8 +1,8 @@
 /**
- * The one-writer lease (DESIGN §1 "one writer per cluster"). A holder acquires it for a while;
- * every acquisition gets a fencing token larger than any before, and writes that matter carry
- * the token so that a holder who lost the lease (paused past its expiry while another took it)
- * cannot overwrite the newer holder's work.
+ * The one-writer lease (docs/design.md §1.2 "one writer per cluster"). A holder acquires it for a
+ * while; every acquisition gets a fencing token larger than any before, and writes that matter
+ * carry the token so that a holder who lost the lease (paused past its expiry while another took
+ * it) cannot overwrite the newer holder's work.
  */
 import { isLive } from './expiry.ts';
 

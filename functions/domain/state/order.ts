@@ -1,6 +1,7 @@
 /**
  * The order in which the state store lists records. Both adapters sort with these, so a list
- * reads the same whichever store produced it (DESIGN §4.5: sorted inputs, stable decisions).
+ * reads the same whichever store produced it (docs/design.md §5.5: sorted inputs, stable
+ * decisions).
  */
 
 /** Code-unit order, independent of locale. */

@@ -1,8 +1,8 @@
 /**
- * The API function's middy chain (DESIGN §1, `api`): API Gateway has checked the caller's SigV4
- * signature against IAM before the function runs; the router picks the route, and every refusal
- * becomes a JSON body with the status that fits it — 400 naming the field, 404, 405 with the
- * methods the path takes, 409 for a stale resourceVersion, 413 — while anything unexpected is
+ * The API function's middy chain (docs/design.md §1.1, `api`): API Gateway has checked the caller's
+ * SigV4 signature against IAM before the function runs; the router picks the route, and every
+ * refusal becomes a JSON body with the status that fits it — 400 naming the field, 404, 405 with
+ * the methods the path takes, 409 for a stale resourceVersion, 413 — while anything unexpected is
  * logged and answered 500 without its details.
  */
 import { Logger } from '@aws-lambda-powertools/logger';

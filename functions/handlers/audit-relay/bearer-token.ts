@@ -1,6 +1,6 @@
 /**
- * The webhook's bearer token check (DESIGN §8): compared in constant time, on SHA-256 digests
- * so that neither the length nor the content of the expected token leaks through timing.
+ * The webhook's bearer token check (docs/design.md §8.4): compared in constant time, on SHA-256
+ * digests so that neither the length nor the content of the expected token leaks through timing.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 /**
- * The audit relay's middy chains (DESIGN §1): kube-apiserver's audit webhook through API
+ * The audit relay's middy chains (docs/design.md §1.1): kube-apiserver's audit webhook through API
  * Gateway, and EKS audit logs through a CloudWatch Logs subscription. Both keep only the pod
  * and node events that matter and send at most one wake per request; everything else is
  * answered at once, because an apiserver webhook waits on the answer. Waking is idempotent in

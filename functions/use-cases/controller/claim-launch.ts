@@ -1,6 +1,6 @@
 /**
- * Launching one written claim (DESIGN §1 "write intent before acting"): CreateFleet with the
- * claim's name as ClientToken, then the instance recorded on the claim. A capacity error or a
+ * Launching one written claim (docs/design.md §1.2 "write intent before acting"): CreateFleet with
+ * the claim's name as ClientToken, then the instance recorded on the claim. A capacity error or a
  * class that cannot be launched removes the claim so its pods can be planned again; any other
  * failure leaves it `Pending` for the next pass to retry, which the client token makes safe.
  */

@@ -1,6 +1,6 @@
 /**
- * One controller pass, DESIGN §1 in order: take the lease (or leave it to the pass that holds
- * it), snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
+ * One controller pass, docs/design.md §3 in order: take the lease (or leave it to the pass that
+ * holds it), snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
  * provisioning (replacements for nodes being deleted included), termination, then release and
  * ask for the next pass in about ten seconds while anything is in flight.
  */

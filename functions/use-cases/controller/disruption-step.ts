@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 step 5: voluntary disruption in the pass. The domain decides (`planDisruption`, the
+ * docs/design.md §3.7: voluntary disruption in the pass. The domain decides (`planDisruption`, the
  * function `nodesmith disruption` runs); this step carries the decisions out across passes:
  * expired nodes are marked for deletion at once; drifted nodes get their replacements launched
  * first; empty and underused nodes wait 15 s and are decided again before anything is touched.

@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 step 3: carries out the lifecycle actions the domain decides — resume launches a
+ * docs/design.md §3.5: carries out the lifecycle actions the domain decides — resume launches a
  * stopped pass left, record instances it launched, register (with the termination finalizer)
  * and initialize joined nodes, mark for deletion claims whose Node was deleted, remove claims
  * that timed out or lost their instance, terminate orphans. Each action is idempotent, so

@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 step 4: pods kube-scheduler gave up on → one plan → claims written `Pending` →
+ * docs/design.md §3.6: pods kube-scheduler gave up on → one plan → claims written `Pending` →
  * launched concurrently. On a capacity error the failed offerings are marked unavailable and
  * only the pods of the failed claims are planned again, in this pass, against what remains:
  * other zones, other sizes, other capacity types, then lower-weight pools. Karpenter makes those

@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 step 6: carries out the termination step the domain decides for each claim being
+ * docs/design.md §3.8: carries out the termination step the domain decides for each claim being
  * deleted — taint and start the drain, evict (a PDB's refusal is an Event and a later pass),
  * delete what the deadline no longer waits for, terminate the instance, then let the Node go
  * (deleted, its termination finalizer removed) and remove the claim. Every step is idempotent;

@@ -1,7 +1,7 @@
 /**
- * The `disruption` output contract (DESIGN §5): each decision with its nodes, its replacement
- * and the saving, and every other managed node with the reason it stays. Fields beyond the
- * contract (reason, message, budgets, every replacement, a code per staying node) are added
+ * The `disruption` output contract (docs/design.md §6.3): each decision with its nodes, its
+ * replacement and the saving, and every other managed node with the reason it stays. Fields beyond
+ * the contract (reason, message, budgets, every replacement, a code per staying node) are added
  * for people and scripts that want them.
  */
 import type {

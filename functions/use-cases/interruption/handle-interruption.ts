@@ -1,6 +1,6 @@
 /**
- * The interruption function's work for one event (DESIGN §1, `interruption`): find the claim of
- * each instance, mark it for deletion with the reason, taint its node
+ * The interruption function's work for one event (docs/design.md §1.1, `interruption`): find the
+ * claim of each instance, mark it for deletion with the reason, taint its node
  * `karpenter.sh/disrupted:NoSchedule` at once so nothing new lands there, mark a spot-interrupted
  * offering unavailable, and wake the controller, whose provisioning treats the node's pods as
  * pending and launches their replacement in the same pass.

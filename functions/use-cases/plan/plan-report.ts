@@ -1,6 +1,7 @@
 /**
- * The `plan` output contract (DESIGN §5): one JSON object with the new node claims, the pods
- * placed on existing nodes, the pods that cannot be placed, and a summary with the hourly cost.
+ * The `plan` output contract (docs/design.md §6.2): one JSON object with the new node claims, the
+ * pods placed on existing nodes, the pods that cannot be placed, and a summary with the hourly
+ * cost.
  */
 import type { Labels } from '../../domain/label-selector.ts';
 import type { Taint } from '../../domain/taints.ts';

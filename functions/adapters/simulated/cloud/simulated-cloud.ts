@@ -1,6 +1,6 @@
 /**
- * The simulated cloud behind `nodesmith simulate` and the end-to-end tests (DESIGN §6, §9): the
- * CloudProvider port over the bundled catalog and prices, on simulated time. Launches are
+ * The simulated cloud behind `nodesmith simulate` and the end-to-end tests (docs/design.md §6.4,
+ * §9): the CloudProvider port over the bundled catalog and prices, on simulated time. Launches are
  * idempotent by claim name as CreateFleet is by ClientToken, fill the cheapest offering that
  * still has capacity and report the ones that had none, and instances run after a boot delay.
  * Capacity, throttling and API latency can be set to exercise the controller's fallbacks.

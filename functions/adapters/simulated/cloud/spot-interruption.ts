@@ -1,7 +1,7 @@
 /**
  * A spot interruption in the simulated cloud: the warning EC2 puts on EventBridge two minutes
- * ahead (reference/platform.md §2.1, in the shape the interruption queue receives), and the
- * moment the instance is reclaimed.
+ * ahead (aws/karpenter-provider-aws pkg/controllers/interruption/messages/spotinterruption, in
+ * the shape the interruption queue receives), and the moment the instance is reclaimed.
  */
 import type { SimulatedInstance } from './simulated-instance.ts';
 
