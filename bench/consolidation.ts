@@ -1,7 +1,7 @@
 /**
- * DESIGN §7's consolidation budget: one disruption decision over 1,000 nodes and 10,000 pods
- * on the full catalog, "in seconds, not minutes". Two clusters: an underused one, where the
- * first consolidation is found quickly, and a packed one, where nothing can go and every node
+ * The consolidation budget of docs/design.md §7.1: one disruption decision over 1,000 nodes and
+ * 10,000 pods on the full catalog, "in seconds, not minutes". Two clusters: an underused one, where
+ * the first consolidation is found quickly, and a packed one, where nothing can go and every node
  * is simulated before the answer is "nothing"; each timed as the controller decides (first
  * command) and as `nodesmith disruption` explains (every node).
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN §7's controller budget: one pass with 1,000 pending pods (Unschedulable, as
+ * The controller budget of docs/design.md §7.1: one pass with 1,000 pending pods (Unschedulable, as
  * kube-scheduler leaves them) read from the simulated API server over HTTP, state on DynamoDB
  * Local, every EC2 call taking 200 ms. Measures, from the SQS trigger reaching the handler, the
  * first CreateFleet and the last CreateFleet of the pass.

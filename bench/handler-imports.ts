@@ -1,6 +1,6 @@
 /**
- * DESIGN §7's cold-start budget: each function's bundle, built with the options the stack's
- * NodejsFunction uses (lib/nodesmith-function.ts: ESM, minified, names kept, node22, the
+ * The cold-start budget of docs/design.md §7.1: each function's bundle, built with the options the
+ * stack's NodejsFunction uses (lib/nodesmith-function.ts: ESM, minified, names kept, node22, the
  * `require` shim), its size, and the time a fresh Node.js process takes to import it — the part
  * of a cold start the code controls. Each import runs in its own process; the median of 5.
  */

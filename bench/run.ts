@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: the DESIGN §7 planning budgets, measured. Prints, per size of Karpenter's
- * "diverse" mix and of a plain mix: planning time (median), pods/second, whole `nodesmith plan`
- * process time and peak RSS, nodes, $/hour and the ratio to the fractional lower bound.
+ * `npm run bench`: the planning budgets of docs/design.md §7, measured. Prints, per size of
+ * Karpenter's "diverse" mix and of a plain mix: planning time (median), pods/second, whole
+ * `nodesmith plan` process time and peak RSS, nodes, $/hour and the ratio to the fractional lower
+ * bound.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,7 +42,10 @@ const ON_DEMAND: NodeSelectorRequirement = {
 /** Every instance type, as Karpenter's own benchmark offers its scheduler. */
 const ANY_TYPE = pool([ON_DEMAND]);
 
-/** The NodePool most Karpenter users start from (karpenter-behaviour §8): categories c, m, r, generation > 2. */
+/**
+ * The NodePool most Karpenter users start from (aws/karpenter-provider-aws
+ * examples/v1/general-purpose.yaml): categories c, m, r, generation > 2.
+ */
 const GENERAL_PURPOSE = pool([
   ON_DEMAND,
   { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm', 'r'] },

@@ -1,6 +1,7 @@
 /**
- * What the controller may do in EC2 and IAM, and nothing more (karpenter-behaviour: the
- * controller policy of Karpenter's CloudFormation template, scoped the same way). Creating
+ * What the controller may do in EC2 and IAM, and nothing more (aws/karpenter-provider-aws
+ * v1.14.1: the controller policies of website/content/en/docs/getting-started/
+ * getting-started-with-karpenter/cloudformation.yaml, scoped the same way). Creating
  * fleets, instances, volumes, network interfaces and launch templates requires the cluster tag
  * and Nodesmith's own tag (`nodesmith.io/cluster`) in the request; terminating instances and
  * deleting launch templates requires both on the resource; tags may only be written while

@@ -16,7 +16,10 @@ export interface WakeRulesProps {
   readonly tickMinutes: number;
 }
 
-/** The states in which an instance is gone or going (platform.md §2). */
+/**
+ * The states in which an instance is gone or going, the ones Karpenter acts on
+ * (aws/karpenter-provider-aws pkg/controllers/interruption/messages/statechange/parser.go).
+ */
 const GOING_STATES = ['stopping', 'stopped', 'shutting-down', 'terminated'];
 
 export const INTERRUPTION_PATTERNS: Readonly<Record<string, EventPattern>> = {

@@ -1,6 +1,6 @@
 /**
  * `nodesmith disruption`: what voluntary disruption would do now, and why every other managed
- * node stays (DESIGN §5), from the same files `plan` reads plus PodDisruptionBudgets.
+ * node stays (docs/design.md §6.3), from the same files `plan` reads plus PodDisruptionBudgets.
  */
 import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';

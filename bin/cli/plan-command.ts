@@ -1,7 +1,7 @@
 /**
- * `nodesmith plan`: a what-if plan (DESIGN §5). Pods and nodes come from manifest files and/or a
- * live cluster (--kubeconfig); NodePools and EC2NodeClasses from the files or from Nodesmith's
- * state table (--state-table).
+ * `nodesmith plan`: a what-if plan (docs/design.md §6.2). Pods and nodes come from manifest files
+ * and/or a live cluster (--kubeconfig); NodePools and EC2NodeClasses from the files or from
+ * Nodesmith's state table (--state-table).
  */
 import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';

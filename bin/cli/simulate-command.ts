@@ -1,7 +1,7 @@
 /**
- * `nodesmith simulate` (DESIGN §6): the real relay and controller handlers against a simulated
- * cloud and cluster, in simulated time. Prints the timeline as it goes (or one JSON summary with
- * `-o json`) and writes a self-contained HTML report.
+ * `nodesmith simulate` (docs/design.md §6.4): the real relay and controller handlers against a
+ * simulated cloud and cluster, in simulated time. Prints the timeline as it goes (or one JSON
+ * summary with `-o json`) and writes a self-contained HTML report.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * The invariants a simulation run checks at its end (DESIGN §4): every pod placed, no node over
- * its allocatable, no double launch, no leaked instance, no orphan claim, and capacity errors
+ * The invariants a simulation run checks at its end (docs/design.md §5): every pod placed, no node
+ * over its allocatable, no double launch, no leaked instance, no orphan claim, and capacity errors
  * resolved in the pass that met them.
  */
 import type { SimulatedInstance } from '../../../functions/adapters/simulated/cloud/simulated-instance.ts';
@@ -68,7 +68,7 @@ function replannedLater({ passes }: RunOutcome): string[] {
 }
 
 /**
- * DESIGN §8: an instance Nodesmith did not launch (Karpenter's, a node group's) is never
+ * docs/design.md §8.1: an instance Nodesmith did not launch (Karpenter's, a node group's) is never
  * terminated unless it was adopted, and then only once its node was drained.
  */
 function ownershipCheck({ instances, terminations }: RunOutcome): InvariantCheck {
@@ -145,7 +145,7 @@ function placementCheck({ pods, passes }: RunOutcome): InvariantCheck {
 
 const VOLUNTARY = new Set(['Empty', 'Underutilized', 'Drifted']);
 
-/** DESIGN §4.3: voluntary disruption never goes around a PDB, do-not-disrupt or a budget. */
+/** docs/design.md §5.3: voluntary disruption never goes around a PDB, do-not-disrupt or a budget. */
 function disruptionChecks({ removals, budgets, pods }: RunOutcome): InvariantCheck[] {
   const voluntary = removals.filter((r) => r.done && VOLUNTARY.has(r.reason));
   const over = budgets.filter((b) => b.disrupting > b.allowed);

@@ -1,12 +1,12 @@
 /**
- * What one `nodesmith simulate` run produces: the summary `--output json` prints (DESIGN §5, a
- * stable contract), and the series, timeline, decisions and invariant checks the HTML report
- * draws. Times are seconds of simulated time since the run began.
+ * What one `nodesmith simulate` run produces: the summary `--output json` prints
+ * (docs/design.md §6.4, a stable contract), and the series, timeline, decisions and invariant
+ * checks the HTML report draws. Times are seconds of simulated time since the run began.
  */
 import type { CapacityType } from '../../../functions/domain/labels.ts';
 import type { UnschedulableGroup } from '../unschedulable-table.ts';
 
-/** DESIGN §5: exactly these fields, in this order. */
+/** docs/design.md §6.4: exactly these fields, in this order. */
 export interface SimulationSummary {
   readonly scenario: string;
   readonly pods: { readonly total: number; readonly running: number; readonly pending: number };

@@ -1,4 +1,4 @@
-/** The summary line of a run: DESIGN §5's `simulate --output json` object. */
+/** The summary line of a run: the `simulate --output json` object of docs/design.md §6.4. */
 import type { RunOutcome } from './invariants.ts';
 import { pendingReasons } from './pending-reasons.ts';
 import type { SimulationSummary } from './simulation-report.ts';

@@ -13,8 +13,9 @@ import { FaultPlan, type FaultPlanSummary } from './fault-plan.ts';
 import { faultScenario } from './fault-scenario.ts';
 
 /**
- * Judged elsewhere: the same-pass re-plan is a latency promise (DESIGN §7), and a fault in the
- * pass that met a capacity error (an exit, a throttled launch) rightly leaves pods to the next.
+ * Judged elsewhere: the same-pass re-plan is a latency promise (docs/design.md §7.1), and a fault
+ * in the pass that met a capacity error (an exit, a throttled launch) rightly leaves pods to the
+ * next.
  */
 const NOT_REQUIRED = new Set(['capacity errors re-planned in the same pass']);
 
