@@ -1,7 +1,7 @@
 /**
  * `nodesmith disruption` through the built binary: the decisions and the reasons every other
- * managed node stays (DESIGN §5), for a kubectl dump with PodDisruptionBudgets, and bad input
- * refused with one line naming the file, line or option.
+ * managed node stays (docs/design.md §6.3), for a kubectl dump with PodDisruptionBudgets, and bad
+ * input refused with one line naming the file, line or option.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

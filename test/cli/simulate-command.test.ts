@@ -1,6 +1,7 @@
 /**
  * `nodesmith simulate` through the built binary, as users run it: the JSON summary's contract
- * (DESIGN §5), the timeline a Karpenter user recognises, the report file, and bad options.
+ * (docs/design.md §6.4), the timeline a Karpenter user recognises, the report file, and bad
+ * options.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 /**
  * Bin-packing: pods per node, largest first, pod and DaemonSet overhead, the pods resource,
- * NodePool limits and minValues (karpenter-behaviour §1(a), §1(d), §11, §13 "Scheduling /
- * bin-packing"; core: scheduling/suite_test.go).
+ * NodePool limits and minValues (core: pkg/apis/v1/nodepool.go, provisioning/scheduling/
+ * scheduler.go and nodeclaim.go; aws: pkg/providers/instancetype/types.go for pods and
+ * allocatable; cases from scheduling/suite_test.go, "Binpacking").
  */
 import { describe, expect, it } from 'vitest';
 import { claimOf, planOf, podNames, unschedulablePods } from './plan-cli.ts';

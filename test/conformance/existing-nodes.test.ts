@@ -1,7 +1,8 @@
 /**
  * Existing, in-flight and deleting nodes: what room they offer, what they keep for DaemonSets
- * and host ports, and which pods they release (karpenter-behaviour §1(d), §12, §13 "in-flight
- * nodes", "existing nodes", "deleting nodes").
+ * and host ports, and which pods they release (core: provisioning/scheduling/existingnode.go,
+ * scheduler.go, pkg/scheduling/hostportusage.go, provisioning/provisioner.go; cases from
+ * scheduling/suite_test.go, "In-Flight Nodes", "Existing Nodes", "Deleting Nodes").
  */
 import { describe, expect, it } from 'vitest';
 import { claimOf, planOf, unschedulablePods } from './plan-cli.ts';

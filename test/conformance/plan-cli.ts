@@ -1,6 +1,6 @@
 /**
  * Runs the real `nodesmith plan` command line on a fixture and reads its output, so the
- * conformance cases exercise exactly what users and outside suites run (DESIGN §5).
+ * conformance cases exercise exactly what users and outside suites run (docs/design.md §6).
  * The bundle in dist/ is built by `npm test`'s pretest step.
  */
 import { spawn } from 'node:child_process';

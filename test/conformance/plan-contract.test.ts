@@ -1,7 +1,8 @@
 /**
- * The `nodesmith plan` contract (DESIGN §5) that outside suites run against: one JSON object on
- * stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with one line
- * naming file, line and field for unreadable input, the table view, and the zone and region options.
+ * The `nodesmith plan` contract (docs/design.md §6.2) that outside suites run against: one JSON
+ * object on stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with
+ * one line naming file, line and field for unreadable input, the table view, and the zone and
+ * region options.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 /**
  * Pod affinity and anti-affinity as Karpenter's provisioner simulates them, including the inverse
- * anti-affinity of running pods and the late commitment of zones (karpenter-behaviour §1(d),
- * §13 "Topology / affinity"; core: scheduling/topology_test.go).
+ * anti-affinity of running pods and the late commitment of zones (core: provisioning/scheduling/
+ * topology.go `updateInverseAffinities`; cases from scheduling/topology_test.go).
  */
 import { describe, expect, it } from 'vitest';
 import {

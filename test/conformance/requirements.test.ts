@@ -1,8 +1,8 @@
 /**
  * Node requirements: custom labels and operators, restricted and normalized labels, node
- * affinity fallback, and the choice of instance type and capacity type (karpenter-behaviour
- * §1(c), §1(d), §13 "Scheduling / bin-packing"; core: scheduling/suite_test.go,
- * instance_selection_test.go).
+ * affinity fallback, and the choice of instance type and capacity type (core:
+ * pkg/apis/v1/labels.go, pkg/scheduling/requirements.go, provisioning/scheduling/preferences.go;
+ * cases from scheduling/suite_test.go, instance_selection_test.go).
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 /**
  * Taints and tolerations: NodePool taints on new claims, startup and PreferNoSchedule taints,
- * and taints of existing nodes (karpenter-behaviour §1(a), §1(d), §13 "taints").
+ * and taints of existing nodes (core: pkg/scheduling/taints.go, pkg/controllers/state/statenode.go
+ * `Taints`; cases from provisioning/scheduling/suite_test.go, "Taints").
  */
 import { describe, expect, it } from 'vitest';
 import { claimOf, planOf, unschedulablePods } from './plan-cli.ts';

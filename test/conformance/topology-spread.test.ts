@@ -1,6 +1,7 @@
 /**
- * Topology spread as Karpenter's provisioner simulates it (karpenter-behaviour §1(d), §13
- * "Topology / affinity"; core: pkg/controllers/provisioning/scheduling/topology_test.go).
+ * Topology spread as Karpenter's provisioner simulates it (core:
+ * pkg/controllers/provisioning/scheduling/topology.go, topologygroup.go; cases from
+ * topology_test.go).
  * Each case plans one fixture with the real command line.
  */
 import { describe, expect, it } from 'vitest';

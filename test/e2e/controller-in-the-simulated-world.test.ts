@@ -1,8 +1,8 @@
 /**
  * The controller end to end (issue: the autoscaler runs): the real relay and controller
- * handlers in the simulated world, checked against DESIGN §4's invariants — every pod placed, no
- * node over capacity, no double launch under duplicated or racing wakes, nothing leaked after a
- * crash at any step of a launch, capacity errors resolved in the pass that met them.
+ * handlers in the simulated world, checked against the invariants of docs/design.md §5 — every pod
+ * placed, no node over capacity, no double launch under duplicated or racing wakes, nothing leaked
+ * after a crash at any step of a launch, capacity errors resolved in the pass that met them.
  */
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';

@@ -1,7 +1,7 @@
 /**
  * Two controller invocations racing for every batch of wakes, each wake delivered twice, with
  * the state on DynamoDB Local: the lease and the conditional claim writes must keep the launches
- * exactly those of one undisturbed run (DESIGN §4.1).
+ * exactly those of one undisturbed run (docs/design.md §5.1).
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 /**
- * The lifecycle step's decisions (DESIGN §1 step 3, karpenter-behaviour §5.2): each claim moves
+ * The lifecycle step's decisions (docs/design.md §3.5; kubernetes-sigs/karpenter
+ * pkg/controllers/nodeclaim/lifecycle and nodeclaim/garbagecollection): each claim moves
  * on by exactly what the cluster and the cloud show now, and time limits apply as Karpenter's
  * liveness and garbage collection apply them.
  */

@@ -1,5 +1,5 @@
 /**
- * The controller's time box (DESIGN §1 "time-boxed passes"): once the caller's clock says the
+ * The controller's time box (docs/design.md §3.9): once the caller's clock says the
  * pass is out of time, scheduling stops, what was decided stands, and every pod left says why.
  * Without a time box a plan runs to the end, as `plan` needs.
  */

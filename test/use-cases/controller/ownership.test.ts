@@ -1,6 +1,6 @@
 /**
- * What the controller owns (DESIGN §8): only instances carrying its own tag. A Karpenter node
- * running when Nodesmith starts is neither an orphan nor a disruption candidate, and the
+ * What the controller owns (docs/design.md §8.1): only instances carrying its own tag. A Karpenter
+ * node running when Nodesmith starts is neither an orphan nor a disruption candidate, and the
  * instance of a claim written before the tag existed is tagged rather than taken for lost.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
