@@ -1,7 +1,7 @@
 /**
- * The closed set of errors a port may reject with (STYLE §7.7). Adapters translate their SDK's
- * failures into these at the edge and keep the original as `cause`; callers branch on the class
- * or on `code`, never on the message. Messages read "doing x: detail", in lowercase.
+ * The closed set of errors a port may reject with (docs/design.md §2.4). Adapters translate their
+ * SDK's failures into these at the edge and keep the original as `cause`; callers branch on the
+ * class or on `code`, never on the message. Messages read "doing x: detail", in lowercase.
  */
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
 

@@ -1,7 +1,7 @@
 /**
- * Condition expressions as named fragments (STYLE §7.5), spread into a command's input. Every
- * create is conditional on absence, every replace on the version read, every fenced write on the
- * lease still carrying the writer's token.
+ * Condition expressions as named fragments (docs/design.md §2.3), spread into a command's input.
+ * Every create is conditional on absence, every replace on the version read, every fenced write on
+ * the lease still carrying the writer's token.
  */
 import type { Fence, LeaseGrant } from '../../domain/state/lease.ts';
 import { StateAttribute } from './keys.ts';

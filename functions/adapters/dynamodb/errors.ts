@@ -1,7 +1,7 @@
 /**
- * DynamoDB failures sorted into port errors at the edge (STYLE §7.5), always keeping the SDK
- * error as `cause`. A failed condition means another writer won (ConflictError); throttling that
- * outlasted the SDK's own retries becomes ThrottledError; anything else is rethrown unchanged.
+ * DynamoDB failures sorted into port errors at the edge (docs/design.md §2.3), always keeping the
+ * SDK error as `cause`. A failed condition means another writer won (ConflictError); throttling
+ * that outlasted the SDK's own retries becomes ThrottledError; anything else is rethrown unchanged.
  */
 import { ConflictError, ThrottledError } from '../../ports/errors.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Pure conversions between state records and DynamoDB items (STYLE §7.5). Items never hold
+ * Pure conversions between state records and DynamoDB items (docs/design.md §2.3). Items never hold
  * `undefined` (DynamoDB cannot), so the adapter works whatever marshalling options the injected
  * client has. NodePool and EC2NodeClass documents are kept as JSON text: the store never looks
  * inside them, and text returns every field exactly as submitted.

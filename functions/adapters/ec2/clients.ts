@@ -1,7 +1,7 @@
 /**
- * The SDK clients the EC2 adapter talks through (STYLE §7.5): tests pass real clients under
- * aws-sdk-client-mock, and the composition root builds them. EC2 and Pricing are whole clients
- * because the SDK's paginators accept nothing else.
+ * The SDK clients the EC2 adapter talks through (docs/design.md §2.3): tests pass real clients
+ * under aws-sdk-client-mock, and the composition root builds them. EC2 and Pricing are whole
+ * clients because the SDK's paginators accept nothing else.
  */
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { IAMClient } from '@aws-sdk/client-iam';

@@ -1,7 +1,7 @@
 /**
- * EC2, SSM, Pricing and IAM error codes sorted into the port errors (STYLE §7.5), as Karpenter
- * sorts them (aws: pkg/errors/errors.go). The sets are the one place a code is classified;
- * callers branch on the port error's class, never on a code or a message.
+ * EC2, SSM, Pricing and IAM error codes sorted into the port errors (docs/design.md §2.3), as
+ * Karpenter sorts them (aws: pkg/errors/errors.go). The sets are the one place a code is
+ * classified; callers branch on the port error's class, never on a code or a message.
  */
 import { InvalidConfigError, ThrottledError } from '../../ports/errors.ts';
 

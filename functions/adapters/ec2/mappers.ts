@@ -1,6 +1,6 @@
 /**
- * Pure conversions between EC2's shapes and the domain's (STYLE §7.5): tags, subnets, security
- * groups, images, instances and instance types.
+ * Pure conversions between EC2's shapes and the domain's (docs/design.md §2.3): tags, subnets,
+ * security groups, images, instances and instance types.
  */
 import type {
   Image,

@@ -1,6 +1,6 @@
 /**
  * What the EKS adapter talks through, narrowed so tests can pass aws-sdk-client-mock and fixed
- * credentials while the composition root builds the real ones (STYLE §7.5).
+ * credentials while the composition root builds the real ones (docs/design.md §2.3).
  */
 import type { EKSClient } from '@aws-sdk/client-eks';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';

@@ -1,7 +1,8 @@
 /**
- * EKS and Secrets Manager failures sorted into port errors at the edge (STYLE §7.5), always
- * keeping the SDK error as `cause`. A missing permission is a deployment mistake, so it becomes
- * InvalidConfigError naming the IAM action to grant; anything unclassified is returned unchanged.
+ * EKS and Secrets Manager failures sorted into port errors at the edge (docs/design.md §2.3),
+ * always keeping the SDK error as `cause`. A missing permission is a deployment mistake, so it
+ * becomes InvalidConfigError naming the IAM action to grant; anything unclassified is returned
+ * unchanged.
  */
 import { InvalidConfigError, NotFoundError, ThrottledError } from '../../ports/errors.ts';
 

@@ -1,7 +1,7 @@
 /**
- * Pure conversions from the EKS API's shapes to the adapter's (STYLE §7.5). A cluster being
- * created has neither endpoint nor CA yet (EKS API reference, DescribeCluster): that is reported
- * with its status rather than passed on as an empty server.
+ * Pure conversions from the EKS API's shapes to the adapter's (docs/design.md §2.3). A cluster
+ * being created has neither endpoint nor CA yet (EKS API reference, DescribeCluster): that is
+ * reported with its status rather than passed on as an empty server.
  */
 import type { Cluster } from '@aws-sdk/client-eks';
 import { InvalidConfigError } from '../../ports/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The client-node API methods the adapter calls, and nothing more (STYLE §7.5): what the
+ * The client-node API methods the adapter calls, and nothing more (docs/design.md §2.3): what the
  * ClusterRole in deploy/rbac.yaml must allow is visible here, and tests could pass any object
  * with these methods.
  */

@@ -1,7 +1,7 @@
 /**
- * Kubernetes API failures sorted into the port errors at the edge (STYLE §7.5), always keeping
- * client-node's ApiException as `cause`. client-node 1.4 leaves the server's Status body as the
- * raw JSON text, so it is parsed here, once; callers branch on the port error's class.
+ * Kubernetes API failures sorted into the port errors at the edge (docs/design.md §2.3), always
+ * keeping client-node's ApiException as `cause`. client-node 1.4 leaves the server's Status body as
+ * the raw JSON text, so it is parsed here, once; callers branch on the port error's class.
  */
 import { ApiException } from '@kubernetes/client-node';
 import {
