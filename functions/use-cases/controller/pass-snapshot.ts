@@ -1,7 +1,7 @@
 /**
  * What a pass decides from, read in docs/design.md §3.3's order: claims, pools, classes and
- * overlays from the state store first, then nodes before pods from the cluster (capacity over- rather than
- * under-counted), then the instances the cloud lists. A claim written after this read belongs
+ * overlays from the state store first, then nodes before pods from the cluster (capacity over-
+ * rather than under-counted), then the instances the cloud lists. A claim written after this read belongs
  * to a pass that held the lease before us, so it is already in the claims we read.
  */
 
