@@ -196,7 +196,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     expect(summary.pods.pending).toBe(0);
   });
 
-  it("adopts a dump's nodes of its NodePools and consolidates them through a drain", async () => {
+  it("adopts a dump's nodes of its NodePools and consolidates them through a drain, within its budgets", async () => {
     // Arrange: the dump's nine nodes at list prices, as the run starts from them.
     const startingCostPerHour = 1.898;
     const args = ['simulate', '-f', 'examples/underused.yaml', '--report', reportPath()];
@@ -219,6 +219,10 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     );
     expect(final?.[1]).toBe(final?.[2]);
     expect(Number(final?.[3])).toBeLessThan(startingCostPerHour);
+    // The dump's PodDisruptionBudgets hold: orders-db-0 (minAvailable 1, on default-e, and no
+    // controller in the dump would recreate it) is never evicted, so no pod is lost.
+    expect(result.stdout).not.toMatch(/drain default-e as /);
+    expect(final?.[2]).toBe('14');
   });
 
   it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {

@@ -2,8 +2,10 @@
  * `simulate -f`: the user's own files as a scenario. Everything `plan` reads is read and checked
  * the same way (a bad file is refused with file, line and field before anything runs); the
  * cluster objects seed the simulated API server (existing nodes and their pods, DaemonSets,
- * volumes, namespaces), pending pods and the pods of Deployments, ReplicaSets, StatefulSets, Jobs
- * and CronJobs (less those the files already hold, as `plan` counts them) are the workload, and NodePools and EC2NodeClasses go to the state store as the pools API will put them.
+ * volumes, namespaces, PodDisruptionBudgets), pending pods and the pods of Deployments,
+ * ReplicaSets, StatefulSets, Jobs and CronJobs (less those the files already hold, as `plan`
+ * counts them) are the workload, and NodePools, EC2NodeClasses and NodeOverlays go to the state
+ * store as the pools API will put them.
  */
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
@@ -32,6 +34,7 @@ const SEEDED: ReadonlyMap<string, ResourceName> = new Map([
   ['apps/v1/DaemonSet', 'daemonsets'],
   ['storage.k8s.io/v1/StorageClass', 'storageclasses'],
   ['node.k8s.io/v1/RuntimeClass', 'runtimeclasses'],
+  ['policy/v1/PodDisruptionBudget', 'poddisruptionbudgets'],
 ]);
 
 /**
