@@ -1,9 +1,6 @@
 /** Reads `kubectl get -o yaml` (or `-o json`) files into the snapshot a what-if plan takes. */
 import { readFileSync } from 'node:fs';
 import { ignoredKindsWarning } from '../../functions/manifests/ignored-kinds.ts';
-import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
-import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
-import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import type { DisruptionSnapshot } from '../../functions/use-cases/disruption/what-if-disruption.ts';
@@ -34,11 +31,7 @@ export function snapshotFromFiles(paths: readonly string[], recursive = false): 
 
 /** The same, from files already read (standard input can be read only once). */
 export function snapshotFromManifests(manifests: readonly ManifestFile[]): DisruptionSnapshot {
-  const cluster = loadCluster(manifests, {
-    nodePool: parseNodePool,
-    nodeClaim: parseNodeClaim,
-    nodeClass: parseEC2NodeClass,
-  });
+  const cluster = loadCluster(manifests);
   const ignored = ignoredKindsWarning(cluster.ignoredKinds);
   if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
   return { ...cluster, namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])) };

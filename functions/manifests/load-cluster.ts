@@ -1,7 +1,7 @@
 /**
  * A cluster snapshot out of manifest files (docs/design.md §6.1): the kinds the planner reads,
- * mapped to domain types; NodePools, NodeClaims and EC2NodeClasses passed through, or read by the
- * parsers the caller plugs in; every other kind ignored. Errors name the file, the line and the
+ * mapped to domain types, Karpenter's kinds validated as Karpenter's CRDs validate them; every
+ * other kind ignored. Errors name the file, the line and the
  * field. An object defined twice (same kind, namespace and name) is an error naming both places.
  * Deployments, ReplicaSets, StatefulSets, Jobs and CronJobs add the pods (and claims) their
  * controllers would create, less those the files already hold (workloads/expand-workloads.ts).
@@ -20,7 +20,10 @@ import type {
 import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
 import { explainUnrenderedTemplate } from './helm-template.ts';
 import { mightMatter } from './ignored-kinds.ts';
+import { type NodeClaimDocument, parseNodeClaim } from './karpenter/node-claim.ts';
+import { type EC2NodeClassDocument, parseEC2NodeClass } from './karpenter/node-class.ts';
 import { parseNodeOverlay } from './karpenter/node-overlay.ts';
+import { type NodePoolDocument, parseNodePool } from './karpenter/node-pool.ts';
 import { movedFieldsIn } from './karpenter/v1-moves.ts';
 import { toDaemonSet } from './kubernetes/daemon-set.ts';
 import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
@@ -44,16 +47,12 @@ export interface ManifestFile {
   readonly text: string;
 }
 
-export interface ClusterManifests<
-  NodePoolT = ManifestDocument,
-  NodeClaimT = ManifestDocument,
-  NodeClassT = ManifestDocument,
-> {
+export interface ClusterManifests {
   readonly pods: readonly Pod[];
   readonly nodes: readonly Node[];
-  readonly nodeClaims: readonly NodeClaimT[];
-  readonly nodePools: readonly NodePoolT[];
-  readonly nodeClasses: readonly NodeClassT[];
+  readonly nodeClaims: readonly NodeClaimDocument[];
+  readonly nodePools: readonly NodePoolDocument[];
+  readonly nodeClasses: readonly EC2NodeClassDocument[];
   readonly nodeOverlays: readonly NodeOverlay[];
   readonly daemonSets: readonly DaemonSet[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
@@ -65,16 +64,6 @@ export interface ClusterManifests<
   readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
   /** `group/kind` of each document ignored that could change the answer (`ignored-kinds.ts`). */
   readonly ignoredKinds: readonly string[];
-}
-
-/**
- * Readers for Karpenter's own kinds. Each gets the plain object and throws ManifestError with
- * a field path; file and line are added here.
- */
-export interface KarpenterParsers<NodePoolT, NodeClaimT, NodeClassT> {
-  readonly nodePool: (object: unknown) => NodePoolT;
-  readonly nodeClaim: (object: unknown) => NodeClaimT;
-  readonly nodeClass: (object: unknown) => NodeClassT;
 }
 
 type Collected = { -readonly [K in keyof ClusterManifests]: ClusterManifests[K][number][] };
@@ -126,9 +115,18 @@ const READERS: ReadonlyMap<string, KindReader> = new Map([
       'v1',
     ),
   ],
-  ['karpenter.sh/NodePool', reader(false, (d, into) => into.nodePools.push(d), 'v1')],
-  ['karpenter.sh/NodeClaim', reader(false, (d, into) => into.nodeClaims.push(d), 'v1')],
-  ['karpenter.k8s.aws/EC2NodeClass', reader(false, (d, into) => into.nodeClasses.push(d), 'v1')],
+  [
+    'karpenter.sh/NodePool',
+    reader(false, (d, into) => into.nodePools.push(parseLocated(d, parseNodePool)), 'v1'),
+  ],
+  [
+    'karpenter.sh/NodeClaim',
+    reader(false, (d, into) => into.nodeClaims.push(parseLocated(d, parseNodeClaim)), 'v1'),
+  ],
+  [
+    'karpenter.k8s.aws/EC2NodeClass',
+    reader(false, (d, into) => into.nodeClasses.push(parseLocated(d, parseEC2NodeClass)), 'v1'),
+  ],
   [
     'karpenter.sh/NodeOverlay',
     reader(
@@ -139,40 +137,22 @@ const READERS: ReadonlyMap<string, KindReader> = new Map([
   ],
 ]);
 
-/** Reads every file; Karpenter kinds stay raw documents. Throws ManifestError for unreadable input. */
-export function loadCluster(files: readonly ManifestFile[]): ClusterManifests;
-/** Reads every file, Karpenter kinds with the given parsers. Throws ManifestError for unreadable input. */
-export function loadCluster<NodePoolT, NodeClaimT, NodeClassT>(
-  files: readonly ManifestFile[],
-  parsers: KarpenterParsers<NodePoolT, NodeClaimT, NodeClassT>,
-): ClusterManifests<NodePoolT, NodeClaimT, NodeClassT>;
-export function loadCluster(
-  files: readonly ManifestFile[],
-  parsers?: KarpenterParsers<unknown, unknown, unknown>,
-): ClusterManifests<unknown, unknown, unknown> {
+/** Reads every file. Throws ManifestError for unreadable input. */
+export function loadCluster(files: readonly ManifestFile[]): ClusterManifests {
   try {
-    return loadAll(files, parsers);
+    return loadAll(files);
   } catch (error) {
     throw explainUnrenderedTemplate(error, files);
   }
 }
 
-function loadAll(
-  files: readonly ManifestFile[],
-  parsers?: KarpenterParsers<unknown, unknown, unknown>,
-): ClusterManifests<unknown, unknown, unknown> {
+function loadAll(files: readonly ManifestFile[]): ClusterManifests {
   const collected = emptyCollection();
   const seen = new Map<string, ManifestDocument>();
   const documents = files.flatMap(({ file, text }) => readDocuments(text, file));
   for (const document of documents) collect(document, collected, seen);
   addWorkloadObjects(documents, collected);
-  if (parsers === undefined) return collected;
-  return {
-    ...collected,
-    nodePools: collected.nodePools.map((d) => parseLocated(d, parsers.nodePool)),
-    nodeClaims: collected.nodeClaims.map((d) => parseLocated(d, parsers.nodeClaim)),
-    nodeClasses: collected.nodeClasses.map((d) => parseLocated(d, parsers.nodeClass)),
-  };
+  return collected;
 }
 
 function addWorkloadObjects(documents: readonly ManifestDocument[], into: Collected): void {

@@ -10,9 +10,6 @@ import fc from 'fast-check';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../functions/manifests/documents.ts';
-import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
-import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
-import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
 import { parseLocated } from '../../functions/manifests/locate-error.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
@@ -51,11 +48,7 @@ const texts = fc.oneof(
 
 /** Everything the `-f` and `--limits` readers do with a file's text. */
 function readAll(text: string, file: string): void {
-  loadCluster([{ file, text }], {
-    nodePool: parseNodePool,
-    nodeClaim: parseNodeClaim,
-    nodeClass: parseEC2NodeClass,
-  });
+  loadCluster([{ file, text }]);
   for (const document of readDocuments(text, file)) {
     if (document.kind === 'ClusterLimits') parseLocated(document, parseClusterLimits);
   }

@@ -2,17 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { lineOf } from '../../functions/manifests/field-line.ts';
-import { parseNodeClaim } from '../../functions/manifests/karpenter/node-claim.ts';
-import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
-import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
 import { manifestErrorOf } from './manifest-fixtures.ts';
-
-const PARSERS = {
-  nodePool: parseNodePool,
-  nodeClaim: parseNodeClaim,
-  nodeClass: parseEC2NodeClass,
-};
 
 function pod(name: string, memory: string) {
   return {
@@ -113,8 +104,8 @@ describe('reading JSON manifests', () => {
     const yaml = stringify(CLUSTER);
 
     // Act
-    const fromJson = loadCluster([{ file: 'cluster.json', text: json }], PARSERS);
-    const fromYaml = loadCluster([{ file: 'cluster.yaml', text: yaml }], PARSERS);
+    const fromJson = loadCluster([{ file: 'cluster.json', text: json }]);
+    const fromYaml = loadCluster([{ file: 'cluster.yaml', text: yaml }]);
 
     // Assess
     expect(fromJson).toEqual(fromYaml);

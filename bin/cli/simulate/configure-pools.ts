@@ -3,9 +3,6 @@
  * read by the same schemas `plan` uses, stored with a content hash.
  */
 import { createHash } from 'node:crypto';
-import { parseNodeClaim } from '../../../functions/manifests/karpenter/node-claim.ts';
-import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
-import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../../functions/manifests/load-cluster.ts';
 import type { DocumentStore, StateStore } from '../../../functions/ports/state-store.ts';
 import { checkNodeClasses } from '../../../functions/use-cases/node-class-not-found.ts';
@@ -24,11 +21,7 @@ export async function configurePools(
   manifests: readonly ManifestFile[],
   warn: (message: string) => void = (message) => process.stderr.write(`warning: ${message}\n`),
 ): Promise<void> {
-  const cluster = loadCluster(manifests, {
-    nodePool: parseNodePool,
-    nodeClaim: parseNodeClaim,
-    nodeClass: parseEC2NodeClass,
-  });
+  const cluster = loadCluster(manifests);
   for (const nodeClass of cluster.nodeClasses) await upsert(state.nodeClasses, nodeClass);
   const nodeClasses = (await state.nodeClasses.list()).map((stored) => stored.document);
   const checked = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });

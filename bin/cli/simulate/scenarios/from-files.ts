@@ -11,9 +11,6 @@ import type { JsonObject } from '../../../../functions/adapters/simulated/api-se
 import type { ResourceName } from '../../../../functions/adapters/simulated/api-server/resource-names.ts';
 import { type ManifestDocument, readDocuments } from '../../../../functions/manifests/documents.ts';
 import { ignoredKindsWarning } from '../../../../functions/manifests/ignored-kinds.ts';
-import { parseNodeClaim } from '../../../../functions/manifests/karpenter/node-claim.ts';
-import { parseEC2NodeClass } from '../../../../functions/manifests/karpenter/node-class.ts';
-import { parseNodePool } from '../../../../functions/manifests/karpenter/node-pool.ts';
 import { loadCluster, type ManifestFile } from '../../../../functions/manifests/load-cluster.ts';
 import { expandWorkloads } from '../../../../functions/manifests/workloads/expand-workloads.ts';
 import {
@@ -126,11 +123,7 @@ export function scenarioFromFiles(
   options: FileScenarioOptions,
 ): Scenario {
   // The same reading and checks as `plan`: a file plan refuses is refused here, before any work.
-  const read = loadCluster(files, {
-    nodePool: parseNodePool,
-    nodeClaim: parseNodeClaim,
-    nodeClass: parseEC2NodeClass,
-  });
+  const read = loadCluster(files);
   const ignored = ignoredKindsWarning(read.ignoredKinds);
   if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
   const documents = files.flatMap((f) => readDocuments(f.text, f.file));
