@@ -243,6 +243,13 @@ describe('the functions', () => {
     ).toBe(false);
   });
 
+  /** A composition root's source and that of the start modules it imports. */
+  function startingSources(folder: string): string[] {
+    const root = readFileSync(`functions/handlers/${folder}/index.ts`, 'utf8');
+    const starts = [...root.matchAll(/'\.\.\/\.\.\/(adapters\/lambda\/[\w-]+\.ts)'/g)];
+    return [root, ...starts.map((m) => readFileSync(`functions/${m[1]}`, 'utf8'))];
+  }
+
   it('give each composition root every setting it reads at start', () => {
     const roots = {
       Controller: 'controller',
@@ -251,8 +258,9 @@ describe('the functions', () => {
       AuditWebhook: 'audit-relay',
     };
     for (const [prefix, folder] of Object.entries(roots)) {
-      const source = readFileSync(`functions/handlers/${folder}/index.ts`, 'utf8');
-      const read = [...source.matchAll(/setting\('([A-Z_]+)'\)/g)].map((m) => m[1]);
+      const read = startingSources(folder).flatMap((source) =>
+        [...source.matchAll(/required\('([A-Z_]+)'\)/g)].map((m) => m[1]),
+      );
       const given = functions().find(([id]) => id.startsWith(prefix))?.[1].Properties.Environment
         .Variables;
       // Lambda sets AWS_REGION itself.

@@ -6,24 +6,19 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
 import { makeLogsHandler, makeWebhookHandler } from './handler.ts';
 
-function setting(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '')
-    throw new Error(`starting the audit relay: ${name} is not set`);
-  return value;
-}
-
+const env = functionEnvironment('the audit relay');
 const logger = new Logger({ serviceName: 'nodesmith-audit-relay' });
-const waker = new SqsWaker(new SQSClient({}), setting('WORK_QUEUE_URL'));
+const waker = new SqsWaker(new SQSClient({}), env.required('WORK_QUEUE_URL'));
 const secrets = new SecretsManagerClient({});
 let token: Promise<string> | undefined;
 
 function auditToken(): Promise<string> {
   token ??= secrets
-    .send(new GetSecretValueCommand({ SecretId: setting('AUDIT_TOKEN_SECRET_ARN') }))
+    .send(new GetSecretValueCommand({ SecretId: env.required('AUDIT_TOKEN_SECRET_ARN') }))
     .then((secret) => secret.SecretString ?? '')
     .catch((err: unknown) => {
       token = undefined;

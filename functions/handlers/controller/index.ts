@@ -8,25 +8,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
 import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
 import { IamInstanceProfileCollection } from '../../adapters/ec2/iam-instance-profile-collection.ts';
 import { IamInstanceProfileProvisioner } from '../../adapters/ec2/iam-instance-profile-provisioner.ts';
-import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
-import { EksClusterDescription } from '../../adapters/eks/eks-cluster-description.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
-import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
+import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import {
   STARTING_LIMITS_VARIABLE,
   startingLimits,
@@ -39,44 +33,20 @@ import type { PassReport } from '../../use-cases/controller/pass-report.ts';
 import { eksClusterSettings, environmentClusterSettings } from './cluster-settings.ts';
 import { makeControllerHandler } from './handler.ts';
 
-function setting(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '')
-    throw new Error(`starting the controller: ${name} is not set`);
-  return value;
-}
-
-const region = setting('AWS_REGION');
-const clusterName = setting('CLUSTER_NAME');
-const clusterSecret = process.env.CLUSTER_SECRET_ARN;
-const now = () => new Date();
+const env = functionEnvironment('the controller');
+const { region, clusterName, now, state, waker, kubeConfigs, description } =
+  startClusterFunction(env);
 const logger = new Logger({ serviceName: 'nodesmith-controller' });
-const eks = new EKSClient({ region });
-
-const state = makeDynamoDbStateStore({
-  client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
-  tables: { state: setting('STATE_TABLE'), nodeClaims: setting('CLAIMS_TABLE') },
-});
-const waker = new SqsWaker(new SQSClient({ region }), setting('WORK_QUEUE_URL'));
 const decisions = new EventBridgeDecisionPublisher({
   client: new EventBridgeClient({ region }),
-  eventBusName: setting('EVENT_BUS_NAME'),
+  eventBusName: env.required('EVENT_BUS_NAME'),
   clusterName,
   logger,
 });
-const description = new EksClusterDescription({ eks, clusterName, now });
-const kubeConfigs = deployedKubeConfigs({
-  region,
-  clusterName,
-  ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
-  now,
-  eks,
-  description,
-});
 
-const limits = startingLimits(process.env[STARTING_LIMITS_VARIABLE]);
+const limits = startingLimits(env.optional(STARTING_LIMITS_VARIABLE));
 /** Set by the stack only with `adoptKarpenterNodes`, beside the IAM that lets it tag them. */
-const adoptKarpenterNodes = process.env.ADOPT_KARPENTER_NODES === 'true';
+const adoptKarpenterNodes = env.optional('ADOPT_KARPENTER_NODES') === 'true';
 const iam = new IAMClient({ region });
 
 /** Karpenter looks for unused instance profiles every 30 minutes. */
@@ -99,14 +69,16 @@ async function collectUnusedProfiles(): Promise<void> {
 /** The CA in the kubeconfig secret, as client-node read it. */
 async function secretCa(): Promise<string> {
   const ca = (await kubeConfigs.current()).getCurrentCluster()?.caData;
-  if (ca === undefined) throw new Error(`cluster access secret ${clusterSecret} has no CA`);
+  if (ca === undefined) {
+    throw new Error(`cluster access secret ${env.optional('CLUSTER_SECRET_ARN')} has no CA`);
+  }
   return ca;
 }
 
 function clusterSettings(): Promise<ClusterSettings> {
-  return clusterSecret === undefined
-    ? eksClusterSettings(description, clusterName, region)
-    : environmentClusterSettings(clusterName, region, setting, secretCa);
+  return description === undefined
+    ? environmentClusterSettings(clusterName, region, env.required, secretCa)
+    : eksClusterSettings(description, clusterName, region);
 }
 
 let cloud: Promise<CloudProvider> | undefined;

@@ -5,14 +5,10 @@
  * none of the cluster's claims needs neither DescribeCluster nor the API server.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { makeDynamoDbStateStore } from '../../adapters/dynamodb/dynamodb-state-store.ts';
-import { deployedKubeConfigs } from '../../adapters/eks/deployed-kube-configs.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
-import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
+import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import type { Cluster } from '../../ports/cluster.ts';
 import {
   handleInterruption,
@@ -20,30 +16,9 @@ import {
 } from '../../use-cases/interruption/handle-interruption.ts';
 import { makeInterruptionHandler } from './handler.ts';
 
-function setting(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    throw new Error(`starting the interruption function: ${name} is not set`);
-  }
-  return value;
-}
-
-const region = setting('AWS_REGION');
-const clusterName = setting('CLUSTER_NAME');
-const clusterSecret = process.env.CLUSTER_SECRET_ARN;
-const now = () => new Date();
-
-const state = makeDynamoDbStateStore({
-  client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
-  tables: { state: setting('STATE_TABLE'), nodeClaims: setting('CLAIMS_TABLE') },
-});
-const waker = new SqsWaker(new SQSClient({ region }), setting('WORK_QUEUE_URL'));
-const kubeConfigs = deployedKubeConfigs({
-  region,
-  clusterName,
-  ...(clusterSecret === undefined ? {} : { clusterSecretArn: clusterSecret }),
-  now,
-});
+const { now, state, waker, kubeConfigs } = startClusterFunction(
+  functionEnvironment('the interruption function'),
+);
 
 const clusters = new WeakMap<KubeConfig, Cluster>();
 

@@ -1,8 +1,4 @@
-/**
- * The controller's composition root: configured from the environment the stack sets, it starts
- * without calling AWS, and names what is missing when a setting is not there; the cluster's
- * settings for launches come from EKS DescribeCluster.
- */
+/** The cluster's settings for launches: from EKS DescribeCluster, or from the environment for a self-managed cluster. */
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,35 +9,7 @@ import {
   environmentClusterSettings,
 } from '../../../functions/handlers/controller/cluster-settings.ts';
 
-const ENVIRONMENT = {
-  AWS_REGION: 'us-east-1',
-  CLUSTER_NAME: 'shop-prod',
-  STATE_TABLE: 'nodesmith-shop-prod-state',
-  CLAIMS_TABLE: 'nodesmith-shop-prod-claims',
-  WORK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/111122223333/nodesmith-work',
-  EVENT_BUS_NAME: 'nodesmith-shop-prod',
-};
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-  vi.resetModules();
-});
-
-describe('the controller composition root', () => {
-  it('starts from the environment alone', async () => {
-    for (const [name, value] of Object.entries(ENVIRONMENT)) vi.stubEnv(name, value);
-    const { handler } = await import('../../../functions/handlers/controller/index.ts');
-    expect(typeof handler).toBe('function');
-  });
-
-  it('names the setting that is missing', async () => {
-    for (const [name, value] of Object.entries(ENVIRONMENT)) vi.stubEnv(name, value);
-    vi.stubEnv('CLAIMS_TABLE', '');
-    await expect(import('../../../functions/handlers/controller/index.ts')).rejects.toThrow(
-      'starting the controller: CLAIMS_TABLE is not set',
-    );
-  });
-});
+afterEach(() => vi.unstubAllEnvs());
 
 describe('cluster settings from EKS', () => {
   const eks = mockClient(EKSClient);
