@@ -17,6 +17,10 @@ import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
 import { IamInstanceProfileCollection } from '../../adapters/ec2/iam-instance-profile-collection.ts';
 import { IamInstanceProfileProvisioner } from '../../adapters/ec2/iam-instance-profile-provisioner.ts';
+import {
+  eksClusterSettings,
+  selfManagedClusterSettings,
+} from '../../adapters/eks/cluster-settings.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
@@ -30,7 +34,6 @@ import { collectInstanceProfiles } from '../../use-cases/controller/collect-inst
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../use-cases/controller/pass-report.ts';
-import { eksClusterSettings, environmentClusterSettings } from './cluster-settings.ts';
 import { makeControllerHandler } from './handler.ts';
 
 const env = functionEnvironment('the controller');
@@ -75,10 +78,24 @@ async function secretCa(): Promise<string> {
   return ca;
 }
 
-function clusterSettings(): Promise<ClusterSettings> {
-  return description === undefined
-    ? environmentClusterSettings(clusterName, region, env.required, secretCa)
-    : eksClusterSettings(description, clusterName, region);
+/**
+ * What launches need to know about the cluster: EKS describes it; a self-managed one is given
+ * as `CLUSTER_ENDPOINT`, `KUBERNETES_VERSION`, `CLUSTER_CA` (base64 PEM, else the secret's) and
+ * `SERVICE_CIDR`.
+ */
+async function clusterSettings(): Promise<ClusterSettings> {
+  if (description !== undefined) return eksClusterSettings(description, clusterName, region);
+  return selfManagedClusterSettings(
+    {
+      name: clusterName,
+      region,
+      kubernetesVersion: env.required('KUBERNETES_VERSION'),
+      endpoint: env.required('CLUSTER_ENDPOINT'),
+      serviceCidr: env.optional('SERVICE_CIDR'),
+      certificateAuthority: env.optional('CLUSTER_CA'),
+    },
+    secretCa,
+  );
 }
 
 let cloud: Promise<CloudProvider> | undefined;

@@ -1,17 +1,15 @@
-/** The cluster's settings for launches: from EKS DescribeCluster, or from the environment for a self-managed cluster. */
+/** The cluster's settings for launches: from EKS DescribeCluster, or as given for a self-managed cluster. */
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EksClusterDescription } from '../../../functions/adapters/eks/eks-cluster-description.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   clusterDnsOf,
   eksClusterSettings,
-  environmentClusterSettings,
-} from '../../../functions/handlers/controller/cluster-settings.ts';
+  selfManagedClusterSettings,
+} from '../../../functions/adapters/eks/cluster-settings.ts';
+import { EksClusterDescription } from '../../../functions/adapters/eks/eks-cluster-description.ts';
 
-afterEach(() => vi.unstubAllEnvs());
-
-describe('cluster settings from EKS', () => {
+describe('cluster settings', () => {
   const eks = mockClient(EKSClient);
   afterEach(() => eks.reset());
 
@@ -43,22 +41,24 @@ describe('cluster settings from EKS', () => {
     });
   });
 
-  it('reads a self-managed cluster’s CA from its kubeconfig secret when the environment has none', async () => {
-    vi.stubEnv('CLUSTER_ENDPOINT', 'https://k8s.lab.example.com:6443');
-    vi.stubEnv('KUBERNETES_VERSION', '1.33');
-    vi.stubEnv('CLUSTER_CA', '');
-    const setting = (name: string) => process.env[name] ?? '';
-    const fromSecret = await environmentClusterSettings('lab', 'eu-west-1', setting, async () =>
+  it('reads a self-managed cluster’s CA from its kubeconfig secret when none is given', async () => {
+    const lab = {
+      name: 'lab',
+      region: 'eu-west-1',
+      endpoint: 'https://k8s.lab.example.com:6443',
+      kubernetesVersion: '1.33',
+    };
+    const fromSecret = await selfManagedClusterSettings(lab, async () =>
       Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
     );
     expect(fromSecret.certificateAuthority).toBe(
       Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
     );
-    vi.stubEnv('CLUSTER_CA', 'Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=');
-    const fromEnvironment = await environmentClusterSettings('lab', 'eu-west-1', setting, () =>
-      Promise.reject(new Error('the secret is not read')),
+    const given = await selfManagedClusterSettings(
+      { ...lab, certificateAuthority: 'Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=' },
+      () => Promise.reject(new Error('the secret is not read')),
     );
-    expect(fromEnvironment.certificateAuthority).toBe('Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=');
+    expect(given.certificateAuthority).toBe('Q0EgZnJvbSB0aGUgZW52aXJvbm1lbnQ=');
   });
 
   it('has no cluster DNS address without a service range', () => {

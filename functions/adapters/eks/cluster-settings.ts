@@ -1,13 +1,13 @@
 /**
  * What launches need to know about the cluster (the ec2 adapter's ClusterSettings): from EKS
- * DescribeCluster for an EKS cluster, from the environment the stack sets for a self-managed one,
- * whose CA comes from the kubeconfig secret when the environment has none (a bundle too large
- * for Lambda's 4 KB of variables). The cluster DNS address is the tenth of the service range, as
- * EKS and kubeadm assign it.
+ * DescribeCluster for an EKS cluster; for a self-managed one, from the settings the stack gives,
+ * its CA from the kubeconfig secret when they have none (a bundle too large for Lambda's 4 KB of
+ * variables). The cluster DNS address is the tenth of the service range, as EKS and kubeadm
+ * assign it.
  */
-import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
-import type { EksClusterDescription } from '../../adapters/eks/eks-cluster-description.ts';
-import { fromCluster } from '../../adapters/eks/mappers.ts';
+import type { ClusterSettings } from '../ec2/cluster-settings.ts';
+import type { EksClusterDescription } from './eks-cluster-description.ts';
+import { fromCluster } from './mappers.ts';
 
 /** `10.100.0.0/16` → `10.100.0.10`. */
 export function clusterDnsOf(serviceCidr: string | undefined): string | undefined {
@@ -35,25 +35,19 @@ export async function eksClusterSettings(
   };
 }
 
-/**
- * A self-managed cluster: `CLUSTER_ENDPOINT`, `KUBERNETES_VERSION`, and `CLUSTER_CA` (base64 PEM)
- * or, without it, the CA the kubeconfig secret holds.
- */
-export async function environmentClusterSettings(
-  name: string,
-  region: string,
-  setting: (variable: string) => string,
+/** A self-managed cluster as the stack describes it; without a CA, the secret's is read. */
+export type SelfManagedCluster = Omit<ClusterSettings, 'certificateAuthority' | 'clusterDns'> & {
+  readonly certificateAuthority?: string;
+};
+
+export async function selfManagedClusterSettings(
+  { certificateAuthority, serviceCidr, ...cluster }: SelfManagedCluster,
   secretCa: () => Promise<string>,
 ): Promise<ClusterSettings> {
-  const serviceCidr = process.env.SERVICE_CIDR;
   const clusterDns = clusterDnsOf(serviceCidr);
-  const ca = process.env.CLUSTER_CA;
   return {
-    name,
-    region,
-    kubernetesVersion: setting('KUBERNETES_VERSION'),
-    endpoint: setting('CLUSTER_ENDPOINT'),
-    certificateAuthority: ca === undefined || ca === '' ? await secretCa() : ca,
+    ...cluster,
+    certificateAuthority: certificateAuthority ?? (await secretCa()),
     ...(serviceCidr === undefined ? {} : { serviceCidr }),
     ...(clusterDns === undefined ? {} : { clusterDns }),
   };
