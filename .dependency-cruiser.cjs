@@ -18,12 +18,22 @@ module.exports = {
       to: { pathNot: '^functions/(domain|ports)/' },
     },
     {
+      name: 'contract-is-names',
+      comment:
+        'functions/contract (the names the stack and the functions share) imports nothing: lib/ imports it, and must take no runtime code with it.',
+      severity: 'error',
+      from: { path: '^functions/contract/' },
+      to: { pathNot: '^functions/contract/' },
+    },
+    {
       name: 'manifests-inward',
       comment:
-        'functions/manifests (documents to domain objects) imports, of the project, the domain only; of packages, its schema and YAML libraries.',
+        'functions/manifests (documents to domain objects) imports, of the project, the domain and the shared names only; of packages, its schema and YAML libraries.',
       severity: 'error',
       from: { path: '^functions/manifests/' },
-      to: { pathNot: '^functions/(domain|manifests)/|(^|/)node_modules/(zod|yaml|js-yaml)/' },
+      to: {
+        pathNot: '^functions/(domain|manifests|contract)/|(^|/)node_modules/(zod|yaml|js-yaml)/',
+      },
     },
     {
       name: 'use-cases-no-adapters',
@@ -50,10 +60,11 @@ module.exports = {
     },
     {
       name: 'lib-no-runtime-code',
-      comment: 'CDK code names function entry points as strings; it never imports them.',
+      comment:
+        'CDK code names function entry points as strings; it never imports them. It imports functions/contract alone, so that variable, key and limit names are written once for both sides.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^functions/' },
+      to: { path: '^functions/', pathNot: '^functions/contract/' },
     },
     {
       name: 'no-circular',

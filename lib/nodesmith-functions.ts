@@ -22,6 +22,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { Variable } from '../functions/contract/environment.ts';
 import type { NodesmithConfig } from './config.ts';
 import { grantControllerPermissions } from './controller-permissions.ts';
 import { NodesmithFunction, type NodesmithFunctionProps } from './nodesmith-function.ts';
@@ -78,11 +79,13 @@ export class NodesmithFunctions extends Construct {
     const { config, tables, queues } = props;
     this.workQueueUrl = queues.work.queueUrl;
     const state = {
-      CLUSTER_NAME: config.clusterName,
-      STATE_TABLE: tables.state.tableName,
-      CLAIMS_TABLE: tables.nodeClaims.tableName,
-      WORK_QUEUE_URL: queues.work.queueUrl,
-      ...(config.limits === undefined ? {} : { CLUSTER_LIMITS: JSON.stringify(config.limits) }),
+      [Variable.clusterName]: config.clusterName,
+      [Variable.stateTable]: tables.state.tableName,
+      [Variable.claimsTable]: tables.nodeClaims.tableName,
+      [Variable.workQueueUrl]: queues.work.queueUrl,
+      ...(config.limits === undefined
+        ? {}
+        : { [Variable.clusterLimits]: JSON.stringify(config.limits) }),
     };
     this.controller = this.#controller(state);
     this.interruption = this.make(
@@ -131,9 +134,9 @@ export class NodesmithFunctions extends Construct {
           : { reservedConcurrentExecutions: config.controllerReservedConcurrency }),
         environment: {
           ...state,
-          EVENT_BUS_NAME: decisions.eventBusName,
+          [Variable.eventBusName]: decisions.eventBusName,
           ...clusterEnvironment(config),
-          ...(config.adoptKarpenterNodes ? { ADOPT_KARPENTER_NODES: 'true' } : {}),
+          ...(config.adoptKarpenterNodes ? { [Variable.adoptKarpenterNodes]: 'true' } : {}),
         },
       },
       true,
@@ -158,8 +161,8 @@ export class NodesmithFunctions extends Construct {
       timeout: Duration.seconds(10),
       memorySize: 256,
       environment: {
-        WORK_QUEUE_URL: this.#props.queues.work.queueUrl,
-        AUDIT_TOKEN_SECRET_ARN: this.auditToken.secretArn,
+        [Variable.workQueueUrl]: this.#props.queues.work.queueUrl,
+        [Variable.auditTokenSecretArn]: this.auditToken.secretArn,
       },
     });
     this.auditToken.grantRead(webhook);
@@ -279,16 +282,16 @@ function clusterEnvironment(config: NodesmithConfig): Record<string, string> {
   if (cluster.kind === 'eks') return {};
   return {
     ...secretEnvironment(config),
-    CLUSTER_ENDPOINT: cluster.endpoint,
+    [Variable.clusterEndpoint]: cluster.endpoint,
     ...(cluster.certificateAuthority === undefined
       ? {}
-      : { CLUSTER_CA: cluster.certificateAuthority }),
-    KUBERNETES_VERSION: cluster.kubernetesVersion,
-    ...(cluster.serviceCidr === undefined ? {} : { SERVICE_CIDR: cluster.serviceCidr }),
+      : { [Variable.clusterCa]: cluster.certificateAuthority }),
+    [Variable.kubernetesVersion]: cluster.kubernetesVersion,
+    ...(cluster.serviceCidr === undefined ? {} : { [Variable.serviceCidr]: cluster.serviceCidr }),
   };
 }
 
 function secretEnvironment(config: NodesmithConfig): Record<string, string> {
   const cluster = config.cluster;
-  return cluster.kind === 'eks' ? {} : { CLUSTER_SECRET_ARN: cluster.kubeconfigSecretArn };
+  return cluster.kind === 'eks' ? {} : { [Variable.clusterSecretArn]: cluster.kubeconfigSecretArn };
 }

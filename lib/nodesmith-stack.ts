@@ -16,6 +16,7 @@ import {
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { Variable } from '../functions/contract/environment.ts';
 import { KubernetesAccess, KubernetesGroup } from './cluster-access.ts';
 import type { ClusterAccess, NodesmithConfig } from './config.ts';
 import { ControlApi } from './control-api.ts';
@@ -159,7 +160,7 @@ function auditLogSubscription(
     description: 'Nodesmith audit relay: EKS audit log lines to a wake',
     timeout: Duration.seconds(30),
     memorySize: 256,
-    environment: { WORK_QUEUE_URL: functions.workQueueUrl },
+    environment: { [Variable.workQueueUrl]: functions.workQueueUrl },
   });
   new SubscriptionFilter(stack, 'AuditLogSubscription', {
     logGroup: LogGroup.fromLogGroupName(stack, 'EksAuditLogs', name),

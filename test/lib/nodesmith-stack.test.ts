@@ -11,6 +11,7 @@ import {
   TTL_ATTRIBUTE,
   tableDefinitions,
 } from '../../functions/adapters/dynamodb/tables.ts';
+import { Variable } from '../../functions/contract/environment.ts';
 import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
 import {
   type BuiltStack,
@@ -265,7 +266,9 @@ describe('the functions', () => {
     ];
     for (const [prefix, folder] of Object.entries(roots)) {
       const read = startingSources(folder).flatMap((source) =>
-        [...source.matchAll(/required\('([A-Z_]+)'\)/g)].map((m) => m[1] ?? ''),
+        [...source.matchAll(/required\((?:Variable\.(\w+)|'(\w+)')\)/g)].map(
+          ([, key, literal]) => Variable[key as keyof typeof Variable] ?? literal ?? '',
+        ),
       );
       expect(read.length, folder).toBeGreaterThan(0);
       for (const { built, unread } of stacks) {

@@ -9,6 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Variable } from '../../contract/environment.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { makeDynamoDbStateStore } from '../dynamodb/dynamodb-state-store.ts';
@@ -31,14 +32,17 @@ export interface ClusterFunction {
 
 export function startClusterFunction(env: FunctionEnvironment): ClusterFunction {
   const region = env.required('AWS_REGION');
-  const clusterName = env.required('CLUSTER_NAME');
-  const clusterSecretArn = env.optional('CLUSTER_SECRET_ARN');
+  const clusterName = env.required(Variable.clusterName);
+  const clusterSecretArn = env.optional(Variable.clusterSecretArn);
   const now = () => new Date();
   const state = makeDynamoDbStateStore({
     client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
-    tables: { state: env.required('STATE_TABLE'), nodeClaims: env.required('CLAIMS_TABLE') },
+    tables: {
+      state: env.required(Variable.stateTable),
+      nodeClaims: env.required(Variable.claimsTable),
+    },
   });
-  const waker = new SqsWaker(new SQSClient({ region }), env.required('WORK_QUEUE_URL'));
+  const waker = new SqsWaker(new SQSClient({ region }), env.required(Variable.workQueueUrl));
   if (clusterSecretArn !== undefined) {
     const kubeConfigs = deployedKubeConfigs({ region, clusterName, clusterSecretArn, now });
     return { region, clusterName, now, state, waker, kubeConfigs, description: undefined };

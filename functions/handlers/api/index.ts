@@ -9,11 +9,9 @@ import { BundledInstanceTypes } from '../../adapters/bundled/bundled-instance-ty
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
+import { Variable } from '../../contract/environment.ts';
 import { onDemandPrices } from '../../domain/instance-types/prices.ts';
-import {
-  STARTING_LIMITS_VARIABLE,
-  startingLimits,
-} from '../../manifests/nodesmith/starting-limits.ts';
+import { startingLimits } from '../../manifests/nodesmith/starting-limits.ts';
 import { liveDryRun } from '../../use-cases/plan/live-dry-run.ts';
 import { makeApiHandler } from './handler.ts';
 
@@ -21,7 +19,7 @@ const env = functionEnvironment('the API');
 const { region, now, state, waker, kubeConfigs } = startClusterFunction(env);
 const logger = new Logger({ serviceName: 'nodesmith-api' });
 const instanceTypes = new BundledInstanceTypes({ region, prices: onDemandPrices(region) });
-const limits = startingLimits(env.optional(STARTING_LIMITS_VARIABLE));
+const limits = startingLimits(env.optional(Variable.clusterLimits));
 
 export const handler = makeApiHandler({
   state,

@@ -8,17 +8,18 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
+import { Variable } from '../../contract/environment.ts';
 import { makeLogsHandler, makeWebhookHandler } from './handler.ts';
 
 const env = functionEnvironment('the audit relay');
 const logger = new Logger({ serviceName: 'nodesmith-audit-relay' });
-const waker = new SqsWaker(new SQSClient({}), env.required('WORK_QUEUE_URL'));
+const waker = new SqsWaker(new SQSClient({}), env.required(Variable.workQueueUrl));
 const secrets = new SecretsManagerClient({});
 let token: Promise<string> | undefined;
 
 function auditToken(): Promise<string> {
   token ??= secrets
-    .send(new GetSecretValueCommand({ SecretId: env.required('AUDIT_TOKEN_SECRET_ARN') }))
+    .send(new GetSecretValueCommand({ SecretId: env.required(Variable.auditTokenSecretArn) }))
     .then((secret) => secret.SecretString ?? '')
     .catch((err: unknown) => {
       token = undefined;

@@ -25,10 +25,8 @@ import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbr
 import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
-import {
-  STARTING_LIMITS_VARIABLE,
-  startingLimits,
-} from '../../manifests/nodesmith/starting-limits.ts';
+import { Variable } from '../../contract/environment.ts';
+import { startingLimits } from '../../manifests/nodesmith/starting-limits.ts';
 import type { CloudProvider } from '../../ports/cloud-provider.ts';
 import { collectInstanceProfiles } from '../../use-cases/controller/collect-instance-profiles.ts';
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
@@ -42,14 +40,14 @@ const { region, clusterName, now, state, waker, kubeConfigs, description } =
 const logger = new Logger({ serviceName: 'nodesmith-controller' });
 const decisions = new EventBridgeDecisionPublisher({
   client: new EventBridgeClient({ region }),
-  eventBusName: env.required('EVENT_BUS_NAME'),
+  eventBusName: env.required(Variable.eventBusName),
   clusterName,
   logger,
 });
 
-const limits = startingLimits(env.optional(STARTING_LIMITS_VARIABLE));
+const limits = startingLimits(env.optional(Variable.clusterLimits));
 /** Set by the stack only with `adoptKarpenterNodes`, beside the IAM that lets it tag them. */
-const adoptKarpenterNodes = env.optional('ADOPT_KARPENTER_NODES') === 'true';
+const adoptKarpenterNodes = env.optional(Variable.adoptKarpenterNodes) === 'true';
 const iam = new IAMClient({ region });
 
 /** Karpenter looks for unused instance profiles every 30 minutes. */
@@ -73,7 +71,7 @@ async function collectUnusedProfiles(): Promise<void> {
 async function secretCa(): Promise<string> {
   const ca = (await kubeConfigs.current()).getCurrentCluster()?.caData;
   if (ca === undefined) {
-    throw new Error(`cluster access secret ${env.optional('CLUSTER_SECRET_ARN')} has no CA`);
+    throw new Error(`cluster access secret ${env.optional(Variable.clusterSecretArn)} has no CA`);
   }
   return ca;
 }
@@ -89,10 +87,10 @@ async function clusterSettings(): Promise<ClusterSettings> {
     {
       name: clusterName,
       region,
-      kubernetesVersion: env.required('KUBERNETES_VERSION'),
-      endpoint: env.required('CLUSTER_ENDPOINT'),
-      serviceCidr: env.optional('SERVICE_CIDR'),
-      certificateAuthority: env.optional('CLUSTER_CA'),
+      kubernetesVersion: env.required(Variable.kubernetesVersion),
+      endpoint: env.required(Variable.clusterEndpoint),
+      serviceCidr: env.optional(Variable.serviceCidr),
+      certificateAuthority: env.optional(Variable.clusterCa),
     },
     secretCa,
   );

@@ -4,11 +4,10 @@
  * from the `limits` context of `cdk.json`. Checked as a ClusterLimits document would be; a bad
  * value stops the function at start with the variable and the field named.
  */
+import { Variable } from '../../contract/environment.ts';
 import { type ClusterLimits, clusterLimits } from '../../domain/limits/cluster-limits.ts';
 import { ManifestError } from '../manifest-error.ts';
 import { parseClusterLimits } from './cluster-limits.ts';
-
-export const STARTING_LIMITS_VARIABLE = 'CLUSTER_LIMITS';
 
 export function startingLimits(value: string | undefined): ClusterLimits | undefined {
   if (value === undefined || value === '') return undefined;
@@ -16,6 +15,6 @@ export function startingLimits(value: string | undefined): ClusterLimits | undef
     return parseClusterLimits(clusterLimits(JSON.parse(value) as Record<string, string>));
   } catch (err) {
     const reason = err instanceof ManifestError || err instanceof SyntaxError ? err.message : err;
-    throw new Error(`${STARTING_LIMITS_VARIABLE} is not a limits map: ${String(reason)}`);
+    throw new Error(`${Variable.clusterLimits} is not a limits map: ${String(reason)}`);
   }
 }
