@@ -1,9 +1,9 @@
 /**
- * The two DynamoDB tables of one cluster's state, keyed exactly as the DynamoDB adapter's
- * `tableDefinitions()` describes them (a template test holds the two together): NodeClaims by
- * name with an index by instance id, and everything else by partition and sort key with a TTL.
- * On-demand, point-in-time recovery, encrypted, and retained when the stack goes: the claims
- * name instances that may still run.
+ * The two DynamoDB tables of one cluster's state, keyed by the names the DynamoDB adapter uses
+ * (functions/contract) and as its `tableDefinitions()` describes them (a template test holds the
+ * two together): NodeClaims by name with an index by instance id, and everything else by
+ * partition and sort key with a TTL. On-demand, point-in-time recovery, encrypted, and retained
+ * when the stack goes: the claims name instances that may still run.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -15,14 +15,14 @@ import {
   TableV2,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-
-/** Attribute names the adapter uses (functions/adapters/dynamodb/keys.ts). */
-const CLAIM_NAME = 'name';
-const INSTANCE_ID = 'instanceId';
-export const INSTANCE_ID_INDEX = 'byInstanceId';
-const STATE_PK = 'pk';
-const STATE_SK = 'sk';
-const STATE_TTL = 'ttl';
+import {
+  CLAIM_NAME,
+  INSTANCE_ID,
+  INSTANCE_ID_INDEX,
+  STATE_PK,
+  STATE_SK,
+  STATE_TTL,
+} from '../functions/contract/state-tables.ts';
 
 const SAFE = {
   billing: Billing.onDemand(),

@@ -6,12 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  INSTANCE_ID_INDEX,
-  TTL_ATTRIBUTE,
-  tableDefinitions,
-} from '../../functions/adapters/dynamodb/tables.ts';
+import { TTL_ATTRIBUTE, tableDefinitions } from '../../functions/adapters/dynamodb/tables.ts';
 import { Variable } from '../../functions/contract/environment.ts';
+import { INSTANCE_ID_INDEX } from '../../functions/contract/state-tables.ts';
 import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
 import {
   type BuiltStack,

@@ -13,6 +13,7 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { INSTANCE_ID_INDEX } from '../../contract/state-tables.ts';
 import type { Fence } from '../../domain/state/lease.ts';
 import type {
   NewNodeClaimRecord,
@@ -32,7 +33,7 @@ import {
 import { ClaimAttribute, LEASE_KEY } from './keys.ts';
 import { fromClaimItem, toClaimItem } from './mappers.ts';
 import { type DocumentClient, type Item, scanAll } from './pages.ts';
-import { INSTANCE_ID_INDEX, type StateTableNames } from './tables.ts';
+import type { StateTableNames } from './tables.ts';
 
 /**
  * Sends of a fenced write that other transactions on the lease item keep cancelling. Each holds

@@ -4,26 +4,33 @@
  * Query lists them, and one partition per event key for events seen, which are only ever
  * addressed one at a time and can arrive in bursts.
  */
+import {
+  CLAIM_NAME,
+  INSTANCE_ID,
+  STATE_PK,
+  STATE_SK,
+  STATE_TTL,
+} from '../../contract/state-tables.ts';
 import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import { offeringId } from '../../domain/state/unavailable-offering.ts';
 
 export const StateAttribute = {
-  pk: 'pk',
-  sk: 'sk',
+  pk: STATE_PK,
+  sk: STATE_SK,
   document: 'document',
   hash: 'hash',
   resourceVersion: 'resourceVersion',
   holder: 'holder',
   fencingToken: 'fencingToken',
   expiresAt: 'expiresAt',
-  ttl: 'ttl',
+  ttl: STATE_TTL,
 } as const;
 
 export const ClaimAttribute = {
-  name: 'name',
+  name: CLAIM_NAME,
   nodePool: 'nodePool',
   phase: 'phase',
-  instanceId: 'instanceId',
+  instanceId: INSTANCE_ID,
   version: 'version',
 } as const;
 

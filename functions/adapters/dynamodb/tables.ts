@@ -1,8 +1,8 @@
 /**
  * The two tables behind the DynamoDB StateStore (docs/state.md explains the layout and why).
  * `tableDefinitions` is the single description of them: `createTables` builds them for tests
- * and DynamoDB Local, and the CDK StateTables construct must declare the same keys, index and
- * TTL attribute (docs/state.md lists what to keep in step).
+ * and DynamoDB Local, and the CDK StateTables construct declares the same keys, index and TTL
+ * attribute, by the names in functions/contract/state-tables.ts (a template test compares them).
  */
 import {
   CreateTableCommand,
@@ -11,6 +11,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { INSTANCE_ID_INDEX } from '../../contract/state-tables.ts';
 import { ClaimAttribute, StateAttribute } from './keys.ts';
 
 export interface StateTableNames {
@@ -20,7 +21,6 @@ export interface StateTableNames {
   readonly state: string;
 }
 
-export const INSTANCE_ID_INDEX = 'byInstanceId';
 /** Epoch seconds; DynamoDB deletes expired items lazily, so reads filter on `expiresAt` too. */
 export const TTL_ATTRIBUTE = StateAttribute.ttl;
 
