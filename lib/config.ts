@@ -4,6 +4,7 @@
  * expected, and no stack is produced. Keys are flat so each can be given on the command line.
  */
 import { z } from 'zod';
+import { CLUSTER_LIMIT_NAMES } from '../functions/contract/cluster-limit-names.ts';
 
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = [
@@ -57,8 +58,7 @@ const commaList = z.preprocess(
  */
 const CA_IN_ENVIRONMENT = 3072;
 
-/** Limits a deployment may start with (the functions check them again with Kubernetes' quantity rules). */
-const LIMIT_NAMES = ['nodes', 'cpu', 'memory', 'nvidia.com/gpu', 'nodesmith.io/hourly-cost'];
+/** A quantity as a limit's value (the functions check it again with Kubernetes' rules). */
 const QUANTITY = /^\+?(\d+\.?\d*|\.\d+)([eE][-+]?\d+|[numkMGTPE]|[KMGTPE]i)?$/;
 
 /** The cluster's starting limits: a map in cdk.json, or its JSON text from `-c limits='{…}'`. */
@@ -87,11 +87,11 @@ const limits = z.preprocess(
     )
     .superRefine((map, ctx) => {
       for (const name of Object.keys(map)) {
-        if (LIMIT_NAMES.includes(name) || name.includes('/')) continue;
+        if (CLUSTER_LIMIT_NAMES.includes(name) || name.includes('/')) continue;
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `must be one of ${LIMIT_NAMES.join(', ')} or an extended resource`,
+          message: `must be one of ${CLUSTER_LIMIT_NAMES.join(', ')} or an extended resource`,
         });
       }
     }),

@@ -3,9 +3,6 @@
  * own `spec.limits` (a cluster-wide limit is among Karpenter's oldest requests, aws#2474).
  * Set through the API or the CLI; the deployment's configuration gives the starting value.
  */
-import { HOURLY_COST } from './hourly-cost.ts';
-import { NODES } from './limit-charge.ts';
-
 export const CLUSTER_LIMITS_TYPE = {
   apiVersion: 'nodesmith.io/v1',
   kind: 'ClusterLimits',
@@ -13,9 +10,6 @@ export const CLUSTER_LIMITS_TYPE = {
 
 /** There is one: it is stored under this name. */
 export const CLUSTER_LIMITS_NAME = 'cluster';
-
-/** The keys users set; any extended resource (`aws.amazon.com/neuron`) may be limited too. */
-export const CLUSTER_LIMIT_KEYS = [NODES, 'cpu', 'memory', 'nvidia.com/gpu', HOURLY_COST] as const;
 
 export interface ClusterLimits {
   readonly apiVersion: typeof CLUSTER_LIMITS_TYPE.apiVersion;

@@ -12,8 +12,8 @@
  * so a misspelt limit is never silently ignored.
  */
 import { z } from 'zod';
+import { CLUSTER_LIMIT_NAMES } from '../../contract/cluster-limit-names.ts';
 import {
-  CLUSTER_LIMIT_KEYS,
   CLUSTER_LIMITS_NAME,
   CLUSTER_LIMITS_TYPE,
   type ClusterLimits,
@@ -23,7 +23,7 @@ import { isQualifiedName } from '../karpenter/formats.ts';
 import { objectMeta } from '../karpenter/object-meta.ts';
 import { parseDocument } from '../karpenter/parse-document.ts';
 
-const KNOWN: ReadonlySet<string> = new Set(CLUSTER_LIMIT_KEYS);
+const KNOWN: ReadonlySet<string> = new Set(CLUSTER_LIMIT_NAMES);
 
 function isLimitKey(key: string): boolean {
   return KNOWN.has(key) || (key.includes('/') && isQualifiedName(key));
@@ -34,7 +34,7 @@ const limits = z.record(z.string(), quantity).superRefine((list, ctx) => {
     if (isLimitKey(key)) continue;
     ctx.addIssue({
       code: 'custom',
-      message: `unknown limit "${key}": expected ${CLUSTER_LIMIT_KEYS.join(', ')} or an extended resource such as vendor.com/device`,
+      message: `unknown limit "${key}": expected ${CLUSTER_LIMIT_NAMES.join(', ')} or an extended resource such as vendor.com/device`,
       path: [key],
     });
   }
