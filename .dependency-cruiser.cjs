@@ -11,6 +11,20 @@ module.exports = {
       to: { pathNot: '^functions/domain/' },
     },
     {
+      name: 'domain-limits-below-scheduling',
+      comment: 'The planner counts limits, so limits know nothing of planning.',
+      severity: 'error',
+      from: { path: '^functions/domain/limits/' },
+      to: { path: '^functions/domain/scheduling/' },
+    },
+    {
+      name: 'domain-resources-are-the-base',
+      comment: 'Resource amounts are what limits and planning both count: they import neither.',
+      severity: 'error',
+      from: { path: '^functions/domain/resources\\.ts$' },
+      to: { path: '^functions/domain/(limits|scheduling)/' },
+    },
+    {
       name: 'ports-are-types',
       comment: 'functions/ports may only import the domain.',
       severity: 'error',

@@ -1,11 +1,4 @@
-import { HOURLY_COST } from './limits/hourly-cost.ts';
-import {
-  parseMicrosExact,
-  parseMillis,
-  parseMillisExact,
-  parseUnits,
-  parseUnitsExact,
-} from './quantity.ts';
+import { parseMillis, parseUnits } from './quantity.ts';
 
 /**
  * Resource amounts keyed by resource name. `cpu` is in millicores; every other resource is in
@@ -36,30 +29,6 @@ export const EMPTY: Resources = Object.freeze({});
 /** Parses one resource amount from its Kubernetes quantity into the unit `Resources` uses. */
 export function parseResource(name: string, quantity: string | number): number {
   return name === ResourceName.cpu ? parseMillis(quantity) : parseUnits(quantity);
-}
-
-/**
- * Limits and what is left of them, exact: a NodePool may be limited to `8Ei` of memory (the
- * common way to write "no limit"), and its nodes' capacity summed against it must not round.
- * Compared with `Resources` amounts directly: JavaScript compares a number and a bigint exactly.
- */
-export type Limits = Readonly<Record<string, bigint>>;
-
-/**
- * Parses a limits ResourceList exactly: CPU in millicores, the hourly cost in micro-dollars,
- * `nodes` and everything else in whole units.
- */
-export function parseLimits(list: Readonly<Record<string, string | number>>): Limits {
-  const out: Record<string, bigint> = {};
-  for (const [name, quantity] of Object.entries(list)) {
-    out[name] =
-      name === ResourceName.cpu
-        ? parseMillisExact(quantity)
-        : name === HOURLY_COST
-          ? parseMicrosExact(quantity)
-          : parseUnitsExact(quantity);
-  }
-  return out;
 }
 
 /** Parses a Kubernetes ResourceList (`{cpu: "500m", memory: "1Gi"}`). */

@@ -5,7 +5,7 @@
  * option. A pod that would grow a claim into a larger option must find room for the difference.
  * Karpenter instead takes the largest option away, which leaves a cost limit mostly unused: the
  * options of one claim span many times its price. What the launch may fill instead of the
- * cheapest is bounded when the claim is written (see claim-admission.ts).
+ * cheapest is bounded when the claim is written (see scheduling/claim-admission.ts).
  *
  * The planner asks this for every option of every claim it opens, so charges are vectors of
  * exact amounts over the limited keys, computed once (`vector`), and compared without lookups.

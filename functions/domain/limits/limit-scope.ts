@@ -3,10 +3,11 @@
  * that every pool counts against. Usage, what remains and why a node would not fit, exactly.
  */
 import type { NodePool } from '../node-pool.ts';
-import { GiB, type Limits, parseLimits, ResourceName } from '../resources.ts';
+import { GiB, ResourceName } from '../resources.ts';
 import type { ClusterLimits } from './cluster-limits.ts';
 import { formatDollars, HOURLY_COST } from './hourly-cost.ts';
 import { amountOf, type Charge, NODES, type PoolCharge } from './limit-charge.ts';
+import { type Limits, parseLimits } from './parsed-limits.ts';
 
 export interface LimitScope {
   /** The pool the limits belong to; none for the cluster's. */

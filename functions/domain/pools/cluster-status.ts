@@ -7,7 +7,7 @@ import { isGoing } from '../lifecycle/claim-deletion.ts';
 import { claimCharges } from '../limits/claim-charges.ts';
 import type { ClusterLimits } from '../limits/cluster-limits.ts';
 import { type LimitUsage, usageReport } from '../limits/limit-scope.ts';
-import { parseLimits } from '../resources.ts';
+import { parseLimits } from '../limits/parsed-limits.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 
 export interface ClusterStatus {

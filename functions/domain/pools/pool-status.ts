@@ -8,9 +8,10 @@
 import { isGoing } from '../lifecycle/claim-deletion.ts';
 import { claimCharges } from '../limits/claim-charges.ts';
 import { type LimitUsage, usageReport } from '../limits/limit-scope.ts';
+import { parseLimits } from '../limits/parsed-limits.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import type { NodePool } from '../node-pool.ts';
-import { add, formatResource, parseLimits, type Resources } from '../resources.ts';
+import { add, formatResource, type Resources } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
 import type { PastDisruption } from '../state/past-disruption.ts';
 

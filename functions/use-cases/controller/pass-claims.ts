@@ -8,10 +8,10 @@ import { templateHash } from '../../domain/disruption/template-hash.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
-import { type Admission, admitClaim } from '../../domain/limits/claim-admission.ts';
 import { claimCharges, isInterrupted } from '../../domain/limits/claim-charges.ts';
 import { covers, type LimitScope, limitScopes } from '../../domain/limits/limit-scope.ts';
 import { podKey } from '../../domain/pod.ts';
+import { type Admission, admitClaim } from '../../domain/scheduling/claim-admission.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type {
   PlannedNodeClaim,

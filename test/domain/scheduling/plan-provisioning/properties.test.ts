@@ -11,6 +11,7 @@ import { clusterLimits } from '../../../../functions/domain/limits/cluster-limit
 import { HOURLY_COST } from '../../../../functions/domain/limits/hourly-cost.ts';
 import { chargeOf } from '../../../../functions/domain/limits/limit-charge.ts';
 import { type LimitScope, usageOf } from '../../../../functions/domain/limits/limit-scope.ts';
+import { parseLimits } from '../../../../functions/domain/limits/parsed-limits.ts';
 import { planningCharges } from '../../../../functions/domain/limits/planning-charges.ts';
 import type { Node } from '../../../../functions/domain/node.ts';
 import type { NodePool } from '../../../../functions/domain/node-pool.ts';
@@ -23,7 +24,7 @@ import {
   labelsSatisfy,
   type Requirements,
 } from '../../../../functions/domain/requirements/requirements.ts';
-import { add, fits, parseLimits, type Resources } from '../../../../functions/domain/resources.ts';
+import { add, fits, type Resources } from '../../../../functions/domain/resources.ts';
 import { hostPortsOf } from '../../../../functions/domain/scheduling/host-ports.ts';
 import type { ProvisioningInput } from '../../../../functions/domain/scheduling/plan-provisioning.ts';
 import { planProvisioning } from '../../../../functions/domain/scheduling/plan-provisioning.ts';

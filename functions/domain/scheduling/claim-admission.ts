@@ -10,9 +10,8 @@
  */
 import type { InstanceType } from '../instance-type.ts';
 import { Label } from '../labels.ts';
-import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
-import { dearestPrice } from './claim-charges.ts';
-import { amountOf, type Charge, chargeOf, type PoolCharge } from './limit-charge.ts';
+import { dearestPrice } from '../limits/claim-charges.ts';
+import { amountOf, type Charge, chargeOf, type PoolCharge } from '../limits/limit-charge.ts';
 import {
   covers,
   exceededKey,
@@ -20,7 +19,8 @@ import {
   type LimitScope,
   refusal,
   remainingOf,
-} from './limit-scope.ts';
+} from '../limits/limit-scope.ts';
+import type { PlannedNodeClaim } from './provisioning-plan.ts';
 
 export type Admission =
   | { readonly admitted: true; readonly planned: PlannedNodeClaim }

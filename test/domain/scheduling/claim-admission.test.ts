@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pendingClaimRecord } from '../../../functions/domain/lifecycle/claim-record.ts';
-import { admitClaim } from '../../../functions/domain/limits/claim-admission.ts';
 import { claimCharges } from '../../../functions/domain/limits/claim-charges.ts';
 import { HOURLY_COST } from '../../../functions/domain/limits/hourly-cost.ts';
 import type { LimitScope } from '../../../functions/domain/limits/limit-scope.ts';
-import { parseLimits } from '../../../functions/domain/resources.ts';
+import { parseLimits } from '../../../functions/domain/limits/parsed-limits.ts';
+import { admitClaim } from '../../../functions/domain/scheduling/claim-admission.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import { T0 } from '../../contracts/state-fixtures.ts';
 import { aNodePool, anInstanceType, aPod, instanceTypesFor } from '../../support/builders.ts';
