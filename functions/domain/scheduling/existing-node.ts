@@ -24,6 +24,11 @@ export interface ExistingNodeInput {
   readonly pendingDaemons: Resources;
 }
 
+/** What a pod would change on an existing node: `canAdd`'s answer, which `add` applies. */
+export interface NodePlacement {
+  readonly available: Resources;
+}
+
 export class ExistingNode {
   readonly name: string;
   readonly taints: readonly Taint[];
@@ -47,10 +52,10 @@ export class ExistingNode {
   }
 
   /**
-   * Why the pod cannot go here, or undefined when it can. Changes nothing, so it can be asked
-   * any number of times (core: existingnode.go CanAdd).
+   * What the node would have left with the pod, or why the pod cannot go here. Changes nothing,
+   * so it can be asked any number of times (core: existingnode.go CanAdd).
    */
-  canAdd(pod: SchedulingPod, topology: Topology): Unfit | undefined {
+  canAdd(pod: SchedulingPod, topology: Topology): NodePlacement | Unfit {
     const taint = firstUntolerated(pod.tolerations, this.taints);
     if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
     const portConflict = this.hostPorts.conflict(pod.hostPorts);
@@ -60,13 +65,14 @@ export class ExistingNode {
     const incompatible = compatibilityReason(this.reqs, pod.requirements.all, false);
     if (incompatible !== undefined) return unfit('Requirements', incompatible);
     const placed = topology.addRequirements(pod.pod, pod.requirements.strict, this.reqs);
-    return placed.ok ? undefined : unfit('Topology', placed.reason);
+    if (!placed.ok) return unfit('Topology', placed.reason);
+    return { available: subtract(this.available, pod.requests) };
   }
 
-  /** Places a pod `canAdd` accepted. */
-  add(pod: SchedulingPod, topology: Topology): void {
+  /** Takes the pod as `canAdd` worked out. */
+  add(pod: SchedulingPod, placement: NodePlacement, topology: Topology): void {
     this.pods.push(pod);
-    this.available = subtract(this.available, pod.requests);
+    this.available = placement.available;
     this.hostPorts.add(pod.hostPorts);
     topology.record(pod.pod, this.reqs, this.taints);
   }

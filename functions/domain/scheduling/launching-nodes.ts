@@ -9,6 +9,7 @@
 import type { ExistingNode } from './existing-node.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import type { Topology } from './topology/topology.ts';
+import { isUnfit } from './unfit.ts';
 
 export class LaunchingNodes {
   private readonly buckets: Set<ExistingNode>[] = [];
@@ -22,8 +23,9 @@ export class LaunchingNodes {
     for (const bucket of this.buckets) {
       if (bucket === undefined) continue;
       for (const node of bucket) {
-        if (node.canAdd(pod, topology) !== undefined) continue;
-        node.add(pod, topology);
+        const answer = node.canAdd(pod, topology);
+        if (isUnfit(answer)) continue;
+        node.add(pod, answer, topology);
         bucket.delete(node);
         this.bucket(node.pods.length).add(node);
         return node;

@@ -53,10 +53,6 @@ export interface Placement {
   readonly core: CoreRequests;
 }
 
-export function isPlacement(answer: Placement | Unfit): answer is Placement {
-  return 'proposal' in answer;
-}
-
 export class NewNodeClaim {
   readonly template: NodeClaimTemplate;
   readonly hostname: string;

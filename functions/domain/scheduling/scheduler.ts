@@ -11,12 +11,12 @@ import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
-import { isPlacement, NewNodeClaim } from './new-node-claim.ts';
+import { NewNodeClaim } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import type { Topology } from './topology/topology.ts';
-import { limitUnfit, type Unfit, unfit } from './unfit.ts';
+import { isUnfit, limitUnfit, type Unfit, unfit } from './unfit.ts';
 
 export interface SchedulerInput {
   readonly pods: readonly SchedulingPod[];
@@ -79,7 +79,7 @@ class ClaimsByLoad {
       for (const claim of bucket) {
         if (!this.mayOffer(claim, pod, topology, limits, constrainsHostname)) continue;
         const answer = claim.canAdd(pod, topology);
-        if (isPlacement(answer) && limits.admits(claim, answer)) {
+        if (!isUnfit(answer) && limits.admits(claim, answer)) {
           claim.add(pod, answer, topology);
           this.moved(claim);
           return claim;
@@ -156,8 +156,9 @@ export class Scheduler {
 
   private add(pod: SchedulingPod): PoolUnfit[] | undefined {
     for (const node of this.settled) {
-      if (node.canAdd(pod, this.input.topology) === undefined) {
-        node.add(pod, this.input.topology);
+      const answer = node.canAdd(pod, this.input.topology);
+      if (!isUnfit(answer)) {
+        node.add(pod, answer, this.input.topology);
         return undefined;
       }
     }
@@ -190,7 +191,7 @@ export class Scheduler {
       const answer = claim.isEmpty
         ? limitUnfit(noOptionWithin(template))
         : claim.canAdd(pod, this.input.topology);
-      if (!isPlacement(answer)) {
+      if (isUnfit(answer)) {
         failures.push({ ...answer, nodePool: template.name });
         continue;
       }

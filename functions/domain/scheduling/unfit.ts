@@ -24,6 +24,14 @@ export interface Unfit {
 
 export const unfit = (code: UnfitCode, reason: string): Unfit => ({ code, reason });
 
+/**
+ * Whether a `canAdd` answer is a refusal. Every placement target answers `canAdd` with what
+ * adding the pod would change (which `add` then applies) or why it cannot.
+ */
+export function isUnfit<P extends object>(answer: P | Unfit): answer is Unfit {
+  return 'code' in answer;
+}
+
 /** A limit's refusal as an Unfit, keeping which limit it was. */
 export const limitUnfit = (refusal: LimitRefusal): Unfit => ({
   code: 'Limits',

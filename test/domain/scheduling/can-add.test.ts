@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { Label } from '../../../functions/domain/labels.ts';
 import type { Requirements } from '../../../functions/domain/requirements/requirements.ts';
 import {
-  isPlacement,
   NewNodeClaim,
   type Placement,
 } from '../../../functions/domain/scheduling/new-node-claim.ts';
@@ -20,7 +19,7 @@ import { podRequests } from '../../../functions/domain/scheduling/pod-requests.t
 import { SchedulingPod } from '../../../functions/domain/scheduling/scheduling-pod.ts';
 import { Topology } from '../../../functions/domain/scheduling/topology/topology.ts';
 import { topologyUniverse } from '../../../functions/domain/scheduling/topology/universe.ts';
-import type { Unfit } from '../../../functions/domain/scheduling/unfit.ts';
+import { isUnfit, type Unfit } from '../../../functions/domain/scheduling/unfit.ts';
 import { aNodePool, aPod, type PodOptions, someInstanceTypes } from '../../support/builders.ts';
 import {
   anAffinityTerm,
@@ -127,7 +126,7 @@ function describeRequirements(requirements: Requirements): string {
 }
 
 function describeAnswer(answer: Placement | Unfit): string {
-  return isPlacement(answer)
+  return !isUnfit(answer)
     ? `fits ${describeRequirements(answer.requirements)}`
     : `${answer.code}: ${answer.reason}`;
 }
@@ -138,7 +137,7 @@ function fill(world: World, probe: (claim: NewNodeClaim) => void): NewNodeClaim 
   for (const pod of world.pods) {
     probe(claim);
     const answer = claim.canAdd(pod, world.topology);
-    if (isPlacement(answer)) claim.add(pod, answer, world.topology);
+    if (!isUnfit(answer)) claim.add(pod, answer, world.topology);
   }
   return claim;
 }
@@ -190,7 +189,7 @@ describe('checking a pod apart from adding it', () => {
         for (const pod of world.pods) {
           // Act
           const answer = claim.canAdd(pod, world.topology);
-          if (!isPlacement(answer)) continue;
+          if (isUnfit(answer)) continue;
           claim.add(pod, answer, world.topology);
 
           // Assess

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { InstanceType } from '../../../functions/domain/instance-type.ts';
 import { Label } from '../../../functions/domain/labels.ts';
 import type { Pod } from '../../../functions/domain/pod.ts';
-import { isPlacement, NewNodeClaim } from '../../../functions/domain/scheduling/new-node-claim.ts';
+import { NewNodeClaim } from '../../../functions/domain/scheduling/new-node-claim.ts';
 import { nodeClaimTemplate } from '../../../functions/domain/scheduling/node-claim-template.ts';
 import { podRequests } from '../../../functions/domain/scheduling/pod-requests.ts';
 import { SchedulingPod } from '../../../functions/domain/scheduling/scheduling-pod.ts';
 import { Topology } from '../../../functions/domain/scheduling/topology/topology.ts';
+import { isUnfit } from '../../../functions/domain/scheduling/unfit.ts';
 import { aNodePool, anInstanceType, aPod, type PodOptions } from '../../support/builders.ts';
 import { anAffinityTerm, podAffinity } from '../../support/scheduling-builders.ts';
 
@@ -28,7 +29,7 @@ function setUp(catalog: readonly InstanceType[] = OVERPRICED) {
   const add = (...pods: SchedulingPod[]) => {
     for (const pod of pods) {
       const answer = claim.canAdd(pod, topology);
-      if (!isPlacement(answer)) throw new Error(`refused: ${answer.reason}`);
+      if (isUnfit(answer)) throw new Error(`refused: ${answer.reason}`);
       claim.add(pod, answer, topology);
     }
   };
