@@ -88,21 +88,28 @@ export interface EC2NodeClass {
   };
 }
 
-/** The AMI family: explicit, else implied by an alias (`al2023@latest` → AL2023), else AL2023. */
+/** The AMI family each alias family names (`al2023@latest` → AL2023). */
+export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
+  al2: 'AL2',
+  al2023: 'AL2023',
+  bottlerocket: 'Bottlerocket',
+  windows2019: 'Windows2019',
+  windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
+};
+
+/** The AMI family an alias names, or undefined when it names none. */
+export function aliasFamily(alias: string): AmiFamily | undefined {
+  const family = alias.split('@')[0] ?? '';
+  return Object.hasOwn(ALIAS_FAMILIES, family) ? ALIAS_FAMILIES[family] : undefined;
+}
+
+/** The AMI family: explicit, else implied by an alias, else AL2023. */
 export function amiFamilyOf(nodeClass: EC2NodeClass | undefined): AmiFamily {
   const explicit = nodeClass?.spec.amiFamily;
   if (explicit !== undefined) return explicit;
   const alias = nodeClass?.spec.amiSelectorTerms?.find((term) => term.alias !== undefined)?.alias;
-  const family = alias?.split('@')[0]?.toLowerCase();
-  const byAlias: Readonly<Record<string, AmiFamily>> = {
-    al2: 'AL2',
-    al2023: 'AL2023',
-    bottlerocket: 'Bottlerocket',
-    windows2019: 'Windows2019',
-    windows2022: 'Windows2022',
-    windows2025: 'Windows2025',
-  };
-  return (family !== undefined ? byAlias[family] : undefined) ?? 'AL2023';
+  return (alias === undefined ? undefined : aliasFamily(alias)) ?? 'AL2023';
 }
 
 export function isWindows(family: AmiFamily): boolean {

@@ -3,6 +3,8 @@
  * first reason found, in Karpenter's order of checks), the decisions taken so far and the budget
  * each pool has left. Methods read it and record into it; nothing else is mutable.
  */
+
+import { claimIndex, podsByNode } from '../by-node.ts';
 import { durationOrNever } from '../duration.ts';
 import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
@@ -19,29 +21,6 @@ import { type BudgetsByNamespace, budgetsByNamespace } from './pod-blockers.ts';
 
 /** Karpenter's default `expireAfter`. */
 export const DEFAULT_EXPIRE_AFTER_MS = 720 * 3_600_000;
-
-function claimIndex(claims: readonly NodeClaim[]): (node: Node) => NodeClaim | undefined {
-  const byName = new Map<string, NodeClaim>();
-  const byProvider = new Map<string, NodeClaim>();
-  for (const claim of claims) {
-    if (claim.status?.nodeName) byName.set(claim.status.nodeName, claim);
-    if (claim.status?.providerID) byProvider.set(claim.status.providerID, claim);
-  }
-  return (node) =>
-    byName.get(node.name) ??
-    (node.providerID === undefined ? undefined : byProvider.get(node.providerID));
-}
-
-function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    if (pod.nodeName === undefined) continue;
-    const list = out.get(pod.nodeName);
-    if (list === undefined) out.set(pod.nodeName, [pod]);
-    else list.push(pod);
-  }
-  return out;
-}
 
 function isInitialized(node: Node, claim: NodeClaim | undefined): boolean {
   return (

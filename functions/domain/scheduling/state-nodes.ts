@@ -4,6 +4,8 @@
  * yet. A managed node (a `karpenter.sh/nodepool` label and a matching NodeClaim) that is not
  * initialized yet does not block pods with its startup or known ephemeral taints.
  */
+
+import { claimIndex, podsByNode } from '../by-node.ts';
 import {
   type DaemonSet,
   daemonPod,
@@ -91,30 +93,6 @@ function pendingDaemons(
   return add(...missing.map((ds) => podRequests(daemonPod(ds))));
 }
 
-/** Claims by the node they became, matched on name or provider id. */
-function claimIndex(claims: readonly NodeClaim[]): (node: Node) => NodeClaim | undefined {
-  const byName = new Map<string, NodeClaim>();
-  const byProvider = new Map<string, NodeClaim>();
-  for (const claim of claims) {
-    if (claim.status?.nodeName) byName.set(claim.status.nodeName, claim);
-    if (claim.status?.providerID) byProvider.set(claim.status.providerID, claim);
-  }
-  return (node) =>
-    byName.get(node.name) ??
-    (node.providerID === undefined ? undefined : byProvider.get(node.providerID));
-}
-
-function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    if (pod.nodeName === undefined || isTerminal(pod)) continue;
-    const list = out.get(pod.nodeName);
-    if (list === undefined) out.set(pod.nodeName, [pod]);
-    else list.push(pod);
-  }
-  return out;
-}
-
 function fromNode(
   node: Node,
   sources: StateNodeSources,
@@ -171,7 +149,7 @@ function fromInFlightClaim(claim: NodeClaim, sources: StateNodeSources): StateNo
 }
 
 export function stateNodes(sources: StateNodeSources): StateNode[] {
-  const byNode = podsByNode(sources.pods);
+  const byNode = podsByNode(sources.pods, (pod) => !isTerminal(pod));
   const claimOf = claimIndex(sources.nodeClaims);
   const live = sources.nodes.filter((n) => !n.deleting);
   const joined = new Set(sources.nodes.map(claimOf).filter((c) => c !== undefined));

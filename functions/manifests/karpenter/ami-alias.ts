@@ -3,25 +3,10 @@
  * version. The family also implies the AMI family when `amiFamily` is left out.
  */
 import type { z } from 'zod';
-import type { AmiFamily } from '../../domain/node-class.ts';
+import { ALIAS_FAMILIES, aliasFamily } from '../../domain/node-class.ts';
 import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
 
-export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
-  al2: 'AL2',
-  al2023: 'AL2023',
-  bottlerocket: 'Bottlerocket',
-  windows2019: 'Windows2019',
-  windows2022: 'Windows2022',
-  windows2025: 'Windows2025',
-};
-
 const ALIAS = /^[a-zA-Z0-9]+@.+$/;
-
-/** The AMI family an alias names, or undefined when it names none. */
-export function aliasFamily(alias: string): AmiFamily | undefined {
-  const family = alias.split('@')[0] ?? '';
-  return Object.hasOwn(ALIAS_FAMILIES, family) ? ALIAS_FAMILIES[family] : undefined;
-}
 
 function aliasProblem(alias: string): string | undefined {
   if (!ALIAS.test(alias)) {

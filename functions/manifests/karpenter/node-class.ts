@@ -4,9 +4,8 @@
  * (aws: pkg/apis/v1/ec2nodeclass.go, ec2nodeclass_status.go; the generated CRD's CEL rules).
  */
 import { z } from 'zod';
-import type { AmiFamily, EC2NodeClass } from '../../domain/node-class.ts';
+import { type AmiFamily, aliasFamily, type EC2NodeClass } from '../../domain/node-class.ts';
 import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
-import { aliasFamily } from './ami-alias.ts';
 import type { Assignable } from './assignable.ts';
 import { blockDeviceMappings } from './block-device-mappings.ts';
 import { nonEmpty, nonNegativeInt } from './fields.ts';

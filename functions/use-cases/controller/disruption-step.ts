@@ -39,6 +39,7 @@ import type { Decision } from '../../ports/decisions.ts';
 import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
+import { nodeEvent } from './node-event.ts';
 import { emptyRound, Provisioning, type ProvisioningContext } from './pass-claims.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
@@ -60,16 +61,6 @@ export interface DisruptionOutcome {
 
 /** Staying reasons worth telling on the node: someone can act on them. */
 const BLOCKED_CODES: ReadonlySet<string> = new Set(['DoNotDisrupt', 'PodsBlock', 'Budget']);
-
-function nodeEvent(node: string, reason: string, message: string, warning = false): ClusterEvent {
-  return {
-    involvedObject: { kind: 'Node', name: node },
-    type: warning ? 'Warning' : 'Normal',
-    reason,
-    message,
-    ...(reason === 'DisruptionBlocked' ? { dedupeSeconds: 300 } : {}),
-  };
-}
 
 function sameNodes(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
@@ -121,7 +112,9 @@ class DisruptionStep {
     await this.#update(rest as NodeClaimRecord);
     this.#note(kind, claim, reason);
     if (claim.nodeName !== undefined)
-      this.events.push(nodeEvent(claim.nodeName, kind, reason, kind === 'DisruptionFailed'));
+      this.events.push(
+        nodeEvent(claim.nodeName, kind, reason, { warning: kind === 'DisruptionFailed' }),
+      );
   }
 
   /**
@@ -377,7 +370,9 @@ class DisruptionStep {
   tellBlocked(plan: DisruptionPlan): void {
     for (const stay of plan.staying) {
       if (BLOCKED_CODES.has(stay.code))
-        this.events.push(nodeEvent(stay.node, 'DisruptionBlocked', stay.reason));
+        this.events.push(
+          nodeEvent(stay.node, 'DisruptionBlocked', stay.reason, { dedupeSeconds: 300 }),
+        );
     }
   }
 }

@@ -23,6 +23,7 @@ import { defaultNodeClass } from '../instance-types-by-pool.ts';
 import type { ClaimIsolation, FailedAction } from './claim-isolation.ts';
 import { launchClaim, recordLaunch } from './claim-launch.ts';
 import { decisionOf } from './decisions.ts';
+import { nodeEvent } from './node-event.ts';
 import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
@@ -57,15 +58,6 @@ interface Step {
   readonly decision?: Decision;
   /** What `kubectl describe node` shows about the step. */
   readonly event?: ClusterEvent;
-}
-
-function nodeEvent(
-  nodeName: string,
-  reason: string,
-  message: string,
-  type: 'Normal' | 'Warning' = 'Normal',
-): ClusterEvent {
-  return { involvedObject: { kind: 'Node', name: nodeName }, type, reason, message };
 }
 
 async function register(
@@ -163,7 +155,11 @@ async function remove(
   const { claim, node, reason } = action;
   if (claim.instanceId !== undefined) await deps.cloud.terminate(claim.instanceId);
   if (node !== undefined) {
-    await recordEvents(deps.cluster, [nodeEvent(node.name, 'Terminating', reason, 'Warning')], 1);
+    await recordEvents(
+      deps.cluster,
+      [nodeEvent(node.name, 'Terminating', reason, { warning: true })],
+      1,
+    );
   }
   await letNodeGo(deps.cluster, claim, node?.name);
   await deps.state.nodeClaims.delete(claim.name, write);

@@ -21,6 +21,7 @@ import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
+import { nodeEvent } from './node-event.ts';
 import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
@@ -43,16 +44,6 @@ interface Step {
   readonly records: Omit<LifecycleRecord, 'at'>[];
   readonly decision?: Decision;
   readonly events: ClusterEvent[];
-}
-
-function nodeEvent(node: string, reason: string, message: string, warning = false): ClusterEvent {
-  return {
-    involvedObject: { kind: 'Node', name: node },
-    type: warning ? 'Warning' : 'Normal',
-    reason,
-    message,
-    ...(warning ? { dedupeSeconds: 60 } : {}),
-  };
 }
 
 function why(claim: NodeClaimRecord): string {
@@ -116,7 +107,9 @@ class Terminator {
       if (outcome.evicted) continue;
       refused.push(podKey(pod));
       const message = `Cannot evict pod ${podKey(pod)}: ${outcome.message}`;
-      events.push(nodeEvent(node.name, 'FailedDraining', message, true));
+      events.push(
+        nodeEvent(node.name, 'FailedDraining', message, { warning: true, dedupeSeconds: 60 }),
+      );
     }
     for (const pod of action.delete) {
       await this.#deps.cluster.deletePod(pod);
