@@ -1,23 +1,29 @@
 /**
- * The API's routes: NodePools and EC2NodeClasses as Karpenter documents (list, get, apply,
- * delete), the dry run, and the status. A change wakes the controller, so it acts on the new
- * configuration within seconds rather than at the next tick.
+ * The API's routes: NodePools, EC2NodeClasses and NodeOverlays as Karpenter documents (list, get,
+ * apply, delete), the dry run, and the status. A change wakes the controller, so it acts on the
+ * new configuration within seconds rather than at the next tick.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
+import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import { clusterStatus } from '../../domain/pools/cluster-status.ts';
 import { type NodePoolStatus, poolStatuses } from '../../domain/pools/pool-status.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import { parseEC2NodeClass } from '../../manifests/karpenter/node-class.ts';
+import { parseNodeOverlay } from '../../manifests/karpenter/node-overlay.ts';
 import { parseNodePool } from '../../manifests/karpenter/node-pool.ts';
 import type { DocumentStore, StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { limitsInForce } from '../../use-cases/limits/limits-in-force.ts';
 import type { LiveDryRun } from '../../use-cases/plan/live-dry-run.ts';
 import { applyDocument } from '../../use-cases/pools/apply-document.ts';
-import { deleteNodeClass, deleteNodePool } from '../../use-cases/pools/delete-documents.ts';
+import {
+  deleteNodeClass,
+  deleteNodeOverlay,
+  deleteNodePool,
+} from '../../use-cases/pools/delete-documents.ts';
 import { ApiError } from './api-error.ts';
 import { limitsRoutes } from './limits-routes.ts';
 import { json, type Route } from './reply.ts';
@@ -26,7 +32,12 @@ import { type DocumentKind, expectedVersion, readDocument } from './request.ts';
 export interface ApiDependencies {
   readonly state: Pick<
     StateStore,
-    'nodePools' | 'nodeClasses' | 'nodeClaims' | 'pastDisruptions' | 'clusterLimits'
+    | 'nodePools'
+    | 'nodeClasses'
+    | 'nodeOverlays'
+    | 'nodeClaims'
+    | 'pastDisruptions'
+    | 'clusterLimits'
   >;
   readonly waker: Waker;
   readonly now: () => Date;
@@ -45,6 +56,11 @@ const NODE_CLASS: DocumentKind<EC2NodeClass> = {
   apiVersion: 'karpenter.k8s.aws/v1',
   kind: 'EC2NodeClass',
   parse: parseEC2NodeClass,
+};
+const NODE_OVERLAY: DocumentKind<NodeOverlay> = {
+  apiVersion: 'karpenter.sh/v1alpha1',
+  kind: 'NodeOverlay',
+  parse: parseNodeOverlay,
 };
 
 /** The stored document as Kubernetes shows it: its resourceVersion in its metadata. */
@@ -162,7 +178,8 @@ function collectionRoutes<T extends NamedDocument>(c: Collection<T>, waker: Wake
   return [listRoute(c), getRoute(c), putRoute(c, waker), deleteRoute(c, waker)];
 }
 
-export function apiRoutes(deps: ApiDependencies): Route[] {
+/** The Karpenter documents; they differ in the status shown and in what deleting sets going. */
+function documentRoutes(deps: ApiDependencies): Route[] {
   const nodePools: Collection<NodePool> = {
     path: '/v1/nodepools',
     kind: NODE_POOL,
@@ -182,9 +199,27 @@ export function apiRoutes(deps: ApiDependencies): Route[] {
       return {};
     },
   };
+  const nodeOverlays: Collection<NodeOverlay> = {
+    path: '/v1/nodeoverlays',
+    kind: NODE_OVERLAY,
+    store: deps.state.nodeOverlays,
+    // Whether an overlay conflicts depends on the instance types it meets; the dry run says.
+    statuses: async () => new Map(),
+    remove: async (name, expected) => {
+      await deleteNodeOverlay(deps.state, name, expected);
+      return {};
+    },
+  };
   return [
     ...collectionRoutes(nodePools, deps.waker),
     ...collectionRoutes(nodeClasses, deps.waker),
+    ...collectionRoutes(nodeOverlays, deps.waker),
+  ];
+}
+
+export function apiRoutes(deps: ApiDependencies): Route[] {
+  return [
+    ...documentRoutes(deps),
     ...limitsRoutes(deps),
     {
       method: 'GET',

@@ -1,8 +1,9 @@
 /**
- * `PUT /v1/nodepools/{name}` and `/v1/nodeclasses/{name}`: create the document, or replace the
- * stored one. With an expected resourceVersion (`If-Match` or `metadata.resourceVersion`) the
- * write happens only over that version, as `kubectl apply` with a resourceVersion does; without
- * one it replaces whatever is stored. Applying the same document again changes nothing.
+ * `PUT /v1/nodepools/{name}`, `/v1/nodeclasses/{name}` and `/v1/nodeoverlays/{name}`: create the
+ * document, or replace the stored one. With an expected resourceVersion (`If-Match` or
+ * `metadata.resourceVersion`) the write happens only over that version, as `kubectl apply` with a
+ * resourceVersion does; without one it replaces whatever is stored. Applying the same document
+ * again changes nothing.
  */
 import { stableHash } from '../../domain/disruption/stable-hash.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';

@@ -1,12 +1,13 @@
 /**
- * `DELETE /v1/nodepools/{name}` and `/v1/nodeclasses/{name}`. Deleting a NodePool marks each of
- * its claims for deletion, as Karpenter's NodeClaims go with their NodePool, and the controller
- * drains and terminates them within the pool's terminationGracePeriod. The claims are marked
- * before the pool is deleted, so a call that dies half-way leaves the pool to be deleted again,
- * never claims without a pool; a claim a pass writes meanwhile is marked by the controller,
- * which deletes every claim whose pool is gone (domain/lifecycle/owner-cascade.ts). An
- * EC2NodeClass that a NodePool still names, or that claims still run on, is kept: Karpenter's
- * finalizer waits too.
+ * `DELETE /v1/nodepools/{name}`, `/v1/nodeclasses/{name}` and `/v1/nodeoverlays/{name}`.
+ * Deleting a NodePool marks each of its claims for deletion, as Karpenter's NodeClaims go with
+ * their NodePool, and the controller drains and terminates them within the pool's
+ * terminationGracePeriod. The claims are marked before the pool is deleted, so a call that dies
+ * half-way leaves the pool to be deleted again, never claims without a pool; a claim a pass
+ * writes meanwhile is marked by the controller, which deletes every claim whose pool is gone
+ * (domain/lifecycle/owner-cascade.ts). An EC2NodeClass that a NodePool still names, or that
+ * claims still run on, is kept: Karpenter's finalizer waits too. Nothing refers to a NodeOverlay,
+ * so it simply goes: the next pass prices and sizes the types it selected without it.
  */
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
@@ -93,4 +94,13 @@ export async function deleteNodeClass(
     );
   }
   await state.nodeClasses.delete(name, stored.resourceVersion);
+}
+
+export async function deleteNodeOverlay(
+  state: Pick<StateStore, 'nodeOverlays'>,
+  name: string,
+  expectedResourceVersion?: number,
+): Promise<void> {
+  const stored = await current(state.nodeOverlays, 'NodeOverlay', name, expectedResourceVersion);
+  await state.nodeOverlays.delete(name, stored.resourceVersion);
 }

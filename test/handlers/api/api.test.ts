@@ -457,3 +457,138 @@ describe('the cluster limits API', () => {
     expect(await state.clusterLimits.get('cluster')).toBeUndefined();
   });
 });
+
+const NODE_OVERLAY = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: spot-discount
+spec:
+  weight: 10
+  requirements:
+    - key: karpenter.sh/capacity-type
+      operator: In
+      values: ["spot"]
+  priceAdjustment: "-10%"
+`;
+
+describe('the NodeOverlays API', () => {
+  it('creates an overlay, waking the controller, then gets and lists it', async () => {
+    // Prepare
+    const { state, waker, call } = await setUp();
+
+    // Act
+    const created = await call(request('PUT', '/v1/nodeoverlays/spot-discount', NODE_OVERLAY));
+    const read = await call(request('GET', '/v1/nodeoverlays/spot-discount'));
+    const list = await call(request('GET', '/v1/nodeoverlays'));
+
+    // Assess
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      result: 'created',
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name: 'spot-discount', resourceVersion: '1' },
+      spec: { weight: 10, priceAdjustment: '-10%' },
+    });
+    expect(waker.queued).toEqual([{ source: 'api', reason: 'NodeOverlay spot-discount created' }]);
+    expect(read.status).toBe(200);
+    expect(read.headers.etag).toBe('"1"');
+    expect(read.body.spec.requirements).toEqual([
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+    ]);
+    expect(list.body.kind).toBe('List');
+    expect(list.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      'spot-discount',
+    ]);
+    expect((await state.nodeOverlays.get('spot-discount'))?.document.spec.weight).toBe(10);
+  });
+
+  it('replaces only the version it was read at, and wakes the controller on each change', async () => {
+    // Prepare
+    const { state, waker, call } = await setUp();
+    await call(request('PUT', '/v1/nodeoverlays/spot-discount', NODE_OVERLAY));
+    const deeper = NODE_OVERLAY.replace('"-10%"', '"-20%"');
+    const path = '/v1/nodeoverlays/spot-discount';
+
+    // Act
+    const updated = await call(request('PUT', path, deeper, { 'if-match': '"1"' }));
+    const stale = await call(request('PUT', path, NODE_OVERLAY, { 'if-match': '"1"' }));
+    const same = await call(request('PUT', path, deeper));
+
+    // Assess
+    expect(updated.body).toMatchObject({
+      result: 'configured',
+      metadata: { resourceVersion: '2' },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(
+      'spot-discount: the request is for resourceVersion 1, but 2 is stored; read it again and reapply',
+    );
+    expect(same.body.result).toBe('unchanged');
+    expect((await state.nodeOverlays.get('spot-discount'))?.document.spec.priceAdjustment).toBe(
+      '-20%',
+    );
+    expect(waker.queued.map((w) => w.reason)).toEqual([
+      'NodeOverlay spot-discount created',
+      'NodeOverlay spot-discount configured',
+    ]);
+  });
+
+  it('deletes an overlay at once, waking the controller, and then has none to delete', async () => {
+    // Prepare
+    const { state, waker, call } = await setUp();
+    await call(request('PUT', '/v1/nodeoverlays/spot-discount', NODE_OVERLAY));
+
+    // Act
+    const stale = await call(
+      request('DELETE', '/v1/nodeoverlays/spot-discount', undefined, { 'if-match': '2' }),
+    );
+    const deleted = await call(request('DELETE', '/v1/nodeoverlays/spot-discount'));
+    const again = await call(request('DELETE', '/v1/nodeoverlays/spot-discount'));
+
+    // Assess
+    expect(stale.status).toBe(409);
+    expect(deleted.body).toEqual({ result: 'deleted', kind: 'NodeOverlay', name: 'spot-discount' });
+    expect(await state.nodeOverlays.list()).toEqual([]);
+    expect(waker.queued.at(-1)).toEqual({
+      source: 'api',
+      reason: 'NodeOverlay spot-discount deleted',
+    });
+    expect(again.status).toBe(404);
+    expect(again.body.error).toBe('NodeOverlay spot-discount does not exist');
+  });
+
+  it.each([
+    [
+      'capacity Kubernetes reports itself',
+      NODE_OVERLAY.replace('  priceAdjustment: "-10%"\n', '  capacity:\n    cpu: 1\n'),
+      { field: 'spec.capacity.cpu', line: 12 },
+      'cpu cannot be overlaid: capacity adds extended resources only',
+    ],
+    [
+      'both a price and an adjustment',
+      `${NODE_OVERLAY}  price: "0.5"\n`,
+      { field: 'spec.priceAdjustment', line: 11 },
+      "cannot set both 'price' and 'priceAdjustment'",
+    ],
+    [
+      'a NodePool',
+      NODE_POOL,
+      {},
+      'body is karpenter.sh/v1 NodePool; this path takes karpenter.sh/v1alpha1 NodeOverlay',
+    ],
+  ])('refuses %s with a 400 and stores nothing', async (_what, body, located, message) => {
+    // Prepare
+    const { state, waker, call } = await setUp();
+
+    // Act
+    const reply = await call(request('PUT', '/v1/nodeoverlays/spot-discount', body));
+
+    // Assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject(located);
+    expect(reply.body.error).toContain(message);
+    expect(await state.nodeOverlays.list()).toEqual([]);
+    expect(waker.queued).toEqual([]);
+  });
+});
