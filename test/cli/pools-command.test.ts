@@ -6,13 +6,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
 import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
 import { runCli } from '../support/cli.ts';
 import { useFreshStateStores } from '../support/dynamodb-local.ts';
-import { SHOP_NODE_CLASS } from '../support/karpenter-documents.ts';
+import { CLUSTER_LIMITS, SHOP_NODE_CLASS } from '../support/karpenter-documents.ts';
 import { type SignedApiServer, startSignedApiServer } from '../support/signed-api-server.ts';
 
 const CALLER = {
@@ -39,6 +40,27 @@ spec:
           values: ["spot"]
   limits:
     cpu: "64"
+`;
+
+/** Four overlays of weight 10 that give each NVIDIA type four time-sliced GPUs per GPU. */
+const GPU_SLICES = fileURLToPath(
+  new URL(
+    '../fixtures/public/karpenter-blueprints/blueprints/node-overlay/node-overlay-gpu-slices.yaml',
+    import.meta.url,
+  ),
+);
+const SLICES = ['gpu-slices-1gpu', 'gpu-slices-2gpu', 'gpu-slices-4gpu', 'gpu-slices-8gpu'];
+
+const SPOT_DISCOUNT = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: spot-discount
+spec:
+  requirements:
+    - key: karpenter.sh/capacity-type
+      operator: In
+      values: ["spot"]
+  priceAdjustment: "-10%"
 `;
 
 const freshState = useFreshStateStores('pools-cli');
@@ -172,6 +194,105 @@ describe('nodesmith pools', () => {
       "nodesmith: no API endpoint: give --endpoint or set NODESMITH_API_URL to the stack's ApiUrl output\n",
     );
   }, 60_000);
+});
+
+describe('nodesmith pools with NodeOverlays', () => {
+  it('applies overlays after the classes and before the pools, and again as unchanged', async () => {
+    // Prepare
+    const args = ['apply', '-f', file(POOLS_YAML), '-f', GPU_SLICES];
+
+    // Act
+    const first = await pools(args);
+    const again = await pools(args);
+
+    // Assess
+    expect(first.stderr).toBe('');
+    expect(first.stdout.split('\n')).toEqual([
+      'ec2nodeclass.karpenter.k8s.aws/default created',
+      ...SLICES.map((name) => `nodeoverlay.karpenter.sh/${name} created`),
+      'nodepool.karpenter.sh/web created',
+      '',
+    ]);
+    expect(again.stdout).toContain('nodeoverlay.karpenter.sh/gpu-slices-8gpu unchanged\n');
+    const stored = await state.nodeOverlays.list();
+    expect(stored.map((s) => [s.document.metadata.name, s.document.spec.capacity])).toEqual([
+      ['gpu-slices-1gpu', { 'nvidia.com/gpu': 4 }],
+      ['gpu-slices-2gpu', { 'nvidia.com/gpu': 8 }],
+      ['gpu-slices-4gpu', { 'nvidia.com/gpu': 16 }],
+      ['gpu-slices-8gpu', { 'nvidia.com/gpu': 32 }],
+    ]);
+  }, 60_000);
+
+  it('gets overlays as a table, and one by name as YAML or JSON', async () => {
+    // Prepare
+    await pools(['apply', '-f', GPU_SLICES, '-f', file(SPOT_DISCOUNT)]);
+
+    // Act
+    const table = await pools(['get', 'nodeoverlays']);
+    const yaml = await pools(['get', 'overlay', 'gpu-slices-1gpu', '-o', 'yaml']);
+    const json = await pools(['get', 'overlays', 'spot-discount', '-o', 'json']);
+
+    // Assess
+    expect(table.stdout.split('\n').map((line) => line.trim().split(/\s+/))).toEqual([
+      ['NAME', 'WEIGHT', 'PRICE', 'CAPACITY', 'VERSION'],
+      ['gpu-slices-1gpu', '10', '-', 'nvidia.com/gpu=4', '1'],
+      ['gpu-slices-2gpu', '10', '-', 'nvidia.com/gpu=8', '1'],
+      ['gpu-slices-4gpu', '10', '-', 'nvidia.com/gpu=16', '1'],
+      ['gpu-slices-8gpu', '10', '-', 'nvidia.com/gpu=32', '1'],
+      ['spot-discount', '-', '-10%', '-', '1'],
+      [''],
+    ]);
+    expect(yaml.stdout).toContain('kind: NodeOverlay\n');
+    expect(yaml.stdout).toContain("resourceVersion: '1'");
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      apiVersion: 'karpenter.sh/v1alpha1',
+      spec: { priceAdjustment: '-10%' },
+    });
+  }, 60_000);
+
+  it('deletes an overlay, and says when there is none to delete', async () => {
+    // Prepare
+    await pools(['apply', '-f', GPU_SLICES]);
+
+    // Act
+    const deleted = await pools(['delete', 'nodeoverlay', 'gpu-slices-1gpu']);
+    const missing = await pools(['delete', 'nodeoverlay', 'gpu-slices-1gpu']);
+
+    // Assess
+    expect(deleted.stdout).toBe('nodeoverlay.karpenter.sh/gpu-slices-1gpu deleted\n');
+    expect((await state.nodeOverlays.list()).map((s) => s.document.metadata.name)).toEqual(
+      SLICES.slice(1),
+    );
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe(
+      'nodesmith: NodeOverlay gpu-slices-1gpu does not exist (HTTP 404)\n',
+    );
+  }, 60_000);
+
+  it.each([
+    [
+      'a kind it does not serve',
+      () => ['get', 'nodegroups'],
+      '"nodegroups" is not nodepools, nodeclasses or nodeoverlays',
+    ],
+    [
+      'a document of another kind',
+      () => ['apply', '-f', file(CLUSTER_LIMITS)],
+      'nodesmith.io/v1 ClusterLimits is not a NodePool, EC2NodeClass or NodeOverlay',
+    ],
+  ])(
+    'refuses %s, naming the kinds it takes, before sending anything',
+    async (_what, args, says) => {
+      // Act
+      const result = await pools(args());
+
+      // Assess
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(says);
+      expect(server.served).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('nodesmith limits', () => {

@@ -1,40 +1,54 @@
 /**
- * `nodesmith pools`: NodePools and EC2NodeClasses of a deployed Nodesmith, through its API, with
- * the user's AWS credentials (SigV4 by the SDK's signer). The endpoint is the stack's `ApiUrl`
- * output, given with --endpoint or NODESMITH_API_URL.
+ * `nodesmith pools`: NodePools, EC2NodeClasses and NodeOverlays of a deployed Nodesmith, through
+ * its API, with the user's AWS credentials (SigV4 by the SDK's signer). The endpoint is the
+ * stack's `ApiUrl` output, given with --endpoint or NODESMITH_API_URL.
  *
  *   nodesmith pools apply -f nodepool.yaml     created, configured or unchanged, as kubectl says
- *   nodesmith pools get [nodepools|nodeclasses] [NAME] [-o yaml|json]
+ *   nodesmith pools get [nodepools|nodeclasses|nodeoverlays] [NAME] [-o yaml|json]
  *   nodesmith pools delete nodepool NAME       its nodes are drained and terminated
  *   nodesmith pools status [-o json]           nodes, claims in flight, usage, cost per pool
  */
 import type { Command } from 'commander';
 import { type ApiOptions, call, checkOutput, print, withApiOptions } from '../api-call.ts';
 import { UsageError } from '../usage-error.ts';
-import { poolDocuments } from './pools-documents.ts';
+import { LABELS, type PoolCollection, poolDocuments } from './pools-documents.ts';
 import {
   type ClusterStatus,
   classesTable,
+  overlaysTable,
   type PoolStatus,
   poolsTable,
   statusTable,
 } from './pools-tables.ts';
 
-const COLLECTIONS: Readonly<Record<string, 'nodepools' | 'nodeclasses'>> = {
+const COLLECTIONS: Readonly<Record<string, PoolCollection>> = {
   nodepool: 'nodepools',
   nodepools: 'nodepools',
   nodeclass: 'nodeclasses',
   nodeclasses: 'nodeclasses',
   ec2nodeclass: 'nodeclasses',
   ec2nodeclasses: 'nodeclasses',
+  nodeoverlay: 'nodeoverlays',
+  nodeoverlays: 'nodeoverlays',
+  overlay: 'nodeoverlays',
+  overlays: 'nodeoverlays',
 };
 
-function collectionOf(word: string): 'nodepools' | 'nodeclasses' {
+function collectionOf(word: string): PoolCollection {
   const collection = COLLECTIONS[word.toLowerCase()];
   if (collection === undefined) {
-    throw new UsageError(`"${word}" is not nodepools or nodeclasses`);
+    throw new UsageError(`"${word}" is not nodepools, nodeclasses or nodeoverlays`);
   }
   return collection;
+}
+
+/** The collection's items as a table like kubectl's. */
+function tableOf(collection: PoolCollection, items: readonly unknown[]): string {
+  if (collection === 'nodepools') return poolsTable(items as Parameters<typeof poolsTable>[0]);
+  if (collection === 'nodeoverlays') {
+    return overlaysTable(items as Parameters<typeof overlaysTable>[0]);
+  }
+  return classesTable((items as { metadata: { name: string } }[]).map((i) => i.metadata));
 }
 
 async function apply(files: string[], options: ApiOptions): Promise<void> {
@@ -59,11 +73,7 @@ async function get(
   const body = await call(options, (client) => client.request('GET', path));
   if (options.output !== 'table') return print(body, options.output);
   const items = name === undefined ? (body as { items: unknown[] }).items : [body];
-  process.stdout.write(
-    collection === 'nodepools'
-      ? poolsTable(items as Parameters<typeof poolsTable>[0])
-      : classesTable((items as { metadata: { name: string } }[]).map((i) => i.metadata)),
-  );
+  process.stdout.write(tableOf(collection, items));
 }
 
 async function remove(kind: string, name: string, options: ApiOptions): Promise<void> {
@@ -72,10 +82,8 @@ async function remove(kind: string, name: string, options: ApiOptions): Promise<
     nodeClaimsMarkedForDeletion?: string[];
   };
   const going = body.nodeClaimsMarkedForDeletion ?? [];
-  const label =
-    collection === 'nodepools' ? 'nodepool.karpenter.sh' : 'ec2nodeclass.karpenter.k8s.aws';
   const tail = going.length > 0 ? `; ${going.length} node claims are being deleted` : '';
-  process.stdout.write(`${label}/${name} deleted${tail}\n`);
+  process.stdout.write(`${LABELS[collection]}/${name} deleted${tail}\n`);
 }
 
 async function status(options: ApiOptions & { output: string }): Promise<void> {
@@ -91,9 +99,11 @@ async function status(options: ApiOptions & { output: string }): Promise<void> {
 export function addPoolsCommand(program: Command): void {
   const pools = program
     .command('pools')
-    .description('manage the NodePools and EC2NodeClasses of a deployed Nodesmith through its API');
+    .description(
+      'manage the NodePools, EC2NodeClasses and NodeOverlays of a deployed Nodesmith through its API',
+    );
   withApiOptions(pools.command('apply'))
-    .description('create or update every NodePool and EC2NodeClass in the files')
+    .description('create or update every NodePool, EC2NodeClass and NodeOverlay in the files')
     .requiredOption(
       '-f, --file <path>',
       'a YAML or JSON file (repeatable)',
@@ -102,8 +112,8 @@ export function addPoolsCommand(program: Command): void {
     )
     .action((options: ApiOptions & { file: string[] }) => apply(options.file, options));
   withApiOptions(pools.command('get'))
-    .description('show NodePools (the default) or EC2NodeClasses')
-    .argument('[kind]', 'nodepools or nodeclasses', 'nodepools')
+    .description('show NodePools (the default), EC2NodeClasses or NodeOverlays')
+    .argument('[kind]', 'nodepools, nodeclasses or nodeoverlays', 'nodepools')
     .argument('[name]', 'one of them')
     .option('-o, --output <format>', 'table, yaml or json', 'table')
     .action((kind: string, name: string | undefined, options: ApiOptions & { output: string }) => {
@@ -112,9 +122,9 @@ export function addPoolsCommand(program: Command): void {
     });
   withApiOptions(pools.command('delete'))
     .description(
-      'delete a NodePool (its nodes are drained and terminated) or an unused EC2NodeClass',
+      'delete a NodePool (its nodes are drained and terminated), an unused EC2NodeClass or a NodeOverlay',
     )
-    .argument('<kind>', 'nodepool or nodeclass')
+    .argument('<kind>', 'nodepool, nodeclass or nodeoverlay')
     .argument('<name>')
     .action(remove);
   withApiOptions(pools.command('status'))

@@ -61,6 +61,39 @@ export function classesTable(items: readonly ShownPool['metadata'][]): string {
   return `${table(['NAME', 'VERSION'], rows)}\n`;
 }
 
+interface ShownOverlay {
+  readonly metadata: ShownPool['metadata'];
+  readonly spec: {
+    readonly weight?: number;
+    readonly price?: string;
+    readonly priceAdjustment?: string;
+    readonly capacity?: Readonly<Record<string, string | number>>;
+  };
+}
+
+/** `nvidia.com/gpu=4`, or `-` when the overlay changes only prices. */
+function capacityCell(capacity: ShownOverlay['spec']['capacity']): string {
+  const entries = Object.entries(capacity ?? {});
+  if (entries.length === 0) return '-';
+  return entries.map(([name, quantity]) => `${name}=${quantity}`).join(',');
+}
+
+/**
+ * Karpenter prints an overlay's weight; its Ready and Age have no counterpart here (whether an
+ * overlay conflicts depends on the instance types it meets, which the dry run reports), so the
+ * table shows what the overlay changes instead.
+ */
+export function overlaysTable(items: readonly ShownOverlay[]): string {
+  const rows = items.map((o) => [
+    o.metadata.name,
+    String(o.spec.weight ?? '-'),
+    o.spec.price ?? o.spec.priceAdjustment ?? '-',
+    capacityCell(o.spec.capacity),
+    o.metadata.resourceVersion ?? '',
+  ]);
+  return `${table(['NAME', 'WEIGHT', 'PRICE', 'CAPACITY', 'VERSION'], rows)}\n`;
+}
+
 function used(s: PoolStatus, resource: string): string {
   const limit = s.limits[resource];
   const amount = s.resources[resource] ?? '0';
