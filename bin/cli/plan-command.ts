@@ -1,7 +1,7 @@
 /**
  * `nodesmith plan`: a what-if plan (docs/design.md §6.2). Pods and nodes come from manifest files
- * and/or a live cluster (--kubeconfig); NodePools and EC2NodeClasses from the files or from
- * Nodesmith's state table (--state-table).
+ * and/or a live cluster (--kubeconfig); NodePools, EC2NodeClasses and NodeOverlays from the files
+ * or from Nodesmith's state table (--state-table).
  */
 import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
@@ -51,7 +51,10 @@ function checkOptions(options: PlanOptions): void {
   }
 }
 
-/** Pools come from files or from the store, never a silent mix of both. */
+/**
+ * Pools come from files or from the store, never a silent mix of both. Overlays too: the table's
+ * are the ones the controller prices with, and a file's would silently replace or join them.
+ */
 async function withStoredPools(
   fromFiles: PlanningSnapshot,
   options: PlanOptions,
@@ -61,11 +64,12 @@ async function withStoredPools(
   const inFiles = [
     ...fromFiles.nodePools.map((pool) => `NodePool ${pool.metadata.name}`),
     ...fromFiles.nodeClasses.map((nodeClass) => `EC2NodeClass ${nodeClass.metadata.name}`),
+    ...(fromFiles.nodeOverlays ?? []).map((overlay) => `NodeOverlay ${overlay.metadata.name}`),
   ];
   if (inFiles.length > 0) {
     const more = inFiles.length > 1 ? ` and ${inFiles.length - 1} more` : '';
     throw new UsageError(
-      `NodePools and EC2NodeClasses come from --state-table ${stateTable}, but the -f files hold ${inFiles[0]}${more}; remove them from the files or drop --state-table`,
+      `NodePools, EC2NodeClasses and NodeOverlays come from --state-table ${stateTable}, but the -f files hold ${inFiles[0]}${more}; remove them from the files or drop --state-table`,
     );
   }
   const { poolsFromState } = await import('./pools-from-state.ts');
@@ -143,7 +147,7 @@ export function addPlanCommand(program: Command): void {
     .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
     .option(
       '--state-table <name>',
-      "take NodePools and EC2NodeClasses from Nodesmith's DynamoDB state table (read-only) instead of -f",
+      "take NodePools, EC2NodeClasses and NodeOverlays from Nodesmith's DynamoDB state table (read-only) instead of -f",
     )
     .option(
       '--limits <file>',

@@ -1,9 +1,9 @@
 /**
- * NodePools and EC2NodeClasses from Nodesmith's own DynamoDB state table, for
- * `plan --state-table`: the documents the controller itself would plan with. They are read
- * through the StateStore port and validated again as a file's would be, because the store keeps
- * each document exactly as submitted, and the CRD defaults may not have been applied to it.
- * Loaded lazily so that `plan -f` never loads the DynamoDB client.
+ * NodePools, EC2NodeClasses, NodeOverlays and the cluster's limits from Nodesmith's own DynamoDB
+ * state table, for `plan --state-table`: the documents the controller itself would plan with.
+ * They are read through the StateStore port and validated again as a file's would be, because the
+ * store keeps each document exactly as submitted, and the CRD defaults may not have been applied
+ * to it. Loaded lazily so that `plan -f` never loads the DynamoDB client.
  */
 import {
   type AccessFailure,
@@ -15,6 +15,7 @@ import { makeDynamoDbDocumentStores } from '../../functions/adapters/dynamodb/dy
 import { CLUSTER_LIMITS_NAME } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NamedDocument } from '../../functions/domain/state/stored-document.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { parseNodeOverlay } from '../../functions/manifests/karpenter/node-overlay.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import { parseClusterLimits } from '../../functions/manifests/nodesmith/cluster-limits.ts';
@@ -27,8 +28,14 @@ export interface StateTable {
   readonly region: string;
 }
 
-export type StoredPools = Pick<PlanningSnapshot, 'nodePools' | 'nodeClasses' | 'clusterLimits'>;
-type DocumentStores = Pick<StateStore, 'nodePools' | 'nodeClasses' | 'clusterLimits'>;
+export type StoredPools = Pick<
+  PlanningSnapshot,
+  'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'clusterLimits'
+>;
+type DocumentStores = Pick<
+  StateStore,
+  'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'clusterLimits'
+>;
 
 /** What went wrong and what to do about it, per kind of failure. */
 const ADVICE: Readonly<Record<AccessFailureKind, string>> = {
@@ -60,9 +67,10 @@ function parseStored<T>(
 }
 
 async function readPools(stores: DocumentStores, table: StateTable): Promise<StoredPools> {
-  const [pools, classes, limits] = await Promise.all([
+  const [pools, classes, overlays, limits] = await Promise.all([
     stores.nodePools.list(),
     stores.nodeClasses.list(),
+    stores.nodeOverlays.list(),
     stores.clusterLimits.get(CLUSTER_LIMITS_NAME),
   ]);
   if (pools.length === 0) {
@@ -75,6 +83,9 @@ async function readPools(stores: DocumentStores, table: StateTable): Promise<Sto
     nodePools: pools.map((s) => parseStored(s.document, parseNodePool, `${where} NodePool`)),
     nodeClasses: classes.map((s) =>
       parseStored(s.document, parseEC2NodeClass, `${where} EC2NodeClass`),
+    ),
+    nodeOverlays: overlays.map((s) =>
+      parseStored(s.document, parseNodeOverlay, `${where} NodeOverlay`),
     ),
     ...(limits === undefined
       ? {}

@@ -1,8 +1,8 @@
 /**
- * `nodesmith plan --state-table`: NodePools and EC2NodeClasses from Nodesmith's DynamoDB state
- * (here DynamoDB Local, reached through AWS_ENDPOINT_URL_DYNAMODB, the SDK's own setting), pods
- * from files or from a live cluster (the fake API server), and one line with exit status 2 when
- * the table cannot be read.
+ * `nodesmith plan --state-table`: NodePools, EC2NodeClasses, NodeOverlays and limits from
+ * Nodesmith's DynamoDB state (here DynamoDB Local, reached through AWS_ENDPOINT_URL_DYNAMODB, the
+ * SDK's own setting), pods from files or from a live cluster (the fake API server), and one line
+ * with exit status 2 when the table cannot be read.
  */
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,9 @@ import {
 } from '../../functions/adapters/simulated/api-server/index.ts';
 import { type ClusterLimits, clusterLimits } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
+import type { NodeOverlay } from '../../functions/domain/overlays/node-overlay.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { parseNodeOverlay } from '../../functions/manifests/karpenter/node-overlay.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
@@ -77,6 +79,22 @@ status:
 
 const FILE_POOL = STORED_POOL.replace('name: stored\n', 'name: from-file\n');
 
+// One licence per node of the stored pool, at a negotiated price.
+const STORED_OVERLAY = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: licensed
+spec:
+  requirements:
+  - key: karpenter.sh/nodepool
+    operator: In
+    values:
+    - stored
+  price: "0.05"
+  capacity:
+    example.com/licence: "1"
+`;
+
 function podYaml(name: string): string {
   return `apiVersion: v1
 kind: Pod
@@ -115,6 +133,7 @@ function pendingPod(name: string) {
 
 interface Stored {
   readonly pools?: readonly NodePool[];
+  readonly overlays?: readonly NodeOverlay[];
   readonly limits?: ClusterLimits;
 }
 
@@ -135,6 +154,9 @@ async function stateTable(stored: Stored = {}): Promise<string> {
     await store.nodePools.create(pool, `hash-${pool.metadata.name}`);
   }
   await store.nodeClasses.create(parseEC2NodeClass(parse(STORED_CLASS)), 'hash-class');
+  for (const overlay of stored.overlays ?? []) {
+    await store.nodeOverlays.create(overlay, `hash-${overlay.metadata.name}`);
+  }
   if (stored.limits !== undefined) await store.clusterLimits.create(stored.limits, 'hash-limits');
   return names.state;
 }
@@ -174,6 +196,7 @@ interface PlanJson {
     readonly nodePool: string;
     readonly instanceType: string;
     readonly zone: string;
+    readonly pricePerHour: number;
     readonly pods: readonly string[];
   }[];
   readonly unschedulable: readonly unknown[];
@@ -245,6 +268,29 @@ describe('plan --state-table', () => {
     });
   });
 
+  it('applies the NodeOverlays stored in the table', async () => {
+    // Prepare: each pod needs a licence, which only the overlay gives the stored pool's nodes.
+    const table = await stateTable({ overlays: [parseNodeOverlay(parse(STORED_OVERLAY))] });
+    const dir = tempDir();
+    const licensed = (name: string) =>
+      podYaml(name).replace('memory: 512Mi\n', 'memory: 512Mi\n        example.com/licence: "1"\n');
+    const pods = writeFile(dir, 'pods.yaml', `${licensed('web-1')}---\n${licensed('web-2')}`);
+
+    // Act
+    const result = await runCli(['plan', '-f', pods, '--state-table', table, '-o', 'json'], {
+      env: awsEnv(dir),
+    });
+
+    // Assess: a node each, at the overlay's price
+    expect(result.stderr).toBe('');
+    const plan = JSON.parse(result.stdout) as PlanJson;
+    expect(plan.unschedulable).toEqual([]);
+    expect(plan.nodeClaims.map((c) => [c.instanceType, c.pricePerHour, c.pods])).toEqual([
+      ['m5.xlarge', 0.05, ['shop/web-1']],
+      ['m5.xlarge', 0.05, ['shop/web-2']],
+    ]);
+  });
+
   it('plans the pending pods of a live cluster with the stored NodePool, only reading', async () => {
     // Prepare
     const table = await stateTable();
@@ -272,11 +318,14 @@ describe('plan --state-table', () => {
     expect(server.requests.entries.map((r) => r.method).filter((m) => m !== 'GET')).toEqual([]);
   });
 
-  it('refuses NodePools in -f files as well, rather than mixing them in', async () => {
+  it.each([
+    ['NodePools', FILE_POOL, 'NodePool from-file'],
+    ['NodeOverlays', STORED_OVERLAY, 'NodeOverlay licensed'],
+  ])('refuses %s in -f files as well, rather than mixing them in', async (_, document, named) => {
     // Prepare
     const table = await stateTable();
     const dir = tempDir();
-    const file = writeFile(dir, 'cluster.yaml', `${FILE_POOL}---\n${podYaml('web-1')}`);
+    const file = writeFile(dir, 'cluster.yaml', `${document}---\n${podYaml('web-1')}`);
 
     // Act
     const result = await runCli(['plan', '-f', file, '--state-table', table], {
@@ -284,24 +333,39 @@ describe('plan --state-table', () => {
     });
 
     // Assess
-    expectOneLineError(result, 'NodePool from-file', `--state-table ${table}`);
+    expectOneLineError(result, named, `--state-table ${table}`);
   });
 
-  it('validates stored documents, naming the table, the pool and the field', async () => {
-    // Prepare: a pool some other writer stored without validating it
-    const invalid = parse(STORED_POOL.replace('operator: In\n', 'operator: Within\n')) as NodePool;
-    const table = await stateTable({ pools: [invalid] });
-    const dir = tempDir();
-    const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
+  it.each<[string, Stored, string, string]>([
+    [
+      'a pool',
+      { pools: [parse(STORED_POOL.replace('operator: In\n', 'operator: Within\n')) as NodePool] },
+      'NodePool stored',
+      'requirements[0].operator',
+    ],
+    [
+      'an overlay',
+      { overlays: [parse(STORED_OVERLAY.replace('example.com/licence', 'cpu')) as NodeOverlay] },
+      'NodeOverlay licensed',
+      'spec.capacity.cpu',
+    ],
+  ])(
+    'validates stored documents, naming the table, %s and the field',
+    async (_, stored, kindAndName, field) => {
+      // Prepare: a document some other writer stored without validating it
+      const table = await stateTable(stored);
+      const dir = tempDir();
+      const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
-    // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table], {
-      env: awsEnv(dir),
-    });
+      // Act
+      const result = await runCli(['plan', '-f', pods, '--state-table', table], {
+        env: awsEnv(dir),
+      });
 
-    // Assess
-    expectOneLineError(result, table, 'NodePool stored', 'requirements[0].operator');
-  });
+      // Assess
+      expectOneLineError(result, table, kindAndName, field);
+    },
+  );
 
   it('says so when the table holds no NodePools', async () => {
     // Prepare
