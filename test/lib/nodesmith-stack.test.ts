@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TTL_ATTRIBUTE, tableDefinitions } from '../../functions/adapters/dynamodb/tables.ts';
+import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
 import { Variable } from '../../functions/contract/environment.ts';
 import { INSTANCE_ID_INDEX } from '../../functions/contract/state-tables.ts';
+import { apiRoutes } from '../../functions/handlers/api/routes.ts';
 import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
 import {
   type BuiltStack,
@@ -544,6 +546,27 @@ describe('the API', () => {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
       DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
     });
+  });
+
+  it('reaches every route of the API function, /v1/nodeoverlays among them, through the IAM-signed one', () => {
+    // Prepare
+    const served = apiRoutes({
+      state: makeMemoryStateStore(),
+      waker: { wake: async () => {} },
+      now: () => new Date(),
+      dryRun: () => Promise.reject(new Error('not called')),
+    }).map((route) => `${route.method} ${route.path}`);
+
+    // Assess: all under ANY /v1/{proxy+}, none on the bearer-token audit route
+    expect(served).toEqual(
+      expect.arrayContaining([
+        'GET /v1/nodeoverlays',
+        'GET /v1/nodeoverlays/{name}',
+        'PUT /v1/nodeoverlays/{name}',
+        'DELETE /v1/nodeoverlays/{name}',
+      ]),
+    );
+    for (const route of served) expect(route).toMatch(/^[A-Z]+ \/v1\/(?!audit$)[^/]/);
   });
 });
 
