@@ -105,7 +105,7 @@ export function makeWebhookHandler(options: WebhookDependencies): WebhookHandler
     const summary = await relay(events, deps);
     return reply(200, { events: events.length, relevant: summary?.relevant ?? 0, woke: !!summary });
   };
-  return middy(handle).use(injectLambdaContext(deps.logger)) as unknown as WebhookHandler;
+  return middy(handle).use(injectLambdaContext(deps.logger));
 }
 
 /** Reads each log line as one audit Event; a line that is not one is logged and skipped. */
@@ -132,5 +132,5 @@ export function makeLogsHandler(options: { waker: Waker; logger?: Logger }): Log
     if (payload.messageType === 'CONTROL_MESSAGE') return;
     await relay(logLines(payload.logEvents, deps.logger), deps);
   };
-  return middy(handle).use(injectLambdaContext(deps.logger)) as unknown as LogsHandler;
+  return middy(handle).use(injectLambdaContext(deps.logger));
 }

@@ -106,7 +106,5 @@ export function makeControllerHandler(deps: ControllerHandlerDependencies): Cont
     }
     return response;
   };
-  return middy(handle)
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics)) as unknown as ControllerHandler;
+  return middy(handle).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }

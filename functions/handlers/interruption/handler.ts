@@ -78,7 +78,5 @@ export function makeInterruptionHandler(
       { throwOnFullBatchFailure: false },
     );
 
-  return middy(handle)
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics)) as unknown as InterruptionHandler;
+  return middy(handle).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }
