@@ -4,6 +4,7 @@
  * delivers its tick as a message of its own; anything that is not a wake cannot be processed
  * and is left for the queue's redrive policy to put in the dead-letter queue, unchanged.
  */
+import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
 import { z } from 'zod';
 
 export const wakeMessage = z.object({
@@ -13,15 +14,12 @@ export const wakeMessage = z.object({
 
 export type WakeMessage = z.output<typeof wakeMessage>;
 
+// One record body at a time, not SqsEnvelope: a bad record must fail alone (Powertools batch).
+const wakeBody = JSONStringified(wakeMessage);
+
 /** The message body as a wake, or an error naming what is wrong with it. */
 export function parseWake(body: string): WakeMessage {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    throw new Error('reading wake message: body is not JSON');
-  }
-  const parsed = wakeMessage.safeParse(json);
+  const parsed = wakeBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`reading wake message: ${issue?.path.join('.') || 'body'}: ${issue?.message}`);
