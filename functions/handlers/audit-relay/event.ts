@@ -4,6 +4,7 @@
  * Event. Only the fields the relay reads are checked; the rest of each document passes.
  */
 import { gunzipSync } from 'node:zlib';
+import { CloudWatchLogsDecodeSchema as logsPayloadSchema } from '@aws-lambda-powertools/parser/schemas/cloudwatch';
 import { z } from 'zod';
 import type { AuditEvent } from '../../domain/audit/audit-event.ts';
 
@@ -64,15 +65,9 @@ export function parseAuditLine(line: string): AuditEvent {
   return toAuditEvent(parsed.data);
 }
 
-const logsPayloadSchema = z.looseObject({
-  messageType: z.enum(['DATA_MESSAGE', 'CONTROL_MESSAGE']),
-  logGroup: z.string().optional(),
-  logStream: z.string().optional(),
-  logEvents: z.array(z.looseObject({ id: z.string(), message: z.string() })),
-});
-
 export type LogsPayload = z.output<typeof logsPayloadSchema>;
 
+// Not Powertools' CloudWatchLogsSchema: it gunzips with no cap, so a gzip bomb would fill memory.
 /** `{awslogs: {data}}`: base64 of gzip of the JSON batch, as CloudWatch Logs delivers it. */
 export const logsEventSchema = z.object({ awslogs: z.object({ data: z.string() }) });
 
