@@ -11,6 +11,7 @@ import {
   instanceIdOf,
 } from '../../domain/interruption/interruption-message.ts';
 
+// Not Powertools' EventBridgeSchema: it requires version, account, region, resources and UTC time.
 const envelope = z.object({
   version: z.literal('0').optional(),
   id: z.string().min(1),
