@@ -110,7 +110,7 @@ export class NodesmithFunctions extends Construct {
       'Api',
       {
         handlerFolder: 'api',
-        description: 'Nodesmith API: NodePools, EC2NodeClasses, dry run and status',
+        description: 'Nodesmith API: NodePools, EC2NodeClasses, NodeOverlays, dry run and status',
         timeout: Duration.seconds(29),
         memorySize: 1024,
         environment: { ...state, ...secretEnvironment(config) },

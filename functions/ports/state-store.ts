@@ -33,7 +33,8 @@ export interface DocumentChange<TDocument extends NamedDocument> {
 }
 
 /**
- * NodePools or EC2NodeClasses by `metadata.name`, with optimistic concurrency.
+ * NodePools, EC2NodeClasses, NodeOverlays or the cluster's limits by `metadata.name`, with
+ * optimistic concurrency.
  *
  * @example
  * const stored = await state.nodePools.get('default');

@@ -1,6 +1,6 @@
 /**
- * NodePools or EC2NodeClasses in the state table, one partition per kind (a strongly consistent
- * Query lists them). Create is conditional on absence, put on the resourceVersion read.
+ * NodePools, EC2NodeClasses, NodeOverlays or limits in the state table, one partition per kind
+ * (a strongly consistent Query lists them). Create is conditional on absence, put on the resourceVersion read.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { byDocumentName } from '../../domain/state/order.ts';

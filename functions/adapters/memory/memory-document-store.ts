@@ -1,5 +1,5 @@
 /**
- * NodePools or EC2NodeClasses in a Map, with the DynamoDB adapter's semantics: conditional
+ * NodePools, EC2NodeClasses, NodeOverlays or limits in a Map, with the DynamoDB adapter's semantics: conditional
  * create, version-checked put, idempotent delete. Values are copied in and out (`copyAsStored`) so callers
  * can never change what is stored behind the store's back.
  */

@@ -11,7 +11,7 @@ import { parseLocated } from '../../manifests/locate-error.ts';
 import { ManifestError } from '../../manifests/manifest-error.ts';
 import { ApiError } from './api-error.ts';
 
-/** Far above any NodePool or EC2NodeClass; far below Lambda's 6 MB. */
+/** Far above any NodePool, EC2NodeClass or NodeOverlay; far below Lambda's 6 MB. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface DocumentKind<T extends NamedDocument> {
