@@ -1,7 +1,7 @@
 /**
- * NodePools, EC2NodeClasses, NodeOverlays or limits in a Map, with the DynamoDB adapter's semantics: conditional
- * create, version-checked put, idempotent delete. Values are copied in and out (`copyAsStored`) so callers
- * can never change what is stored behind the store's back.
+ * NodePools, EC2NodeClasses, NodeOverlays or limits in a Map, with the DynamoDB adapter's
+ * semantics: conditional create, version-checked put, idempotent delete. Values are copied in and
+ * out (`copyAsStored`) so callers can never change what is stored behind the store's back.
  */
 import { byDocumentName } from '../../domain/state/order.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
