@@ -87,9 +87,8 @@ interface Breach {
 export function checkBounds(root: unknown, budget: BoundsBudget, depth = 1): void {
   const breach = walk(root, depth, false, budget);
   if (breach === undefined) return;
-  const deep = breach.path.length > SHOWN_SEGMENTS;
-  const path = deep ? formatDeepPath(breach.path) : formatFieldPath(breach.path);
-  throw new ManifestError(breach.detail, path === '' ? {} : { path });
+  const field = breach.path;
+  throw new ManifestError(breach.detail, { field, path: formatDeepPath(field) });
 }
 
 function walk(

@@ -108,13 +108,12 @@ function checkObject(value: unknown, span: TextSpan, origin: Origin, depth: numb
     checkBounds(value, origin.budget, depth);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    const { path } = error.location;
+    const { field } = error;
     const source = sourceBefore(error, span, origin.text, depth);
     // The field's line is found by reading the object again with positions; past a megabyte
     // that costs more than the line is worth, and the object's own line is given instead.
     const small = source.end - source.start <= MAX_LOCATED_CHARACTERS;
-    const line =
-      path !== undefined && small ? lineOf({ line: span.line, source }, path) : span.line;
+    const line = field.length > 0 && small ? lineOf({ line: span.line, source }, field) : span.line;
     throw error.at(origin.file, line);
   }
 }
@@ -170,5 +169,5 @@ function typeField(
   if (typeof value === 'string' && value !== '') return value;
   const detail =
     value === undefined ? 'is required' : `expected a string, got ${JSON.stringify(value)}`;
-  throw new ManifestError(detail, { file: origin.file, line: span.line, path: key });
+  throw new ManifestError(detail, { file: origin.file, line: span.line, field: [key] });
 }

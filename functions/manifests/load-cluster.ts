@@ -164,7 +164,7 @@ function addWorkloadObjects(documents: readonly ManifestDocument[], into: Collec
     for (const object of workload.persistentVolumeClaims) {
       const claim = parseCreated(
         { object, document },
-        'spec.volumeClaimTemplates',
+        ['spec', 'volumeClaimTemplates'],
         toPersistentVolumeClaim,
       );
       into.persistentVolumeClaims.push(claim);
@@ -210,7 +210,7 @@ function collect(
     throw new ManifestError(detail, {
       file: document.file,
       line: document.line,
-      path: 'apiVersion',
+      field: ['apiVersion'],
     });
   }
   kindReader.add(document, into);

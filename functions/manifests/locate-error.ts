@@ -9,8 +9,8 @@ import { ManifestError } from './manifest-error.ts';
 /** A ManifestError without a file gets the document's file and its field's line; anything else is returned as is. */
 export function locateError(error: unknown, document: ManifestDocument): unknown {
   if (!(error instanceof ManifestError) || error.location.file !== undefined) return error;
-  const { path } = error.location;
-  const line = path === undefined || path === '' ? document.line : lineOf(document, path);
+  const { field } = error;
+  const line = field.length === 0 ? document.line : lineOf(document, field);
   return error.at(document.file, line);
 }
 

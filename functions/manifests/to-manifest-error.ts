@@ -6,7 +6,6 @@
  * key (`requirments`) is usually also why a required field looks missing.
  */
 import type { z } from 'zod';
-import { formatFieldPath } from './field-path.ts';
 import { ManifestError } from './manifest-error.ts';
 
 type Issue = z.core.$ZodIssue;
@@ -44,6 +43,7 @@ export function toManifestError(
   const issue = firstIssue(error.issues);
   if (issue === undefined) return new ManifestError('document is invalid', {}, { cause: error });
   const { path, detail } = locate(issue, hint);
-  const field = formatFieldPath(path);
-  return new ManifestError(detail, field === '' ? {} : { path: field }, { cause: error });
+  // zod's paths may hold symbols in principle; a field path names them as text.
+  const field = path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
+  return new ManifestError(detail, { field }, { cause: error });
 }

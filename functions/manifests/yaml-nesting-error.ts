@@ -19,8 +19,8 @@ export function isNestingError(error: YAMLException): boolean {
 
 export function yamlNestingError(text: string, file: string, cause: YAMLException): ManifestError {
   const { line, column, position } = cause.mark;
-  const path = formatDeepPath(pathBefore(text, position));
-  const where = { file, line: line + 1, ...(path === '' ? {} : { path }) };
+  const field = pathBefore(text, position);
+  const where = { file, line: line + 1, field, path: formatDeepPath(field) };
   return new ManifestError(`${tooDeep()} (column ${column + 1})`, where, { cause });
 }
 

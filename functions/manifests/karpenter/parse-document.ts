@@ -25,7 +25,9 @@ function checkType(doc: unknown, expected: DocumentType): void {
     const actual = doc[field];
     if (actual !== expected[field]) {
       const got = actual === undefined ? 'missing' : describeValue(actual);
-      throw new ManifestError(`${field} must be ${expected[field]}, got ${got}`, { path: field });
+      throw new ManifestError(`${field} must be ${expected[field]}, got ${got}`, {
+        field: [field],
+      });
     }
   }
 }

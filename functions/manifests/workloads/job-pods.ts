@@ -19,7 +19,7 @@ import {
 import { podFromTemplate } from './pod-template.ts';
 import { NOTHING, TEMPLATE_PATH, type WorkloadObjects } from './workload-objects.ts';
 
-const CRON_TEMPLATE_PATH = 'spec.jobTemplate.spec.template';
+const CRON_TEMPLATE_PATH = ['spec', 'jobTemplate', 'spec', 'template'];
 
 function podsToRun(jobSpec: PlainObject, owned: ReturnType<typeof ownedPods>): number {
   const succeeded = owned.filter((p) => p.phase === 'Succeeded').length;

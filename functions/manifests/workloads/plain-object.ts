@@ -37,7 +37,7 @@ export function podCount(spec: PlainObject, field: string, fallback: number): nu
   const value = count(spec[field], fallback);
   if (value > MAX_WORKLOAD_PODS) {
     throw new ManifestError(`more than ${MAX_WORKLOAD_PODS} pods for one workload`, {
-      path: `spec.${field}`,
+      field: ['spec', field],
     });
   }
   return value;
