@@ -42,11 +42,12 @@ module.exports = {
     {
       name: 'manifests-inward',
       comment:
-        'functions/manifests (documents to domain objects) imports, of the project, the domain and the shared names only; of packages, its schema and YAML libraries.',
+        'functions/manifests (documents to domain objects) imports, of the project, the domain and the shared names only; of packages, its schema, YAML and JSON libraries.',
       severity: 'error',
       from: { path: '^functions/manifests/' },
       to: {
-        pathNot: '^functions/(domain|manifests|contract)/|(^|/)node_modules/(zod|yaml|js-yaml)/',
+        pathNot:
+          '^functions/(domain|manifests|contract)/|(^|/)node_modules/(zod|yaml|js-yaml|jsonc-parser)/',
       },
     },
     {

@@ -34,12 +34,13 @@ export function readJsonDocuments(text: string, file: string): RawDocument[] | u
 }
 
 function parseJson(text: string, file: string): unknown {
-  // A byte order mark, which some Windows editors write, is not JSON; error offsets count it back in.
+  // A byte order mark, which some Windows editors write, is not JSON; jsonc-parser, which places
+  // errors, counts it back in.
   const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   try {
     return JSON.parse(from === 0 ? text : text.slice(from));
   } catch (error) {
-    throw jsonSyntaxError(error, text, from, file);
+    throw jsonSyntaxError(text, file, error);
   }
 }
 

@@ -276,7 +276,7 @@ describe('reading JSON manifests', () => {
       4,
       "expected ',' or '}' after property value (column 16)",
     ],
-    ['an unquoted key', '\n{kind: Pod}\n', 2, "expected property name or '}' (column 2)"],
+    ['an unquoted key', '\n{kind: Pod}\n', 2, 'expected double-quoted property name (column 2)'],
     [
       'two objects one after the other',
       '{"kind": "Pod"}\n{"kind": "Node"}\n',

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { documentBounds, lineAt } from '../../functions/manifests/json-scan.ts';
-import { JsonChecker } from '../../functions/manifests/json-syntax-error.ts';
+import { documentBounds } from '../../functions/manifests/json-scan.ts';
 
 /** Objects with an `items` list among other members, as lists and look-alikes have. */
 const listLike = fc.record({
@@ -41,46 +40,10 @@ describe('scanning JSON for document and item bounds', () => {
       { numRuns: 300 },
     );
   });
-
-  it('puts a fault on the line V8 names, wherever V8 names an offset', () => {
-    fc.assert(
-      fc.property(
-        fc.jsonValue({ maxDepth: 4 }),
-        fc.nat(),
-        fc.constantFrom('', ',', '}', ']', '{', '[', '"', 'x', '-', '\\', ':', '\n', '0', '.'),
-        (value, where, insert) => {
-          // Prepare
-          const valid = JSON.stringify({ value }, null, 2);
-          const at = where % valid.length;
-          const text = valid.slice(0, at) + insert + valid.slice(insert === '' ? at + 1 : at);
-          const position = v8Position(text);
-          fc.pre(position !== undefined);
-
-          // Act
-          const offset = new JsonChecker(text, 0).errorOffset();
-
-          // Assess
-          const end = text.trimEnd().length;
-          expect(lineAt(text, Math.min(offset, end))).toBe(lineAt(text, Math.min(position, end)));
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
 });
 
 function itemsOf(document: unknown): unknown[] {
   const isObject = typeof document === 'object' && document !== null && !Array.isArray(document);
   const items = isObject ? (document as { items?: unknown }).items : undefined;
   return Array.isArray(items) ? items : [];
-}
-
-function v8Position(text: string): number | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    const position = / at position (\d+)/.exec((error as Error).message)?.[1];
-    return position === undefined ? undefined : Number(position);
-  }
 }
