@@ -8,26 +8,19 @@ import {
   type BoundsBudget,
   checkBounds,
   checkSize,
-  DOCUMENT_BOUNDS,
   mayShareObjects,
   newBoundsBudget,
-  tooDeep,
 } from './document-bounds.ts';
-import { lineOf } from './field-line.ts';
+import type { FieldPath } from './field-path.ts';
 import { readJsonDocuments } from './json-documents.ts';
-import { openingAtLevel } from './json-scan.ts';
 import { ManifestError } from './manifest-error.ts';
-import type { RawDocument, TextSpan } from './raw-document.ts';
+import type { RawDocument } from './raw-document.ts';
 import { readYamlDocuments } from './yaml-documents.ts';
 
 export type ObjectFields = Readonly<Record<string, unknown>>;
 
-/** Where an object's text lies, so the line of a nested field can be found when an error needs it. */
-export interface SourceRange {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
+/** 1-based line of a field of an object (`[]` for the object), or of its nearest present ancestor. */
+type LineOf = (field: FieldPath) => number;
 
 export interface ManifestDocument {
   readonly object: ObjectFields;
@@ -36,11 +29,11 @@ export interface ManifestDocument {
   readonly line: number;
   readonly apiVersion: string;
   readonly kind: string;
-  readonly source: SourceRange;
+  /** The line of a field, for error messages: it reads the file again. */
+  lineOf: LineOf;
 }
 
 interface Origin {
-  readonly text: string;
   readonly file: string;
   readonly budget: BoundsBudget;
 }
@@ -55,7 +48,7 @@ export function readDocuments(text: string, file: string): ManifestDocument[] {
   const documents = json ?? readYamlDocuments(text, file);
   const objects: ManifestDocument[] = [];
   const budget = newBoundsBudget(json === undefined && mayShareObjects(text));
-  const origin = { text, file, budget };
+  const origin = { file, budget };
   for (const document of documents) {
     if (document.value !== null) addObjects(objects, document, origin);
   }
@@ -75,86 +68,62 @@ function isList(value: unknown): value is ObjectFields & { readonly items: unkno
   );
 }
 
-const MAX_LOCATED_CHARACTERS = 1024 * 1024;
-
 /** List items nest two below their document: the list, its `items`, the item. */
 const ITEM_DEPTH = 3;
 
 function addObjects(objects: ManifestDocument[], document: RawDocument, origin: Origin): void {
-  const { value, span } = document;
+  const { value, lineOf } = document;
   if (!isList(value)) {
-    checkObject(value, span, origin, 1);
-    objects.push(toManifestDocument(value, span, origin));
+    checkObject(value, lineOf, origin, 1);
+    objects.push(toManifestDocument(value, lineOf, origin));
     return;
   }
   const { items, ...rest } = value;
-  checkObject(rest, span, origin, 1);
-  const head = toManifestDocument(value, span, origin);
+  checkObject(rest, lineOf, origin, 1);
+  const head = toManifestDocument(value, lineOf, origin);
   // A typed list (`PodList`) from the API server may leave kind and apiVersion off its items.
   const defaults =
     head.kind === 'List'
       ? undefined
       : { kind: head.kind.slice(0, -4), apiVersion: head.apiVersion };
   items.forEach((item, index) => {
-    const itemSpan = document.items[index] ?? span;
-    checkObject(item, itemSpan, origin, ITEM_DEPTH);
-    objects.push(toManifestDocument(item, itemSpan, origin, defaults));
+    const itemLineOf: LineOf = (field) => lineOf(['items', index, ...field]);
+    checkObject(item, itemLineOf, origin, ITEM_DEPTH);
+    objects.push(toManifestDocument(item, itemLineOf, origin, defaults));
   });
 }
 
 /** Holds one object to the file's bounds, naming the file, line and field of what breaks them. */
-function checkObject(value: unknown, span: TextSpan, origin: Origin, depth: number): void {
+function checkObject(value: unknown, lineOf: LineOf, origin: Origin, depth: number): void {
   try {
     checkBounds(value, origin.budget, depth);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    const { field } = error;
-    const source = sourceBefore(error, span, origin.text, depth);
-    // The field's line is found by reading the object again with positions; past a megabyte
-    // that costs more than the line is worth, and the object's own line is given instead.
-    const small = source.end - source.start <= MAX_LOCATED_CHARACTERS;
-    const line = field.length > 0 && small ? lineOf({ line: span.line, source }, field) : span.line;
-    throw error.at(origin.file, line);
+    throw error.at(origin.file, lineOf(error.field));
   }
-}
-
-/**
- * The object's text, or for one nested too deep its text up to where it went too deep: read
- * again whole, the nesting would take the position reader most of a second to give up on.
- */
-function sourceBefore(error: ManifestError, span: TextSpan, text: string, depth: number) {
-  const { start, end } = span;
-  if (error.detail !== tooDeep()) return { text, start, end };
-  return {
-    text,
-    start,
-    end: openingAtLevel(text, start, end, DOCUMENT_BOUNDS.maxDepth - depth + 2),
-  };
 }
 
 function toManifestDocument(
   value: unknown,
-  span: TextSpan,
+  lineOf: LineOf,
   origin: Origin,
   defaults?: { readonly kind: string; readonly apiVersion: string },
 ): ManifestDocument {
   if (!isObjectFields(value)) {
     const found = Array.isArray(value) ? 'a list' : `the scalar ${JSON.stringify(value)}`;
-    const where = { file: origin.file, line: span.line };
+    const where = { file: origin.file, line: lineOf([]) };
     throw new ManifestError(`expected a Kubernetes object (a mapping), got ${found}`, where);
   }
   return {
     object: value,
     file: origin.file,
-    apiVersion: typeField(value, 'apiVersion', defaults?.apiVersion, span, origin),
-    kind: typeField(value, 'kind', defaults?.kind, span, origin),
-    // Read through the span when asked: a JSON file's spans are worked out only then.
+    apiVersion: typeField(value, 'apiVersion', defaults?.apiVersion, lineOf, origin),
+    kind: typeField(value, 'kind', defaults?.kind, lineOf, origin),
+    // Found only when read: reading the file gives no positions (see RawDocument).
     get line() {
-      return span.line;
+      return lineOf([]);
     },
-    get source() {
-      return { text: origin.text, start: span.start, end: span.end };
-    },
+    lineOf,
   };
 }
 
@@ -162,12 +131,12 @@ function typeField(
   object: ObjectFields,
   key: 'apiVersion' | 'kind',
   fallback: string | undefined,
-  span: TextSpan,
+  lineOf: LineOf,
   origin: Origin,
 ): string {
   const value = object[key] ?? fallback;
   if (typeof value === 'string' && value !== '') return value;
   const detail =
     value === undefined ? 'is required' : `expected a string, got ${JSON.stringify(value)}`;
-  throw new ManifestError(detail, { file: origin.file, line: span.line, field: [key] });
+  throw new ManifestError(detail, { file: origin.file, line: lineOf([]), field: [key] });
 }

@@ -4,16 +4,16 @@
  * its flow collections leave the block reader's subset, and the general parser would take
  * seconds on a large dump where `JSON.parse` takes a fraction of one.
  *
- * Positions are left to json-layout.ts, which finds them only when an error asks for a line.
+ * `JSON.parse` gives no positions; json-field-line.ts finds a line only when an error asks.
  * Duplicate keys, which YAML rejects, pass here with the last one winning, as `JSON.parse`
  * does; kubectl never writes them.
  */
-
-import { Char } from './char-codes.ts';
-import { JsonLayout } from './json-layout.ts';
-import { contentStart } from './json-scan.ts';
+import { jsonFieldLine } from './json-field-line.ts';
 import { jsonSyntaxError } from './json-syntax-error.ts';
-import type { RawDocument, TextSpan } from './raw-document.ts';
+import type { RawDocument } from './raw-document.ts';
+
+/** A byte order mark (which some Windows editors write), JSON whitespace, then `{` or `[`. */
+const JSON_START = /^\ufeff?[ \t\n\r]*[[{]/;
 
 /**
  * The documents of a text whose first character (after whitespace) is `{` or `[`, or undefined
@@ -21,32 +21,25 @@ import type { RawDocument, TextSpan } from './raw-document.ts';
  * when it is not valid JSON, throws ManifestError naming the file and line.
  */
 export function readJsonDocuments(text: string, file: string): RawDocument[] | undefined {
-  const first = text.charCodeAt(contentStart(text));
-  if (first !== Char.leftBrace && first !== Char.leftBracket) return undefined;
+  if (!JSON_START.test(text)) return undefined;
   const value = parseJson(text, file);
-  const layout = new JsonLayout(text);
-  const roots: unknown[] = Array.isArray(value) ? value : [value];
-  return roots.map((root, document) => ({
-    value: root,
-    span: layout.span(document),
-    items: itemSpans(root, layout, document),
-  }));
+  if (!Array.isArray(value)) {
+    return [{ value, lineOf: (field) => jsonFieldLine(text, field) }];
+  }
+  return value.map(
+    (element, index): RawDocument => ({
+      value: element,
+      lineOf: (field) => jsonFieldLine(text, [index, ...field]),
+    }),
+  );
 }
 
 function parseJson(text: string, file: string): unknown {
-  // A byte order mark, which some Windows editors write, is not JSON; jsonc-parser, which places
-  // errors, counts it back in.
-  const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // The byte order mark is not JSON; jsonc-parser, which places errors, counts it back in.
+  const bom = text.charCodeAt(0) === 0xfeff;
   try {
-    return JSON.parse(from === 0 ? text : text.slice(from));
+    return JSON.parse(bom ? text.slice(1) : text);
   } catch (error) {
     throw jsonSyntaxError(text, file, error);
   }
-}
-
-function itemSpans(root: unknown, layout: JsonLayout, document: number): TextSpan[] {
-  const items =
-    typeof root === 'object' && root !== null && 'items' in root ? root.items : undefined;
-  if (!Array.isArray(items)) return [];
-  return items.map((_, item) => layout.span(document, item));
 }

@@ -3,15 +3,12 @@
  * and in the Karpenter schemas) know only field paths; this adds the file and the field's line.
  */
 import type { ManifestDocument } from './documents.ts';
-import { lineOf } from './field-line.ts';
 import { ManifestError } from './manifest-error.ts';
 
 /** A ManifestError without a file gets the document's file and its field's line; anything else is returned as is. */
 export function locateError(error: unknown, document: ManifestDocument): unknown {
   if (!(error instanceof ManifestError) || error.location.file !== undefined) return error;
-  const { field } = error;
-  const line = field.length === 0 ? document.line : lineOf(document, field);
-  return error.at(document.file, line);
+  return error.at(document.file, document.lineOf(error.field));
 }
 
 /** Reads the document's object with `parse`, locating any ManifestError it throws. */

@@ -1,15 +1,11 @@
-/** The YAML and JSON readers' common output: a document's value and where its text lies, before it is read as a Kubernetes object. */
-
-/** A node's place in its file: offsets of its first character and just past its end, and its 1-based line. */
-export interface TextSpan {
-  readonly start: number;
-  readonly end: number;
-  readonly line: number;
-}
+/** The YAML and JSON readers' common output: a document's value, and the lines of its fields. */
+import type { FieldPath } from './field-path.ts';
 
 export interface RawDocument {
   readonly value: unknown;
-  readonly span: TextSpan;
-  /** Spans of the entries of a top-level `items` sequence, so each item of a `kind: List` keeps its own line. */
-  readonly items: readonly TextSpan[];
+  /**
+   * 1-based line of the field at `field` (from the document's root; `[]` for the document
+   * itself), or of its nearest present ancestor. It reads the text again, so only errors ask.
+   */
+  lineOf(field: FieldPath): number;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../functions/manifests/documents.ts';
-import { lineOf } from '../../functions/manifests/field-line.ts';
 import { manifestErrorOf } from './manifest-fixtures.ts';
 
 const LIST = `apiVersion: v1
@@ -93,19 +92,17 @@ describe('reading manifest documents', () => {
 
     // Act
     const lines = {
-      resources: lineOf(pod, ['spec', 'containers', 1, 'resources']),
-      memory: lineOf(pod, 'spec.containers[1].resources.requests.memory'),
-      bracketedLabel: lineOf(pod, 'metadata.labels[app.kubernetes.io/name]'),
-      dottedLabel: lineOf(pod, 'metadata.labels.app.kubernetes.io/name'),
-      absentField: lineOf(pod, 'spec.containers[1].ports[0].containerPort'),
-      wholeObject: lineOf(pod, []),
+      resources: pod.lineOf(['spec', 'containers', 1, 'resources']),
+      memory: pod.lineOf(['spec', 'containers', 1, 'resources', 'requests', 'memory']),
+      dottedLabel: pod.lineOf(['metadata', 'labels', 'app.kubernetes.io/name']),
+      absentField: pod.lineOf(['spec', 'containers', 1, 'ports', 0, 'containerPort']),
+      wholeObject: pod.lineOf([]),
     };
 
     // Assess
     expect(lines).toEqual({
       resources: 17,
       memory: 19,
-      bracketedLabel: 11,
       dottedLabel: 11,
       absentField: 16,
       wholeObject: 6,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { readDocuments } from '../../functions/manifests/documents.ts';
-import { lineOf } from '../../functions/manifests/field-line.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
 import { manifestErrorOf } from './manifest-fixtures.ts';
 
@@ -134,19 +133,17 @@ describe('reading JSON manifests', () => {
 
     // Act
     const lines = {
-      resources: lineOf(first, ['spec', 'containers', 0, 'resources']),
-      memory: lineOf(first, 'spec.containers[0].resources.requests.memory'),
-      bracketedLabel: lineOf(first, 'metadata.labels[app.kubernetes.io/name]'),
-      dottedLabel: lineOf(first, 'metadata.labels.app.kubernetes.io/name'),
-      absentField: lineOf(first, 'spec.containers[0].ports[0].containerPort'),
-      wholeObject: lineOf(first, []),
+      resources: first.lineOf(['spec', 'containers', 0, 'resources']),
+      memory: first.lineOf(['spec', 'containers', 0, 'resources', 'requests', 'memory']),
+      dottedLabel: first.lineOf(['metadata', 'labels', 'app.kubernetes.io/name']),
+      absentField: first.lineOf(['spec', 'containers', 0, 'ports', 0, 'containerPort']),
+      wholeObject: first.lineOf([]),
     };
 
     // Assess
     expect(lines).toEqual({
       resources: 15,
       memory: 17,
-      bracketedLabel: 8,
       dottedLabel: 8,
       absentField: 13,
       wholeObject: 4,

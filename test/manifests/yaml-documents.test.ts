@@ -1,7 +1,7 @@
 /**
  * The YAML reader: js-yaml reads, and its values equal the `yaml` package's under the core
- * schema (the reader that words errors and finds lines must see the same document); spans are
- * found only when asked, at the document and list item they belong to.
+ * schema (the reader that words errors and finds lines must see the same document); lines are
+ * found only when asked, in the document and list item they belong to.
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import { readYamlDocuments } from '../../functions/manifests/yaml-documents.ts';
+import { type ObjectText, objectText } from '../../functions/manifests/yaml-object-text.ts';
 
 /** What the `yaml` package makes of the text, with positions: the reference. */
 function reference(text: string): unknown[] {
@@ -137,15 +138,17 @@ describe('reading YAML', () => {
     const [list, pod, empty] = readYamlDocuments(text, 'test.yaml');
 
     // Assess
-    expect([list?.span.line, pod?.span.line]).toEqual([2, 13]);
+    expect([list?.lineOf([]), pod?.lineOf([])]).toEqual([2, 13]);
     expect(empty?.value).toBeNull();
-    expect(list?.items.map((span) => span.line)).toEqual([5, 8]);
-    const slices = list?.items.map((span) => text.slice(span.start, span.end));
-    expect(slices).toEqual([
+    expect([0, 1].map((item) => list?.lineOf(['items', item]))).toEqual([5, 8]);
+    expect(list?.lineOf(['items', 1, 'metadata', 'name'])).toBe(9);
+    const slice = ({ start, end }: ObjectText) => text.slice(start, end);
+    expect([0, 1].map((item) => objectText(text, 0, item)).map((o) => o && slice(o))).toEqual([
       'kind: Pod\n  metadata:\n    name: a\n',
       'kind: Node\n    metadata: {name: b}\n',
     ]);
-    expect(pod && text.slice(pod.span.start, pod.span.end)).toBe('kind: Pod\n');
+    const second = objectText(text, 1);
+    expect(second && slice(second)).toBe('kind: Pod\n');
   });
 
   it('names the line and column of a syntax error in the words of the yaml package', () => {
@@ -258,7 +261,7 @@ describe('reading YAML', () => {
             const [document] = readYamlDocuments(yaml, 'list.yaml');
 
             // Assess
-            expect(document?.items.map((span) => span.line)).toEqual(expected);
+            expect(items.map((_, item) => document?.lineOf(['items', item]))).toEqual(expected);
           },
         ),
         { numRuns: 500 },
