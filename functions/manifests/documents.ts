@@ -30,7 +30,7 @@ export interface ManifestDocument {
   readonly apiVersion: string;
   readonly kind: string;
   /** The line of a field, for error messages: it reads the file again. */
-  lineOf: LineOf;
+  readonly lineOf: LineOf;
 }
 
 interface Origin {

@@ -12,10 +12,10 @@ import type { FieldPath } from './field-path.ts';
 const STOP = Symbol('stop');
 
 /**
- * Beyond this nesting the visit stops: the reader recurses, and the field of an error is never
- * deeper (a document counts 1, a root array and a list's `items` add 2).
+ * Beyond this nesting the visit stops, as jsonc-parser recurses. No error names a field deeper
+ * than one past the nesting bound, and a root array adds a level.
  */
-const MAX_DEPTH = DOCUMENT_BOUNDS.maxDepth + 3;
+const MAX_DEPTH = DOCUMENT_BOUNDS.maxDepth + 2;
 
 /**
  * 1-based line of the node at `path` from the text's root (an object property's key, an array's
