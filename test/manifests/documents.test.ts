@@ -123,6 +123,24 @@ describe('reading manifest documents', () => {
     );
   });
 
+  it.each([
+    ['after a thousand documents', 1000],
+    ['in one document larger than is read again', 0],
+  ])('names the line of a YAML syntax error %s', (_, documents) => {
+    // Prepare: the broken document is read again on its own, or not at all when too large
+    const good = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ok\n---\n'.repeat(documents);
+    const padding = documents === 0 ? `# ${'x'.repeat(1100 * 1024)}\n` : '';
+    const broken = `${padding}apiVersion: v1\nkind: Pod\nmetadata:\n  name: a: b\nspec: {}\n`;
+    const line = documents * 5 + (documents === 0 ? 1 : 0) + 4;
+
+    // Act
+    const error = manifestErrorOf(() => readDocuments(good + broken, 'broken.yaml'));
+
+    // Assess
+    expect(error.location).toMatchObject({ file: 'broken.yaml', line });
+    expect(error.message).toMatch(new RegExp(`^broken\\.yaml:${line}: invalid YAML: `));
+  });
+
   it('reports a duplicate key, which YAML forbids, at its line', () => {
     // Prepare
     const text = 'apiVersion: v1\nkind: Pod\nkind: Node\n';
