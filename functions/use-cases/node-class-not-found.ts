@@ -6,9 +6,9 @@
  * An input with no EC2NodeClass at all describes pools only (a what-if written by hand): its
  * pools keep planning with the class defaults, as `defaultNodeClass` gives them.
  */
-import type { Condition } from '../domain/condition.ts';
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
+import { nodeClassNotFound } from '../domain/pools/node-class-not-found.ts';
 
 export interface NodeClassCheck {
   /** The pools, those without their class reporting Ready=False (NodeClassNotFound). */
@@ -17,16 +17,10 @@ export interface NodeClassCheck {
   readonly warnings: readonly string[];
 }
 
-const NOT_FOUND: Condition = {
-  type: 'Ready',
-  status: 'False',
-  reason: 'NodeClassNotFound',
-  message: 'NodeClass not found on cluster',
-};
-
 function markNotFound(pool: NodePool): NodePool {
   const others = (pool.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
-  return { ...pool, status: { ...pool.status, conditions: [...others, NOT_FOUND] } };
+  const conditions = [...others, nodeClassNotFound(pool)];
+  return { ...pool, status: { ...pool.status, conditions } };
 }
 
 /** The pools as Karpenter sees them when some EC2NodeClasses are given but not theirs. */

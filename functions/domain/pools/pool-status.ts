@@ -14,6 +14,7 @@ import type { NodePool } from '../node-pool.ts';
 import { add, formatResource, type Resources } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
 import type { PastDisruption } from '../state/past-disruption.ts';
+import { NODE_CLASS_NOT_FOUND, nodeClassNotFoundMessage } from './node-class-not-found.ts';
 
 export interface PoolDisruption {
   readonly nodeClaim: string;
@@ -107,8 +108,8 @@ function statusOf(
       ? {}
       : {
           notReady: {
-            reason: 'NodeClassNotFound',
-            message: `EC2NodeClass ${nodeClass} does not exist; apply it to launch for this pool`,
+            reason: NODE_CLASS_NOT_FOUND,
+            message: `${nodeClassNotFoundMessage(pool)}; apply it to launch for this pool`,
           },
         }),
     resourceVersion,

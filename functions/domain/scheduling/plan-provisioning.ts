@@ -5,7 +5,7 @@
  * API's dry run all call this.
  */
 
-import { reportedNotReady } from '../condition.ts';
+import { type Condition, reportedNotReady } from '../condition.ts';
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
@@ -19,6 +19,7 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
+import { NODE_CLASS_NOT_FOUND, nodeClassNotFoundMessage } from '../pools/node-class-not-found.ts';
 import { parseResources } from '../resources.ts';
 import type {
   PersistentVolume,
@@ -92,9 +93,15 @@ function launchBlocker(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): Un
   return reason === undefined ? undefined : unfit('NotReady', reason);
 }
 
+/** The pool's own Ready=False; a missing class is named, so the pod's event says what to apply. */
+function poolNotReady(pool: NodePool, own: Condition): string {
+  const why = `NodePool is not ready${own.reason ? ` (${own.reason})` : ''}`;
+  return own.reason === NODE_CLASS_NOT_FOUND ? `${why}: ${nodeClassNotFoundMessage(pool)}` : why;
+}
+
 function notReadyReason(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): string | undefined {
   const own = reportedNotReady(pool.status);
-  if (own !== undefined) return `NodePool is not ready${own.reason ? ` (${own.reason})` : ''}`;
+  if (own !== undefined) return poolNotReady(pool, own);
   const className = pool.spec.template.spec.nodeClassRef.name;
   const nodeClass = nodeClasses.find((c) => c.metadata.name === className);
   const classState = reportedNotReady(nodeClass?.status);

@@ -31,6 +31,12 @@ describe('NodePools and EC2NodeClasses that are not ready', () => {
       'NodePool is not ready (NodeClassNotReady)',
     ],
     [
+      'its EC2NodeClass is missing (NodeClassNotFound), naming the class to apply',
+      withConditions(aNodePool(), [ready('False', 'NodeClassNotFound')]),
+      [],
+      'NodePool is not ready (NodeClassNotFound): EC2NodeClass "default" not found',
+    ],
+    [
       'its NodePool reports Ready=False without a reason',
       withConditions(aNodePool(), [ready('False')]),
       [],
