@@ -33,8 +33,13 @@ export interface DriftInput {
   /** The node's labels (its claim's, where the node has not joined). */
   readonly labels: Labels;
   readonly claim?: NodeClaim;
-  /** The pool's catalog, unavailable offerings included. */
-  readonly instanceTypes: readonly InstanceType[];
+  /**
+   * The pool's catalog, unavailable offerings included; none when its EC2NodeClass is missing.
+   * Karpenter's drift check then stops where the provider cannot list the pool's instance types
+   * (core `pkg/controllers/nodeclaim/disruption/drift.go`, `isDrifted`): the template and the
+   * requirements are still compared, the catalog and the class are not.
+   */
+  readonly instanceTypes?: readonly InstanceType[];
   /** Karpenter checks the catalog only for nodes older than an hour: a new type may lag. */
   readonly ageMs: number;
 }
@@ -63,7 +68,7 @@ function requirementsDrift(pool: NodePool, labels: Labels): Drift | undefined {
 }
 
 function catalogDrift(input: DriftInput): Drift | undefined {
-  if (input.ageMs <= CATALOG_GRACE_MS) return undefined;
+  if (input.instanceTypes === undefined || input.ageMs <= CATALOG_GRACE_MS) return undefined;
   const name = input.labels[Label.instanceType];
   const type = input.instanceTypes.find((it) => it.name === name);
   const zone = input.labels[Label.zone];

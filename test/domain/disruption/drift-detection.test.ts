@@ -138,6 +138,21 @@ describe('drift detection', () => {
     ).toBeUndefined();
   });
 
+  it('judges no catalog for a pool that has none, its EC2NodeClass missing, as Karpenter does not', () => {
+    // Prepare
+    const { node, nodeClaim } = aPoolNode({
+      name: 'n1',
+      claimAnnotations: stamped(pool),
+      labels: { [Label.instanceType]: 'gone.large' },
+    });
+
+    // Act
+    const found = driftOf({ pool, labels: node.labels, claim: nodeClaim, ageMs: 2 * HOUR });
+
+    // Assess
+    expect(found).toBeUndefined();
+  });
+
   it('finds a node on an AMI its class no longer selects (AMIDrift)', () => {
     const nodeClass: EC2NodeClass = {
       metadata: { name: 'default' },

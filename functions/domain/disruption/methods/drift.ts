@@ -23,12 +23,13 @@ interface Drifted {
 function driftedCandidates(state: DisruptionState): Drifted[] {
   const out: Drifted[] = [];
   for (const candidate of state.open()) {
+    const instanceTypes = state.input.instanceTypes.get(candidate.pool.metadata.name);
     const drift = driftOf({
       pool: candidate.pool,
       ...(candidate.nodeClass === undefined ? {} : { nodeClass: candidate.nodeClass }),
       labels: candidate.node.labels,
       ...(candidate.claim === undefined ? {} : { claim: candidate.claim }),
-      instanceTypes: state.input.instanceTypes.get(candidate.pool.metadata.name) ?? [],
+      ...(instanceTypes === undefined ? {} : { instanceTypes }),
       ageMs: state.nowMs - candidate.createdMs,
     });
     if (drift !== undefined) out.push({ candidate, drift });
