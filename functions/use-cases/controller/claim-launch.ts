@@ -1,12 +1,14 @@
 /**
  * Launching one written claim (docs/design.md §1.2 "write intent before acting"): CreateFleet with
  * the claim's name as ClientToken, then the instance recorded on the claim. A capacity error or a
- * class that cannot be launched removes the claim so its pods can be planned again; any other
- * failure leaves it `Pending` for the next pass to retry, which the client token makes safe.
+ * class that cannot be launched — or is not stored at all — removes the claim so its pods can be
+ * planned again; any other failure leaves it `Pending` for the next pass to retry, which the
+ * client token makes safe.
  */
 
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { type Launch, launchedClaimRecord } from '../../domain/lifecycle/claim-record.ts';
+import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
@@ -35,7 +37,8 @@ export type LaunchOutcome =
 
 export interface ClaimLaunch {
   readonly claim: NodeClaimRecord;
-  readonly nodeClass: LaunchableNodeClass;
+  /** The stored EC2NodeClasses, the claim's among them. */
+  readonly nodeClasses: readonly EC2NodeClass[];
   /** The pool's instance types, as the planner saw them. */
   readonly instanceTypes: readonly InstanceType[];
   readonly write: FencedWrite;
@@ -44,6 +47,23 @@ export interface ClaimLaunch {
 function optionTypes(claim: NodeClaimRecord, types: readonly InstanceType[]): InstanceType[] {
   const options = new Set(claim.instanceTypeOptions);
   return types.filter((it) => options.has(it.name));
+}
+
+/**
+ * The stored class the claim names. One nobody wrote (no subnet or security group selectors, the
+ * default AMI) is not what the user asked for: the launch is refused, as Karpenter's AWS provider
+ * refuses a NodeClaim whose class it cannot resolve (`pkg/cloudprovider/cloudprovider.go`,
+ * `Create`).
+ */
+function storedNodeClass(
+  claim: NodeClaimRecord,
+  nodeClasses: readonly EC2NodeClass[],
+): LaunchableNodeClass {
+  const nodeClass = nodeClasses.find((c) => c.metadata.name === claim.nodeClass);
+  if (nodeClass !== undefined) return nodeClass;
+  throw new InvalidConfigError(
+    `launching node claim ${claim.name}: EC2NodeClass "${claim.nodeClass}" not found`,
+  );
 }
 
 /** Records the instance on the claim; `launch` is what the cloud returned or listed. */
@@ -60,11 +80,11 @@ export function recordLaunch(
 
 export async function launchClaim(
   deps: Pick<PassDependencies, 'state' | 'cloud' | 'clock'>,
-  { claim, nodeClass, instanceTypes, write }: ClaimLaunch,
+  { claim, nodeClasses, instanceTypes, write }: ClaimLaunch,
 ): Promise<LaunchOutcome> {
   try {
     const result = await deps.cloud.launch(claim, {
-      nodeClass,
+      nodeClass: storedNodeClass(claim, nodeClasses),
       labels: claim.labels ?? {},
       taints: claim.taints ?? [],
       startupTaints: claim.startupTaints ?? [],

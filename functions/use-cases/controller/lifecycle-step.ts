@@ -13,13 +13,11 @@ import { withoutFailure } from '../../domain/lifecycle/claim-backoff.ts';
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
-import type { EC2NodeClass } from '../../domain/node-class.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { TERMINATION_FINALIZER } from '../../domain/termination/finalizer.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
-import { defaultNodeClass } from '../instance-types-by-pool.ts';
 import type { ClaimIsolation, FailedAction } from './claim-isolation.ts';
 import { launchClaim, recordLaunch } from './claim-launch.ts';
 import { decisionOf } from './decisions.ts';
@@ -45,10 +43,6 @@ export interface LifecycleOutcome {
   readonly events: readonly ClusterEvent[];
   /** The claims as they stand after the step; removed ones are gone. */
   readonly claims: readonly NodeClaimRecord[];
-}
-
-function nodeClassOf(classes: readonly EC2NodeClass[], name: string) {
-  return classes.find((c) => c.metadata.name === name) ?? defaultNodeClass(name);
 }
 
 interface Step {
@@ -217,7 +211,7 @@ async function resumeLaunch(
 ): Promise<Step> {
   const outcome = await launchClaim(deps, {
     claim,
-    nodeClass: nodeClassOf(context.snapshot.nodeClasses, claim.nodeClass),
+    nodeClasses: context.snapshot.nodeClasses,
     instanceTypes: context.instanceTypes.get(claim.nodePool) ?? [],
     write: context.write,
   });

@@ -22,7 +22,6 @@ import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
-import { defaultNodeClass } from '../instance-types-by-pool.ts';
 import { type LaunchOutcome, launchClaim } from './claim-launch.ts';
 import { decisionOf, podsReason } from './decisions.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
@@ -138,10 +137,9 @@ export class Provisioning {
     this.#claims.push({ ...record, version: 0 });
     const pending = await deps.state.nodeClaims.create(record, write);
     this.#replace(pending);
-    const nodeClass = stampedClass ?? defaultNodeClass(planned.nodeClass);
     const outcome = await launchClaim(deps, {
       claim: pending,
-      nodeClass,
+      nodeClasses: snapshot.nodeClasses,
       instanceTypes: types.get(planned.nodePool) ?? [],
       write,
     });
