@@ -1,7 +1,10 @@
 /**
  * The instance types each NodePool may launch, asked of the provider once per EC2NodeClass and
  * overlaid with the NodeOverlays: the `plan` command, the API's dry run and the controller all
- * plan from this.
+ * plan from this. A pool whose class is not given has none, as Karpenter's AWS provider answers
+ * `GetInstanceTypes` with an error for a NodePool whose class it cannot resolve
+ * (`pkg/cloudprovider/cloudprovider.go`); the what-if commands give such pools the class
+ * defaults first (default-node-classes.ts).
  */
 import type { InstanceType } from '../domain/instance-type.ts';
 import type { EC2NodeClass } from '../domain/node-class.ts';
@@ -12,12 +15,7 @@ import {
   overlayInstanceTypes,
 } from '../domain/overlays/overlaid-instance-types.ts';
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
-import type { InstanceTypeProvider, LaunchableNodeClass } from '../ports/cloud-provider.ts';
-
-/** A class nobody gave: its defaults, as Karpenter would apply them (AL2023). */
-export function defaultNodeClass(name: string): LaunchableNodeClass {
-  return { metadata: { name }, spec: {} };
-}
+import type { InstanceTypeProvider } from '../ports/cloud-provider.ts';
 
 export interface InstanceTypesRequest {
   readonly nodePools: readonly NodePool[];
@@ -42,10 +40,11 @@ export async function instanceTypesByPool(
   const options = request.unavailable === undefined ? {} : { unavailable: request.unavailable };
   for (const pool of request.nodePools) {
     const className = pool.spec.template.spec.nodeClassRef.name;
+    const nodeClass = request.nodeClasses.find((c) => c.metadata.name === className);
+    if (nodeClass === undefined) continue;
     let types = byClass.get(className);
     if (types === undefined) {
-      const nodeClass = request.nodeClasses.find((c) => c.metadata.name === className);
-      types = provider.instanceTypes(nodeClass ?? defaultNodeClass(className), options);
+      types = provider.instanceTypes(nodeClass, options);
       byClass.set(className, types);
     }
     out.set(pool.metadata.name, await types);

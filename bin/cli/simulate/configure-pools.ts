@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { loadCluster, type ManifestFile } from '../../../functions/manifests/load-cluster.ts';
 import type { DocumentStore, StateStore } from '../../../functions/ports/state-store.ts';
+import { withDefaultNodeClasses } from '../../../functions/use-cases/default-node-classes.ts';
 import { checkNodeClasses } from '../../../functions/use-cases/node-class-not-found.ts';
 
 function contentHash(document: unknown): string {
@@ -14,7 +15,9 @@ function contentHash(document: unknown): string {
 /**
  * Stores the manifests' pools and classes. A NodePool whose EC2NodeClass is neither in them nor
  * stored already is stored not ready (NodeClassNotFound), as Karpenter reports it, and `warn`
- * receives a line naming both.
+ * receives a line naming both. Manifests that hold no class, with none stored, describe pools
+ * only (a what-if written by hand): the class defaults are stored under the names the pools
+ * give, since the controller launches with no class it does not hold.
  */
 export async function configurePools(
   state: Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeOverlays'>,
@@ -23,7 +26,11 @@ export async function configurePools(
 ): Promise<void> {
   const cluster = loadCluster(manifests);
   for (const nodeClass of cluster.nodeClasses) await upsert(state.nodeClasses, nodeClass);
-  const nodeClasses = (await state.nodeClasses.list()).map((stored) => stored.document);
+  let nodeClasses = (await state.nodeClasses.list()).map((stored) => stored.document);
+  if (nodeClasses.length === 0) {
+    nodeClasses = withDefaultNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
+    for (const nodeClass of nodeClasses) await upsert(state.nodeClasses, nodeClass);
+  }
   const checked = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
   for (const message of checked.warnings) warn(message);
   for (const pool of checked.nodePools) await upsert(state.nodePools, pool);

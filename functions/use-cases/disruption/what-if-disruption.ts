@@ -9,6 +9,7 @@ import type { DisruptionPlan } from '../../domain/disruption/disruption-plan-typ
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
+import { withDefaultNodeClasses } from '../default-node-classes.ts';
 import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
 import { checkNodeClasses } from '../node-class-not-found.ts';
 import type { PlanningSnapshot } from '../plan/what-if-plan.ts';
@@ -34,7 +35,8 @@ export async function whatIfDisruption(
   provider: InstanceTypeProvider,
 ): Promise<WhatIfDisruption> {
   const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
-  const types = await instanceTypesByPool({ ...snapshot, nodePools }, provider);
+  const nodeClasses = withDefaultNodeClasses(snapshot);
+  const types = await instanceTypesByPool({ ...snapshot, nodePools, nodeClasses }, provider);
   const warnings = [...missing, ...types.overlayConflicts.map(overlayConflictWarning)];
   const input = { ...snapshot, nodePools, instanceTypes: types.byPool, region: options.region };
   const pending = planProvisioning(input);

@@ -23,6 +23,7 @@ import type {
   StorageClass,
 } from '../../domain/volumes.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
+import { withDefaultNodeClasses } from '../default-node-classes.ts';
 import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
 import { checkNodeClasses } from '../node-class-not-found.ts';
 
@@ -76,7 +77,8 @@ export async function whatIfPlan(
   }
   const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
   warnings.push(...missing);
-  const types = await instanceTypesByPool({ ...snapshot, nodePools }, instanceTypes);
+  const nodeClasses = withDefaultNodeClasses(snapshot);
+  const types = await instanceTypesByPool({ ...snapshot, nodePools, nodeClasses }, instanceTypes);
   warnings.push(...types.overlayConflicts.map(overlayConflictWarning));
   const plan = planProvisioning({
     ...snapshot,

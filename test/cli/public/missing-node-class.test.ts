@@ -53,6 +53,18 @@ describe('NodePools whose EC2NodeClass is not in the input', () => {
     expect(run.stderr).toBe('');
   });
 
+  it('simulate -f launches for pools-only input with the class defaults, as before', async () => {
+    // Act
+    const args = ['simulate', '-f', POOLS, '-f', WORKLOAD, '--report', reportPath()];
+    const run = await runCli(args);
+
+    // Assess
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/files: (\d+)\/\1 pods running/);
+    expect(run.stdout).toMatch(/^ {2}launches [1-9]/m);
+  });
+
   it('simulate -f launches nothing for them and says why', async () => {
     // Act
     const args = ['simulate', ...FILES, '--report', reportPath()];
