@@ -1,10 +1,12 @@
 /**
- * NodePools whose EC2NodeClass is not in a what-if input. Karpenter's readiness controller marks
- * such a NodePool `NodeClassReady=False` (reason `NodeClassNotFound`, core
+ * NodePools whose EC2NodeClass is missing. Karpenter's readiness controller marks such a NodePool
+ * `NodeClassReady=False` (reason `NodeClassNotFound`, core
  * `pkg/controllers/nodepool/readiness/controller.go`), so it is not ready and launches nothing;
- * a plan that assumed a default class instead would answer for a cluster that does not exist.
- * An input with no EC2NodeClass at all describes pools only (a what-if written by hand): its
- * pools keep planning with the class defaults, as `defaultNodeClass` gives them.
+ * a plan that assumed a default class instead would answer for a cluster that does not exist,
+ * and a launch with one would start a node nobody configured. The controller's pass marks every
+ * such pool (`markNodeClassesNotFound`), even when no class is stored at all. A what-if input
+ * with no EC2NodeClass at all describes pools only (written by hand): `checkNodeClasses` leaves
+ * its pools to plan with the class defaults (default-node-classes.ts).
  */
 import type { EC2NodeClass } from '../domain/node-class.ts';
 import type { NodePool } from '../domain/node-pool.ts';
@@ -17,18 +19,19 @@ export interface NodeClassCheck {
   readonly warnings: readonly string[];
 }
 
+interface PoolsAndClasses {
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClasses: readonly EC2NodeClass[];
+}
+
 function markNotFound(pool: NodePool): NodePool {
   const others = (pool.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
   const conditions = [...others, nodeClassNotFound(pool)];
   return { ...pool, status: { ...pool.status, conditions } };
 }
 
-/** The pools as Karpenter sees them when some EC2NodeClasses are given but not theirs. */
-export function checkNodeClasses(snapshot: {
-  readonly nodePools: readonly NodePool[];
-  readonly nodeClasses: readonly EC2NodeClass[];
-}): NodeClassCheck {
-  if (snapshot.nodeClasses.length === 0) return { nodePools: snapshot.nodePools, warnings: [] };
+/** The pools as Karpenter sees them: each whose class is not among `nodeClasses` not ready. */
+export function markNodeClassesNotFound(snapshot: PoolsAndClasses): NodeClassCheck {
   const known = new Set(snapshot.nodeClasses.map((c) => c.metadata.name));
   const warnings: string[] = [];
   const nodePools = snapshot.nodePools.map((pool) => {
@@ -40,4 +43,10 @@ export function checkNodeClasses(snapshot: {
     return markNotFound(pool);
   });
   return { nodePools, warnings };
+}
+
+/** A what-if's pools: as Karpenter sees them when some EC2NodeClasses are given but not theirs. */
+export function checkNodeClasses(snapshot: PoolsAndClasses): NodeClassCheck {
+  if (snapshot.nodeClasses.length === 0) return { nodePools: snapshot.nodePools, warnings: [] };
+  return markNodeClassesNotFound(snapshot);
 }

@@ -1,8 +1,11 @@
 /**
  * What a pass decides from, read in docs/design.md §3.3's order: claims, pools, classes and
  * overlays from the state store first, then nodes before pods from the cluster (capacity over-
- * rather than under-counted), then the instances the cloud lists. A claim written after this read belongs
- * to a pass that held the lease before us, so it is already in the claims we read.
+ * rather than under-counted), then the instances the cloud lists. A claim written after this
+ * read belongs to a pass that held the lease before us, so it is already in the claims we read.
+ * A NodePool whose EC2NodeClass is not stored is read not ready (NodeClassNotFound), as
+ * Karpenter's readiness controller reports it, even when no class is stored at all: it launches
+ * nothing, its pods say why, and its nodes stay.
  */
 
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
@@ -14,6 +17,7 @@ import type { UnavailableOffering } from '../../domain/state/unavailable-offerin
 import type { ManagedInstance } from '../../ports/cloud-provider.ts';
 import type { ClusterObjects } from '../../ports/cluster.ts';
 import { limitsInForce } from '../limits/limits-in-force.ts';
+import { markNodeClassesNotFound } from '../node-class-not-found.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import { type UntaggedClaimInstances, untaggedClaimInstances } from './untagged-claim-instances.ts';
 
@@ -48,10 +52,15 @@ export async function readSnapshot(
   const cluster = await deps.cluster.snapshot();
   const listed = await deps.cloud.listManaged();
   const untagged = await untaggedClaimInstances(deps.cloud, claims, listed);
+  const nodeClasses = classes.map((c) => c.document);
+  const { nodePools } = markNodeClassesNotFound({
+    nodePools: pools.map((p) => p.document),
+    nodeClasses,
+  });
   return {
     claims,
-    nodePools: pools.map((p) => p.document),
-    nodeClasses: classes.map((c) => c.document),
+    nodePools,
+    nodeClasses,
     nodeOverlays: overlays.map((o) => o.document),
     unavailable,
     cluster,
