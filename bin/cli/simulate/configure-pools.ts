@@ -13,9 +13,9 @@ function contentHash(document: unknown): string {
 }
 
 /**
- * Stores the manifests' pools and classes. A NodePool whose EC2NodeClass is neither in them nor
- * stored already is stored not ready (NodeClassNotFound), as Karpenter reports it, and `warn`
- * receives a line naming both. Manifests that hold no class, with none stored, describe pools
+ * Stores the manifests' pools, classes and overlays. A NodePool whose EC2NodeClass is neither in
+ * them nor stored already gets a line naming both through `warn` (the pass reads it not ready,
+ * NodeClassNotFound, as Karpenter reports it). Manifests that hold no class, with none stored, describe pools
  * only (a what-if written by hand): the class defaults are stored under the names the pools
  * give, since the controller launches with no class it does not hold.
  */
@@ -31,9 +31,11 @@ export async function configurePools(
     nodeClasses = withDefaultNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
     for (const nodeClass of nodeClasses) await upsert(state.nodeClasses, nodeClass);
   }
-  const checked = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
-  for (const message of checked.warnings) warn(message);
-  for (const pool of checked.nodePools) await upsert(state.nodePools, pool);
+  // Stored as written: the pass marks a pool whose class is missing itself, and clears the mark
+  // once the class is applied, as Karpenter's readiness controller does.
+  const { warnings } = checkNodeClasses({ nodePools: cluster.nodePools, nodeClasses });
+  for (const message of warnings) warn(message);
+  for (const pool of cluster.nodePools) await upsert(state.nodePools, pool);
   for (const overlay of cluster.nodeOverlays) await upsert(state.nodeOverlays, overlay);
 }
 
