@@ -22,7 +22,7 @@ import {
   Provisioning,
   type ProvisioningContext,
   type RoundResult,
-} from './pass-claims.ts';
+} from './provisioning.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LaunchFailure, LaunchRecord, PlanRound } from './pass-report.ts';
 

@@ -1,6 +1,8 @@
 /**
- * One pass's claims as provisioning makes them: planned against every claim so far, checked
+ * Provisioning: one pass's claims as it makes them, planned against every claim so far, checked
  * against live limits, written `Pending`, launched, and recorded with what came of the launch.
+ * Its rounds (a capacity error re-plans the failed claims' pods) are in provisioning-step.ts;
+ * disruption uses it to launch replacements.
  */
 
 import { nodeClassHash } from '../../domain/disruption/node-class-hash.ts';
