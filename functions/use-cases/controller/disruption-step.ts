@@ -40,9 +40,9 @@ import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
 import { nodeEvent } from './node-event.ts';
-import { emptyRound, Provisioning, type ProvisioningContext } from './provisioning.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
+import { emptyRound, Provisioning, type ProvisioningContext } from './provisioning.ts';
 
 export interface DisruptionStepContext extends Omit<ProvisioningContext, 'claims'> {
   /** The claims after provisioning. */

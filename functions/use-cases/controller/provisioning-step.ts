@@ -17,14 +17,14 @@ import {
 } from '../../domain/state/unavailable-offering.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+import type { LaunchFailure, LaunchRecord, PlanRound } from './pass-report.ts';
 import {
   emptyRound,
   Provisioning,
   type ProvisioningContext,
   type RoundResult,
 } from './provisioning.ts';
-import type { PassDependencies } from './pass-dependencies.ts';
-import type { LaunchFailure, LaunchRecord, PlanRound } from './pass-report.ts';
 
 export interface ProvisioningOutcome {
   readonly provisionablePods: number;
