@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MiB } from '../../functions/domain/resources.ts';
-import { isObjectFields } from '../../functions/manifests/documents.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
-import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import { manifestErrorOf } from './manifest-fixtures.ts';
 
 const CLUSTER = `apiVersion: v1
