@@ -1,7 +1,8 @@
 /**
- * Runs the real `nodesmith plan` command line on a fixture and reads its output, so the
- * conformance cases exercise exactly what users and outside suites run (docs/design.md §6).
- * The bundle in dist/ is built by `npm test`'s pretest step.
+ * Runs the `nodesmith plan` command line on a fixture and reads its output, so the conformance
+ * cases exercise exactly what users and outside suites run (docs/design.md §6). The cases run the
+ * command in this process, through the same `runNodesmith` the binary calls; plan-contract.test.ts
+ * runs the built binary itself (`runBinary`), which `npm test`'s pretest step bundles into dist/.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +48,7 @@ export function fixture(name: string): string {
 }
 
 /** Spawns `node bin/nodesmith.mjs <args>` from the repository root and collects its output. */
-export function runCli(args: readonly string[], stdin?: string): Promise<CliRun> {
+export function runBinary(args: readonly string[], stdin?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
     let stdout = '';
@@ -64,17 +65,36 @@ export function runCli(args: readonly string[], stdin?: string): Promise<CliRun>
   });
 }
 
+/**
+ * `nodesmith <args>` run in this process from the repository root (where vitest runs), as the
+ * binary runs it: the same parsing, command and exit status.
+ */
+export async function runCli(args: readonly string[]): Promise<CliRun> {
+  if (process.cwd() !== ROOT.replace(/\/$/, '')) {
+    throw new Error(`run the conformance cases from ${ROOT}: fixture paths are relative to it`);
+  }
+  // Imported here, so the cases of the binary alone do not load the command line's modules.
+  const { runCliInProcess } = await import('../support/cli-in-process.ts');
+  return runCliInProcess(args);
+}
+
 const onceRuns = new Map<string, Promise<CliRun>>();
 
-/** `runCli`, spawned once per argument list and test file for cases that only read the output. */
-export function runCliOnce(args: readonly string[]): Promise<CliRun> {
-  const key = JSON.stringify(args);
-  let run = onceRuns.get(key);
-  if (run === undefined) {
-    run = runCli(args);
-    onceRuns.set(key, run);
+/**
+ * `run` (the binary or in this process), once per argument list and test file for cases that only
+ * read the output.
+ */
+export function runCliOnce(
+  args: readonly string[],
+  run: (args: readonly string[]) => Promise<CliRun> = runCli,
+): Promise<CliRun> {
+  const key = JSON.stringify([run.name, args]);
+  let result = onceRuns.get(key);
+  if (result === undefined) {
+    result = run(args);
+    onceRuns.set(key, result);
   }
-  return run;
+  return result;
 }
 
 /** `nodesmith plan -f <fixture> -o json`; fails unless the plan was computed (exit 0). */

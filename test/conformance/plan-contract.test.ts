@@ -1,8 +1,9 @@
 /**
- * The `nodesmith plan` contract (docs/design.md §6.2) that outside suites run against: one JSON
- * object on stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with
- * one line naming file, line and field for unreadable input, the table view, and the zone and
- * region options.
+ * The `nodesmith plan` contract (docs/design.md §6.2) that outside suites run against: one JSON object on
+ * stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with one line
+ * naming file, line and field for unreadable input, the table view, and the zone and region options.
+ * These cases run the built binary as those suites do; the other conformance files run the same
+ * command in the test's process.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,7 +11,7 @@ import {
   type Plan,
   podsPerLabel,
   reportedPods,
-  runCli,
+  runBinary,
   runCliOnce,
   ZONE,
 } from './plan-cli.ts';
@@ -30,7 +31,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', MIXED, '-o', 'json'];
 
     // Act
-    const run = await runCliOnce(args);
+    const run = await runCliOnce(args, runBinary);
 
     // Assess
     const parsed: unknown = JSON.parse(run.stdout);
@@ -50,7 +51,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', MIXED, '-o', 'json'];
 
     // Act
-    const run = await runCliOnce(args);
+    const run = await runCliOnce(args, runBinary);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -63,7 +64,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', MIXED, '-o', 'json'];
 
     // Act
-    const run = await runCliOnce(args);
+    const run = await runCliOnce(args, runBinary);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -78,7 +79,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', MIXED, '-o', 'json'];
 
     // Act
-    const run = await runCliOnce(args);
+    const run = await runCliOnce(args, runBinary);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -92,7 +93,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', fixture('hostname-zonal-and-capacity-type-spread'), '-o', 'json'];
 
     // Act
-    const [first, second] = await Promise.all([runCli(args), runCli(args)]);
+    const [first, second] = await Promise.all([runBinary(args), runBinary(args)]);
 
     // Assess
     expect(first.stdout).not.toBe('');
@@ -112,7 +113,7 @@ describe.concurrent('plan output', () => {
     ];
 
     // Act
-    const run = await runCli(args);
+    const run = await runBinary(args);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -125,7 +126,7 @@ describe.concurrent('plan output', () => {
     const args = ['plan', '-f', MIXED, '--output', 'table'];
 
     // Act
-    const run = await runCli(args);
+    const run = await runBinary(args);
 
     // Assess
     expect(run.status).toBe(0);
@@ -141,7 +142,7 @@ describe.concurrent('unreadable input', () => {
     const file = fixture('invalid/bad-quantity');
 
     // Act
-    const run = await runCli(['plan', '-f', file, '-o', 'json']);
+    const run = await runBinary(['plan', '-f', file, '-o', 'json']);
 
     // Assess
     expect(run.status).toBe(2);
@@ -156,7 +157,7 @@ describe.concurrent('unreadable input', () => {
     const file = fixture('invalid/bad-nodepool-operator');
 
     // Act
-    const run = await runCli(['plan', '-f', file, '-o', 'json']);
+    const run = await runBinary(['plan', '-f', file, '-o', 'json']);
 
     // Assess
     expect(run.status).toBe(2);
@@ -171,7 +172,7 @@ describe.concurrent('unreadable input', () => {
     const file = fixture('does-not-exist');
 
     // Act
-    const run = await runCli(['plan', '-f', file, '-o', 'json']);
+    const run = await runBinary(['plan', '-f', file, '-o', 'json']);
 
     // Assess
     expect(run.status).toBe(2);
@@ -187,7 +188,7 @@ describe.concurrent('zones and region', () => {
     const args = ['plan', '-f', fixture('zonal-spread-match-labels'), '-o', 'json'];
 
     // Act
-    const run = await runCli([...args, '--zones', 'us-east-1d,us-east-1f']);
+    const run = await runBinary([...args, '--zones', 'us-east-1d,us-east-1f']);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -199,7 +200,7 @@ describe.concurrent('zones and region', () => {
     const args = ['plan', '-f', fixture('zone-outside-node-class-subnets'), '-o', 'json'];
 
     // Act
-    const run = await runCli([...args, '--zones', 'us-east-1c']);
+    const run = await runBinary([...args, '--zones', 'us-east-1c']);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -212,7 +213,7 @@ describe.concurrent('zones and region', () => {
     const args = ['plan', '-f', fixture('binpack-pods-onto-one-node'), '-o', 'json'];
 
     // Act
-    const run = await runCli([...args, '--region', 'eu-west-1']);
+    const run = await runBinary([...args, '--region', 'eu-west-1']);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
@@ -228,7 +229,7 @@ describe.concurrent('zones and region', () => {
     const args = ['plan', '-f', fixture('binpack-pods-onto-one-node'), '-o', 'json'];
 
     // Act
-    const run = await runCli([...args, '--region', 'us-gov-west-1']);
+    const run = await runBinary([...args, '--region', 'us-gov-west-1']);
 
     // Assess
     const plan = JSON.parse(run.stdout) as Plan;
