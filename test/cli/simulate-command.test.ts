@@ -1,13 +1,14 @@
 /**
- * `nodesmith simulate` through the built binary, as users run it: the JSON summary's contract
- * (docs/design.md §6.4), the timeline a Karpenter user recognises, the report file, and bad
- * options.
+ * `nodesmith simulate` as users run it: the JSON summary's contract (docs/design.md §6.4) and bad options
+ * through the built binary; the timeline a Karpenter user recognises and the report file
+ * through the same command run in the test's process.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const SUMMARY_KEYS = [
   'scenario',
@@ -47,8 +48,8 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
 
   it('shows the timeline and the summary, and the same seed gives the same run', async () => {
     const args = ['simulate', '--pods', '40', '--seed', '5'];
-    const first = await runCli([...args, '--report', reportPath()]);
-    const second = await runCli([...args, '--report', reportPath()]);
+    const first = await runCliInProcess([...args, '--report', reportPath()]);
+    const second = await runCliInProcess([...args, '--report', reportPath()]);
     expect(first.status).toBe(0);
     for (const line of [
       'kube-scheduler marked 16 pods Unschedulable',
@@ -69,15 +70,20 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
 
   it('runs the same with its state on DynamoDB Local', async () => {
     const args = ['simulate', '--pods', '40', '--seed', '2', '-o', 'json'];
-    const inMemory = await runCli([...args, '--report', reportPath()]);
-    const onDynamoDb = await runCli([...args, '--dynamodb-local', '--report', reportPath()]);
+    const inMemory = await runCliInProcess([...args, '--report', reportPath()]);
+    const onDynamoDb = await runCliInProcess([
+      ...args,
+      '--dynamodb-local',
+      '--report',
+      reportPath(),
+    ]);
     expect(onDynamoDb.stderr).toBe('');
     expect(onDynamoDb.status).toBe(0);
     expect(JSON.parse(onDynamoDb.stdout)).toEqual(JSON.parse(inMemory.stdout));
   });
 
   it('re-plans the pods of failed launches in the same pass when capacity runs out', async () => {
-    const result = await runCli([
+    const result = await runCliInProcess([
       'simulate',
       '--scenario',
       'capacity-errors',
@@ -98,7 +104,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     // Act
     const report = reportPath();
     const args = ['simulate', '--scenario', 'takeover', '--pods', '40', '--report', report];
-    const result = await runCli(args);
+    const result = await runCliInProcess(args);
     // Assess
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('takeover: 47/47 pods running');
@@ -114,7 +120,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     // Act
     const report = reportPath();
     const args = ['simulate', '--scenario', 'takeover', '--pods', '40', '--adopt-karpenter-nodes'];
-    const result = await runCli([...args, '--report', report]);
+    const result = await runCliInProcess([...args, '--report', report]);
     // Assess
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('takeover: 47/47 pods running');
@@ -154,8 +160,16 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
 describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('launches for a dump what plan chooses for it, and reports what plan cannot place', async () => {
     const file = 'examples/web-shop.yaml';
-    const plan = JSON.parse((await runCli(['plan', '-f', file, '-o', 'json'])).stdout);
-    const result = await runCli(['simulate', '-f', file, '-o', 'json', '--report', reportPath()]);
+    const plan = JSON.parse((await runCliInProcess(['plan', '-f', file, '-o', 'json'])).stdout);
+    const result = await runCliInProcess([
+      'simulate',
+      '-f',
+      file,
+      '-o',
+      'json',
+      '--report',
+      reportPath(),
+    ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
@@ -174,7 +188,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('says why the pods left pending wait, one row per reason as plan shows them', async () => {
     // Act
     const args = ['simulate', '-f', 'examples/web-shop.yaml', '--report', reportPath()];
-    const result = await runCli(args);
+    const result = await runCliInProcess(args);
     // Assert
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('invariants: 11 of 11 held');
@@ -186,7 +200,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it("counts and prices a dump's running nodes", async () => {
     // Act
     const args = ['simulate', '-f', 'examples/underused.yaml', '-o', 'json'];
-    const result = await runCli([...args, '--report', reportPath()]);
+    const result = await runCliInProcess([...args, '--report', reportPath()]);
     // Assert
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
@@ -201,7 +215,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     const startingCostPerHour = 1.898;
     const args = ['simulate', '-f', 'examples/underused.yaml', '--report', reportPath()];
     // Act
-    const result = await runCli(args);
+    const result = await runCliInProcess(args);
     // Assert
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
@@ -227,8 +241,8 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
 
   it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {
     const file = 'examples/scale-from-zero.yaml';
-    const plan = JSON.parse((await runCli(['plan', '-f', file, '-o', 'json'])).stdout);
-    const result = await runCli(['simulate', '-f', file, '--report', reportPath()]);
+    const plan = JSON.parse((await runCliInProcess(['plan', '-f', file, '-o', 'json'])).stdout);
+    const result = await runCliInProcess(['simulate', '-f', file, '--report', reportPath()]);
     expect(result.status).toBe(0);
     const first = /computed (\d+) new node claims/.exec(result.stdout);
     expect(Number(first?.[1])).toBe(plan.summary.newNodeClaims);
@@ -292,7 +306,15 @@ spec:
     spec: { restartPolicy: Never, containers: [{ name: report, image: report:1, resources: { requests: { cpu: "2", memory: 1Gi } } }] }
 `,
     );
-    const result = await runCli(['simulate', '-f', file, '-o', 'json', '--report', reportPath()]);
+    const result = await runCliInProcess([
+      'simulate',
+      '-f',
+      file,
+      '-o',
+      'json',
+      '--report',
+      reportPath(),
+    ]);
     expect(result.stderr).toBe('');
     const summary = JSON.parse(result.stdout);
     expect(summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
@@ -312,7 +334,7 @@ spec:
 
   it('runs under the cluster limits of --limits FILE, and refuses a bad one before running', async () => {
     const limits = 'test/fixtures/conformance/limits/cluster-nodes.yaml';
-    const run = await runCli([
+    const run = await runCliInProcess([
       'simulate',
       '--pods',
       '60',

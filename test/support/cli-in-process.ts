@@ -5,6 +5,7 @@
  * each other (they share `process.stdout` and `process.exitCode`). Standard input is not given;
  * the tests of the real binary's contract use `runCli` of `./cli.ts`.
  */
+import { Console } from 'node:console';
 import { fileURLToPath } from 'node:url';
 import { runNodesmith } from '../../bin/cli/run-nodesmith.ts';
 import type { CliResult } from './cli.ts';
@@ -56,6 +57,8 @@ async function runCaptured(args: readonly string[]): Promise<CliResult> {
     ),
     // The binary's stdout is a pipe when a test runs it, and the commands format for that.
     replace(stdout, 'isTTY', undefined),
+    // The test runner's console reports to the runner; the binary's writes to its own streams.
+    replace(globalThis, 'console', new Console({ stdout, stderr })),
   ];
   process.exitCode = undefined;
   try {
