@@ -1,7 +1,8 @@
 /**
- * `nodesmith disruption` through the built binary: the decisions and the reasons every other
- * managed node stays (docs/design.md §6.3), for a kubectl dump with PodDisruptionBudgets, and bad
- * input refused with one line naming the file, line or option.
+ * `nodesmith disruption`: the decisions and the reasons every other managed node stays
+ * (docs/design.md §6.3), for a kubectl dump with PodDisruptionBudgets, through the command run in the test's
+ * process; the table for people and bad input refused with one line naming the file, line or
+ * option, through the built binary.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/underused.yaml', import.meta.url));
 const NOW = '2026-10-06T10:00:00Z';
@@ -34,7 +36,7 @@ interface Report {
 }
 
 async function disruption(...args: string[]): Promise<Report> {
-  const result = await runCli(['disruption', ...args, '-o', 'json']);
+  const result = await runCliInProcess(['disruption', ...args, '-o', 'json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout) as Report;

@@ -1,7 +1,7 @@
 /**
- * The built binary plans only nodes the controller can launch: an Amazon Linux 2 class is refused
- * at the field that names it, with the alias that replaces it, and Windows nodes are priced as
- * Windows, above the Linux price of the same type.
+ * `nodesmith plan`, run in the test's process, plans only nodes the controller can launch: an
+ * Amazon Linux 2 class is refused at the field that names it, with the alias that replaces it,
+ * and Windows nodes are priced as Windows, above the Linux price of the same type.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { AL2_UNSUPPORTED } from '../../functions/domain/unsupported-ami-family.ts';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 import { SHOP_NODE_CLASS, SHOP_NODE_POOL } from '../support/karpenter-documents.ts';
 
 const POD = `apiVersion: v1
@@ -55,7 +55,7 @@ describe('nodesmith plan and the AMI family', () => {
     const file = write('al2.yaml', [SHOP_NODE_POOL, nodeClass, POD].join('---\n'));
 
     // Act
-    const result = await runCli(['plan', '-f', file, '-o', 'json']);
+    const result = await runCliInProcess(['plan', '-f', file, '-o', 'json']);
 
     // Assess
     expect(result.status).toBe(2);
@@ -73,7 +73,7 @@ describe('nodesmith plan and Windows', () => {
     const pods = write('pods.yaml', WINDOWS_POD);
 
     // Act
-    const result = await runCli(['plan', '-f', WINDOWS_2022, '-f', pods, '-o', 'json']);
+    const result = await runCliInProcess(['plan', '-f', WINDOWS_2022, '-f', pods, '-o', 'json']);
 
     // Assess
     expect(result.status).toBe(0);

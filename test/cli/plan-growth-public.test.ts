@@ -1,11 +1,11 @@
 /**
- * The built binary on public manifests where a claim could grow into a big machine: it grows
- * only while the grown claim stays cost-efficient counting every resource its pods ask for —
- * GPUs and pod slots as well as CPU and memory (docs/scheduling.md).
+ * `nodesmith plan`, run in the test's process, on public manifests where a claim could grow into
+ * a big machine: it grows only while the grown claim stays cost-efficient counting every resource
+ * its pods ask for — GPUs and pod slots as well as CPU and memory (docs/scheduling.md).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 import { writePendingPods } from '../support/workload-pods.ts';
 
 const PUBLIC = fileURLToPath(new URL('../fixtures/public/', import.meta.url));
@@ -23,7 +23,7 @@ interface PlanJson {
 }
 
 async function plan(file: string): Promise<PlanJson> {
-  const result = await runCli(['plan', '-f', file, '-o', 'json']);
+  const result = await runCliInProcess(['plan', '-f', file, '-o', 'json']);
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as PlanJson;
 }

@@ -1,13 +1,14 @@
 /**
- * The built binary's simulation on a public manifest: the controller's loop launches the nodes
- * `plan` shows for the same pods when nothing changes between its passes. Fresh nodes and
- * NodeClaims in flight are offered pods as the pass that launched them offered its new claims
- * (docs/scheduling.md), so a later pass, and kube-scheduler, find the pods the room planned for.
+ * `nodesmith simulate -f`, run in the test's process, on a public manifest: the controller's loop
+ * launches the nodes `plan` shows for the same pods when nothing changes between its passes.
+ * Fresh nodes and NodeClaims in flight are offered pods as the pass that launched them offered its
+ * new claims (docs/scheduling.md), so a later pass, and kube-scheduler, find the pods the room
+ * planned for.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 import { writePendingPods, writeScaledWorkloads } from '../support/workload-pods.ts';
 
 const PUBLIC = fileURLToPath(new URL('../fixtures/public/', import.meta.url));
@@ -25,11 +26,11 @@ describe('nodesmith simulate -f launches what plan shows', () => {
     // launched nodes, 58 of them were left over and a pass launched an eleventh node.
     const workloads = writeScaledWorkloads([GENERAL_PURPOSE, OTEL_DEMO], COPIES);
     const pods = writePendingPods([GENERAL_PURPOSE, OTEL_DEMO], { copies: COPIES });
-    const planned = await runCli(['plan', '-f', pods, '-o', 'json']);
+    const planned = await runCliInProcess(['plan', '-f', pods, '-o', 'json']);
     const report = join(dirname(workloads), 'report.html');
 
     // Act
-    const simulated = await runCli(['simulate', '-f', workloads, '--report', report]);
+    const simulated = await runCliInProcess(['simulate', '-f', workloads, '--report', report]);
 
     // Assess
     expect(planned.status, planned.stderr).toBe(0);

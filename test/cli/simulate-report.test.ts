@@ -12,7 +12,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../bin/cli/simulate/report/html-report.ts';
 import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 
 interface Opened {
   readonly page: Page;
@@ -69,7 +69,7 @@ function chartDrew(page: Page, name: string) {
 describe('the simulate report in a browser', () => {
   it('opens offline with no errors, and every chart draws', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
-    const run = await runCli(['simulate', '--pods', '60', '--report', file]);
+    const run = await runCliInProcess(['simulate', '--pods', '60', '--report', file]);
     expect(run.status).toBe(0);
     const { page, problems } = await open(file);
     for (const chart of ['pending', 'nodes', 'cost', 'budget']) {
@@ -91,7 +91,7 @@ describe('the simulate report in a browser', () => {
 
   it('shows the disruptions of a consolidation, their reasons and the budget over time', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
-    const run = await runCli([
+    const run = await runCliInProcess([
       'simulate',
       '--scenario',
       'consolidation',
@@ -122,7 +122,7 @@ describe('the simulate report in a browser', () => {
 
   it('draws cost against the cluster hourly-cost limit, and says when the limit was reached', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.html');
-    const run = await runCli([
+    const run = await runCliInProcess([
       'simulate',
       '--scenario',
       'limits',

@@ -2,14 +2,14 @@
  * `plan`, `disruption` and `simulate -f` on public manifests as their users apply them: whole
  * directories of Deployments (GoogleCloudPlatform/microservices-demo), StatefulSets with claim
  * templates (kubernetes/examples), next to a cluster dump of the pods already made, through the
- * built binary.
+ * command run in the test's process.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const PUBLIC = 'test/fixtures/public';
 const POOLS = `${PUBLIC}/karpenter-provider-aws/examples/v1/general-purpose.yaml`;
@@ -30,7 +30,7 @@ function tempDir(): string {
 }
 
 async function planJson(files: readonly string[]): Promise<PlanJson> {
-  const result = await runCli(['plan', ...files.flatMap((f) => ['-f', f]), '-o', 'json']);
+  const result = await runCliInProcess(['plan', ...files.flatMap((f) => ['-f', f]), '-o', 'json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout) as PlanJson;
@@ -39,7 +39,7 @@ async function planJson(files: readonly string[]): Promise<PlanJson> {
 async function simulatedPods(files: readonly string[]): Promise<unknown> {
   const report = join(tempDir(), 'report.html');
   const args = ['simulate', ...files.flatMap((f) => ['-f', f]), '-o', 'json', '--report', report];
-  const result = await runCli(args);
+  const result = await runCliInProcess(args);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout).pods;
@@ -96,7 +96,7 @@ describe('workloads in plan, disruption and simulate -f', { timeout: 180_000 }, 
     writeFileSync(join(root, 'boutique', 'release.yaml'), readFileSync(BOUTIQUE_RELEASE));
 
     const flat = await planJson([root]);
-    const recursive = await runCli(['plan', '-f', root, '-R', '-o', 'json']);
+    const recursive = await runCliInProcess(['plan', '-f', root, '-R', '-o', 'json']);
 
     expect(flat.summary.pendingPods).toBe(0);
     expect(JSON.parse(recursive.stdout).summary.pendingPods).toBe(12);
@@ -125,8 +125,8 @@ describe('workloads in plan, disruption and simulate -f', { timeout: 180_000 }, 
     writeFileSync(join(dir, 'orders-db.yaml'), orders);
     const args = ['disruption', '--now', '2026-10-06T10:00:00Z', '-o', 'json'];
 
-    const alone = await runCli([...args, '-f', 'examples/underused.yaml']);
-    const both = await runCli([...args, '-f', dir]);
+    const alone = await runCliInProcess([...args, '-f', 'examples/underused.yaml']);
+    const both = await runCliInProcess([...args, '-f', dir]);
 
     expect(both.stderr).toBe('');
     expect(both.status).toBe(0);
@@ -151,7 +151,7 @@ describe('StatefulSets as the StatefulSet controller makes them', { timeout: 180
   it("plans and runs CockroachDB's 3 pods on the default StorageClass, its datadir volume replaced by the claims", async () => {
     // The file's PodDisruptionBudget is policy/v1beta1, which no cluster Karpenter supports
     // serves; it is refused by name, and read after the one-line change the message asks for.
-    const refused = await runCli(['plan', '-f', POOLS, '-f', COCKROACHDB]);
+    const refused = await runCliInProcess(['plan', '-f', POOLS, '-f', COCKROACHDB]);
     const fixed = join(tempDir(), 'cockroachdb-statefulset.yaml');
     writeFileSync(fixed, readFileSync(COCKROACHDB, 'utf8').replace('policy/v1beta1', 'policy/v1'));
 
@@ -211,7 +211,7 @@ describe('workloads beyond bounds', { timeout: 60_000 }, () => {
       readFileSync(CASSANDRA, 'utf8').replace('replicas: 3', 'replicas: 1000000000'),
     );
 
-    const result = await runCli(['plan', '-f', POOLS, '-f', file]);
+    const result = await runCliInProcess(['plan', '-f', POOLS, '-f', file]);
 
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(

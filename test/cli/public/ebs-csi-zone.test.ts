@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 const PUBLIC = '../../fixtures/public';
 const NODE_POOL = fixture('karpenter-provider-aws/examples/v1/general-purpose.yaml');
@@ -30,7 +30,7 @@ describe('the EBS CSI zone key in public manifests', () => {
     const args = ['-f', NODE_POOL, ...paths.flatMap((path) => ['-f', path])];
 
     // Act
-    const run = await runCli(['plan', ...args, '--region', 'us-east-2', '-o', 'json']);
+    const run = await runCliInProcess(['plan', ...args, '--region', 'us-east-2', '-o', 'json']);
 
     // Assess
     expect(run.status).toBe(0);

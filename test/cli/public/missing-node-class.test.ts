@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 const BLUEPRINT = '../../fixtures/public/karpenter-blueprints/blueprints/od-spot-split';
 const POOLS = fileURLToPath(new URL(`${BLUEPRINT}/od-spot.yaml`, import.meta.url));
@@ -37,7 +37,7 @@ describe('NodePools whose EC2NodeClass is not in the input', () => {
     ['disruption', ['disruption', '-o', 'json']],
   ])('%s names each pool and its missing class on standard error', async (_command, args) => {
     // Act
-    const run = await runCli([...args, ...FILES]);
+    const run = await runCliInProcess([...args, ...FILES]);
 
     // Assess
     expect(run.status).toBe(0);
@@ -46,7 +46,7 @@ describe('NodePools whose EC2NodeClass is not in the input', () => {
 
   it('plans pools-only input with the class defaults, as before', async () => {
     // Act
-    const run = await runCli(['plan', '-o', 'json', '-f', POOLS, '-f', WORKLOAD]);
+    const run = await runCliInProcess(['plan', '-o', 'json', '-f', POOLS, '-f', WORKLOAD]);
 
     // Assess
     expect(run.status).toBe(0);
@@ -68,7 +68,7 @@ describe('NodePools whose EC2NodeClass is not in the input', () => {
   it('simulate -f launches nothing for them and says why', async () => {
     // Act
     const args = ['simulate', ...FILES, '--report', reportPath()];
-    const run = await runCli(args);
+    const run = await runCliInProcess(args);
 
     // Assess
     expect(run.status).toBe(0);

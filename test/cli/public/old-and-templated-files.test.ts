@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 function fixture(path: string): string {
   return fileURLToPath(new URL(`../../fixtures/public/${path}`, import.meta.url));
@@ -22,7 +22,7 @@ const KUBELET_MOVED = "the kubelet settings moved to the EC2NodeClass's spec.kub
 describe('old and templated public files', () => {
   it('says where a v1beta1 NodePool kubelet and expireAfter went', async () => {
     // Act
-    const run = await runCli(['plan', '-f', WORKSHOP]);
+    const run = await runCliInProcess(['plan', '-f', WORKSHOP]);
 
     // Assess
     expect(run.status).toBe(2);
@@ -38,7 +38,7 @@ describe('old and templated public files', () => {
     writeFileSync(file, text);
 
     // Act
-    const run = await runCli(['plan', '-f', file]);
+    const run = await runCliInProcess(['plan', '-f', file]);
 
     // Assess
     expect(run.status).toBe(2);
@@ -49,7 +49,7 @@ describe('old and templated public files', () => {
 
   it('asks for a chart template to be rendered, at its first template action', async () => {
     // Act
-    const run = await runCli(['plan', '-f', CHART_TEMPLATE]);
+    const run = await runCliInProcess(['plan', '-f', CHART_TEMPLATE]);
 
     // Assess
     expect(run.status).toBe(2);
