@@ -1,10 +1,12 @@
 /**
- * DynamoDB Local for tests: start it in `beforeAll` and stop it in `afterAll` with
- * `useDynamoDbLocal()`, or once for the whole run by naming this file in vitest's `globalSetup`
- * (its `setup`/`teardown` exports); `useDynamoDbLocal()` then reuses that instance.
+ * DynamoDB Local for tests: `useDynamoDbLocal()` gives a test file the instance vitest's
+ * `globalSetup` started for the run (this file's `setup`/`teardown`, which vitest.config.mts
+ * names for the files that call it), or else starts one in `beforeAll` and stops it in
+ * `afterAll`. Files sharing the instance keep to tables of their own names.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { TestProject } from 'vitest/node';
 import {
   type DynamoDbLocal,
   makeLocalClient,
@@ -20,7 +22,12 @@ export {
   startDynamoDbLocal,
 } from '../../functions/adapters/dynamodb/dynamodb-local.ts';
 
-const ENDPOINT_VARIABLE = 'NODESMITH_DYNAMODB_LOCAL_ENDPOINT';
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The endpoint of the DynamoDB Local `setup` started, when it ran. */
+    dynamoDbLocalEndpoint: string | undefined;
+  }
+}
 
 /**
  * Registers `beforeAll`/`afterAll` hooks for the calling test file and returns a getter for the
@@ -28,7 +35,7 @@ const ENDPOINT_VARIABLE = 'NODESMITH_DYNAMODB_LOCAL_ENDPOINT';
  */
 export function useDynamoDbLocal(): () => string {
   let local: DynamoDbLocal | undefined;
-  let endpoint = process.env[ENDPOINT_VARIABLE];
+  let endpoint = inject('dynamoDbLocalEndpoint');
   beforeAll(async () => {
     if (endpoint !== undefined) return;
     local = await startDynamoDbLocal();
@@ -45,15 +52,15 @@ export function useDynamoDbLocal(): () => string {
 
 let shared: DynamoDbLocal | undefined;
 
-/** vitest `globalSetup`: one instance for every test file, announced through the environment. */
-export async function setup(): Promise<void> {
+/** vitest `globalSetup`: one instance for every test file of the project, provided to them. */
+export async function setup(project: TestProject): Promise<void> {
   shared = await startDynamoDbLocal();
-  process.env[ENDPOINT_VARIABLE] = shared.endpoint;
+  project.provide('dynamoDbLocalEndpoint', shared.endpoint);
 }
 
 export async function teardown(): Promise<void> {
   await shared?.stop();
-  delete process.env[ENDPOINT_VARIABLE];
+  shared = undefined;
 }
 
 /**
