@@ -27,6 +27,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One worker per core: most files are CPU-bound, and the default leaves one core idle.
     maxWorkers: availableParallelism(),
+    // A worker runs file after file on the modules it has loaded (the command line, the AWS SDK,
+    // the simulated world) instead of a new process loading them again for each. No file relies
+    // on a fresh module state: those that change the environment put it back (vi.unstubAllEnvs).
+    isolate: false,
     projects: [
       {
         extends: true,
