@@ -1,8 +1,8 @@
 /**
  * `nodesmith disruption`: the decisions and the reasons every other managed node stays
- * (docs/design.md §6.3), for a kubectl dump with PodDisruptionBudgets, through the command run in the test's
- * process; the table for people and bad input refused with one line naming the file, line or
- * option, through the built binary.
+ * (docs/design.md §6.3), for a kubectl dump with PodDisruptionBudgets, through the command run in
+ * the test's process; the table for people and bad input refused with one line naming the file,
+ * line or option, through the built binary.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

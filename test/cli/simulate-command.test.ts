@@ -1,6 +1,6 @@
 /**
- * `nodesmith simulate` as users run it: the JSON summary's contract (docs/design.md §6.4) and bad options
- * through the built binary; the timeline a Karpenter user recognises and the report file
+ * `nodesmith simulate` as users run it: the JSON summary's contract (docs/design.md §6.4) and bad
+ * options through the built binary; the timeline a Karpenter user recognises and the report file
  * through the same command run in the test's process.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

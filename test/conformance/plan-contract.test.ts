@@ -1,9 +1,9 @@
 /**
- * The `nodesmith plan` contract (docs/design.md §6.2) that outside suites run against: one JSON object on
- * stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with one line
- * naming file, line and field for unreadable input, the table view, and the zone and region options.
- * These cases run the built binary as those suites do; the other conformance files run the same
- * command in the test's process.
+ * The `nodesmith plan` contract (docs/design.md §6.2) that outside suites run against: one JSON
+ * object on stdout, every pending pod reported once, exit status 0 for a computed plan and 2 with
+ * one line naming file, line and field for unreadable input, the table view, and the zone and
+ * region options. These cases run the built binary as those suites do; the other conformance files
+ * run the same command in the test's process.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -239,8 +239,7 @@ describe('reading YAML', () => {
         }),
         { numRuns: 400 },
       );
-      // 400 generated files read twice: seconds alone, longer beside the rest of the suite.
-    }, 120_000);
+    });
 
     it('finds every item of a list at the line the positional reader gives it', () => {
       fc.assert(

@@ -56,7 +56,7 @@ describe('NodePools whose EC2NodeClass is not in the input', () => {
   it('simulate -f launches for pools-only input with the class defaults, as before', async () => {
     // Act
     const args = ['simulate', '-f', POOLS, '-f', WORKLOAD, '--report', reportPath()];
-    const run = await runCli(args);
+    const run = await runCliInProcess(args);
 
     // Assess
     expect(run.status).toBe(0);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 function fixture(name: string): string {
   const path = `../../fixtures/public/karpenter-blueprints/blueprints/node-overlay/${name}`;
@@ -27,7 +27,7 @@ interface PlannedClaim {
 }
 
 async function plan(args: readonly string[]) {
-  const run = await runCli(['plan', ...args, '-o', 'json']);
+  const run = await runCliInProcess(['plan', ...args, '-o', 'json']);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   return JSON.parse(run.stdout) as { nodeClaims: PlannedClaim[] };
@@ -93,7 +93,14 @@ describe('NodeOverlay from the node-overlay blueprint', () => {
     writeFileSync(file, twin ?? '');
 
     // Act
-    const run = await runCli(['plan', ...GPU_POOL, ...GPU_SLICES, '-f', file, ...GPU_WORKLOAD]);
+    const run = await runCliInProcess([
+      'plan',
+      ...GPU_POOL,
+      ...GPU_SLICES,
+      '-f',
+      file,
+      ...GPU_WORKLOAD,
+    ]);
 
     // Assess: names sort later first, so the twin holds and the blueprint's own is left out
     expect(run.status).toBe(0);
@@ -108,7 +115,7 @@ describe('NodeOverlay from the node-overlay blueprint', () => {
     const report = join(mkdtempSync(join(tmpdir(), 'nodesmith-overlay-')), 'report.html');
 
     // Act
-    const run = await runCli([
+    const run = await runCliInProcess([
       'simulate',
       ...GPU_POOL,
       ...GPU_SLICES,
