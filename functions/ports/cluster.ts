@@ -25,7 +25,12 @@ import type { Node } from '../domain/node.ts';
 import type { Pod } from '../domain/pod.ts';
 import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
 import type { Taint } from '../domain/taints.ts';
-import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../domain/volumes.ts';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  RuntimeClass,
+  StorageClass,
+} from '../domain/volumes.ts';
 
 /** Everything one controller pass plans from, read nodes first (docs/design.md §3.3). */
 export interface ClusterObjects {
@@ -37,6 +42,7 @@ export interface ClusterObjects {
   readonly persistentVolumes: readonly PersistentVolume[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
   readonly storageClasses: readonly StorageClass[];
+  readonly runtimeClasses: readonly RuntimeClass[];
   readonly namespaces: readonly Namespace[];
 }
 
@@ -68,6 +74,7 @@ export interface ClusterReader {
   persistentVolumes(): Promise<readonly PersistentVolume[]>;
   persistentVolumeClaims(): Promise<readonly PersistentVolumeClaim[]>;
   storageClasses(): Promise<readonly StorageClass[]>;
+  runtimeClasses(): Promise<readonly RuntimeClass[]>;
   namespaces(): Promise<readonly Namespace[]>;
 }
 

@@ -167,6 +167,7 @@ const CLUSTER_METHODS: Readonly<Record<keyof Cluster, true>> = {
   persistentVolumes: true,
   persistentVolumeClaims: true,
   storageClasses: true,
+  runtimeClasses: true,
   namespaces: true,
   patchNodeMetadata: true,
   registerNode: true,

@@ -8,6 +8,7 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
+  NodeV1Api,
   PatchStrategy,
   PolicyV1Api,
   StorageV1Api,
@@ -46,6 +47,7 @@ export type CoreApi = Pick<
 export type AppsApi = Pick<AppsV1Api, 'listDaemonSetForAllNamespaces'>;
 export type PolicyApi = Pick<PolicyV1Api, 'listPodDisruptionBudgetForAllNamespaces'>;
 export type StorageApi = Pick<StorageV1Api, 'listStorageClass'>;
+export type NodeApi = Pick<NodeV1Api, 'listRuntimeClass'>;
 /** Karpenter's NodeClaims, for adoption (deploy/rbac-adoption.yaml). */
 export type CustomObjectsClient = Pick<
   CustomObjectsApi,
@@ -60,6 +62,7 @@ export interface KubernetesApis {
   readonly apps: AppsApi;
   readonly policy: PolicyApi;
   readonly storage: StorageApi;
+  readonly node: NodeApi;
   readonly customObjects: CustomObjectsClient;
 }
 
@@ -73,6 +76,7 @@ export function apisFrom(kubeConfig: KubeConfig): KubernetesApis {
     apps: kubeConfig.makeApiClient(AppsV1Api),
     policy: kubeConfig.makeApiClient(PolicyV1Api),
     storage: kubeConfig.makeApiClient(StorageV1Api),
+    node: kubeConfig.makeApiClient(NodeV1Api),
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
   };
 }

@@ -10,6 +10,7 @@ import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts'
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
+  RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
 import type { ClusterObjects, ClusterReader, Namespace } from '../../ports/cluster.ts';
@@ -23,6 +24,7 @@ import {
   fromV1PersistentVolumeClaim,
   fromV1Pod,
   fromV1PodDisruptionBudget,
+  fromV1RuntimeClass,
   fromV1StorageClass,
 } from './mappers.ts';
 import { type Page, type PageQuery, readAllPages } from './pages.ts';
@@ -81,6 +83,16 @@ const LISTINGS = {
     (apis, q) => apis.storage.listStorageClass(q),
     fromV1StorageClass,
   ),
+  // The RuntimeClass admission plugin has already copied a class's overhead into each admitted
+  // pod's spec.overhead, which the planner prefers (domain/scheduling/pod-requests.ts), so a live
+  // plan comes out the same with or without them. They are read so that the snapshot holds the
+  // same kinds whether it comes from the cluster or from files (a dump's pods may never have
+  // been admitted).
+  runtimeClasses: listing(
+    'runtimeclasses',
+    (apis, q) => apis.node.listRuntimeClass(q),
+    fromV1RuntimeClass,
+  ),
   namespaces: listing('namespaces', (apis, q) => apis.core.listNamespace(q), fromV1Namespace),
 };
 
@@ -103,6 +115,7 @@ export class KubernetesClusterReader implements ClusterReader {
       persistentVolumes,
       persistentVolumeClaims,
       storageClasses,
+      runtimeClasses,
       namespaces,
     ] = await Promise.all([
       this.pods(),
@@ -111,6 +124,7 @@ export class KubernetesClusterReader implements ClusterReader {
       this.persistentVolumes(),
       this.persistentVolumeClaims(),
       this.storageClasses(),
+      this.runtimeClasses(),
       this.namespaces(),
     ]);
     return {
@@ -121,6 +135,7 @@ export class KubernetesClusterReader implements ClusterReader {
       persistentVolumes,
       persistentVolumeClaims,
       storageClasses,
+      runtimeClasses,
       namespaces,
     };
   }
@@ -159,6 +174,10 @@ export class KubernetesClusterReader implements ClusterReader {
 
   storageClasses(): Promise<readonly StorageClass[]> {
     return this.#list(LISTINGS.storageClasses);
+  }
+
+  runtimeClasses(): Promise<readonly RuntimeClass[]> {
+    return this.#list(LISTINGS.runtimeClasses);
   }
 
   namespaces(): Promise<readonly Namespace[]> {

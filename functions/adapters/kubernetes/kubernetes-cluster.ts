@@ -19,6 +19,7 @@ import type { Taint } from '../../domain/taints.ts';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
+  RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
 import type {
@@ -114,6 +115,10 @@ export class KubernetesCluster implements Cluster {
 
   storageClasses(): Promise<readonly StorageClass[]> {
     return this.#reader.storageClasses();
+  }
+
+  runtimeClasses(): Promise<readonly RuntimeClass[]> {
+    return this.#reader.runtimeClasses();
   }
 
   namespaces(): Promise<readonly Namespace[]> {

@@ -14,6 +14,7 @@ import type {
   V1PersistentVolumeClaim,
   V1Pod,
   V1PodDisruptionBudget,
+  V1RuntimeClass,
   V1StorageClass,
 } from '@kubernetes/client-node';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
@@ -24,6 +25,7 @@ import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts'
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
+  RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
 import { parseNodeClaim } from '../../manifests/karpenter/node-claim.ts';
@@ -32,6 +34,7 @@ import { toNamespace } from '../../manifests/kubernetes/namespace.ts';
 import { toNode } from '../../manifests/kubernetes/node.ts';
 import { toPod } from '../../manifests/kubernetes/pod.ts';
 import { toPodDisruptionBudget } from '../../manifests/kubernetes/pod-disruption-budget.ts';
+import { toRuntimeClass } from '../../manifests/kubernetes/runtime-class.ts';
 import { defined } from '../../manifests/kubernetes/schema.ts';
 import {
   toPersistentVolume,
@@ -85,6 +88,10 @@ export const fromV1PersistentVolumeClaim: (
 export const fromV1StorageClass: (storageClass: V1StorageClass) => StorageClass = reading(
   'storageclass',
   toStorageClass,
+);
+export const fromV1RuntimeClass: (runtimeClass: V1RuntimeClass) => RuntimeClass = reading(
+  'runtimeclass',
+  toRuntimeClass,
 );
 export const fromV1Namespace: (namespace: V1Namespace) => Namespace = reading(
   'namespace',

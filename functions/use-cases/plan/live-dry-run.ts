@@ -53,7 +53,7 @@ export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryR
       persistentVolumeClaims: live.persistentVolumeClaims,
       persistentVolumes: live.persistentVolumes,
       storageClasses: live.storageClasses,
-      runtimeClasses: [],
+      runtimeClasses: live.runtimeClasses,
       namespaces: new Map(live.namespaces.map((n) => [n.name, n.labels])),
       ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),
     },

@@ -258,6 +258,42 @@ describe('Class: KubernetesCluster', () => {
     });
   });
 
+  describe('Method: runtimeClasses', () => {
+    it('maps each class to the overhead it adds and the nodes it schedules onto, page by page', async () => {
+      // Prepare
+      const { server, cluster } = fake();
+      const toleration = { key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' };
+      server.store.create('runtimeclasses', {
+        metadata: { name: 'gvisor' },
+        handler: 'runsc',
+        overhead: { podFixed: { cpu: '250m', memory: '64Mi' } },
+      });
+      server.store.create('runtimeclasses', {
+        metadata: { name: 'kata' },
+        handler: 'kata',
+        overhead: { podFixed: { memory: '160Mi' } },
+        scheduling: { nodeSelector: { sandbox: 'kata' }, tolerations: [toleration] },
+      });
+      server.store.create('runtimeclasses', { metadata: { name: 'runc' }, handler: 'runc' });
+      // Act
+      const runtimeClasses = await cluster.runtimeClasses();
+      // Assess
+      expect(runtimeClasses).toEqual([
+        { name: 'gvisor', overhead: { podFixed: { cpu: '250m', memory: '64Mi' } } },
+        {
+          name: 'kata',
+          overhead: { podFixed: { memory: '160Mi' } },
+          scheduling: { nodeSelector: { sandbox: 'kata' }, tolerations: [toleration] },
+        },
+        { name: 'runc' },
+      ]);
+      expect(pathsOf(server.requests.entries)).toEqual([
+        'GET /apis/node.k8s.io/v1/runtimeclasses',
+        'GET /apis/node.k8s.io/v1/runtimeclasses',
+      ]);
+    });
+  });
+
   describe('Method: namespaces', () => {
     it('maps namespaces to their labels, which pod affinity namespace selectors match', async () => {
       // Prepare
@@ -306,6 +342,7 @@ describe('Class: KubernetesCluster', () => {
         persistentVolumes: [],
         persistentVolumeClaims: [],
         storageClasses: [],
+        runtimeClasses: [],
       });
     });
   });
