@@ -5,9 +5,10 @@
  */
 import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
+import type { ClusterSnapshot } from '../../functions/domain/cluster-snapshot.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
-import { type PlanningSnapshot, whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
+import { whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { clusterLimitsFromFile } from './limits-file.ts';
 import { renderPlanTable } from './plan-table.ts';
 import { snapshotFromFiles } from './snapshot-from-files.ts';
@@ -56,15 +57,15 @@ function checkOptions(options: PlanOptions): void {
  * are the ones the controller prices with, and a file's would silently replace or join them.
  */
 async function withStoredPools(
-  fromFiles: PlanningSnapshot,
+  fromFiles: ClusterSnapshot,
   options: PlanOptions,
-): Promise<PlanningSnapshot> {
+): Promise<ClusterSnapshot> {
   const { stateTable } = options;
   if (stateTable === undefined) return fromFiles;
   const inFiles = [
     ...fromFiles.nodePools.map((pool) => `NodePool ${pool.metadata.name}`),
     ...fromFiles.nodeClasses.map((nodeClass) => `EC2NodeClass ${nodeClass.metadata.name}`),
-    ...(fromFiles.nodeOverlays ?? []).map((overlay) => `NodeOverlay ${overlay.metadata.name}`),
+    ...fromFiles.nodeOverlays.map((overlay) => `NodeOverlay ${overlay.metadata.name}`),
   ];
   if (inFiles.length > 0) {
     const more = inFiles.length > 1 ? ` and ${inFiles.length - 1} more` : '';
@@ -78,12 +79,12 @@ async function withStoredPools(
 }
 
 /** The cluster's limits from --limits, which wins over those the state table holds. */
-function withLimitsFile(snapshot: PlanningSnapshot, options: PlanOptions): PlanningSnapshot {
+function withLimitsFile(snapshot: ClusterSnapshot, options: PlanOptions): ClusterSnapshot {
   if (options.limits === undefined) return snapshot;
   return { ...snapshot, clusterLimits: clusterLimitsFromFile(options.limits) };
 }
 
-async function snapshotFor(options: PlanOptions): Promise<PlanningSnapshot> {
+async function snapshotFor(options: PlanOptions): Promise<ClusterSnapshot> {
   const files = snapshotFromFiles(options.file, options.recursive);
   const snapshot = withLimitsFile(await withStoredPools(files, options), options);
   if (options.kubeconfig === undefined) return snapshot;

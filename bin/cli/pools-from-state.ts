@@ -12,6 +12,7 @@ import {
   openDynamoDb,
 } from '../../functions/adapters/dynamodb/connection.ts';
 import { makeDynamoDbDocumentStores } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import type { ClusterSnapshot } from '../../functions/domain/cluster-snapshot.ts';
 import { CLUSTER_LIMITS_NAME } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NamedDocument } from '../../functions/domain/state/stored-document.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
@@ -20,7 +21,6 @@ import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts'
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
 import { parseClusterLimits } from '../../functions/manifests/nodesmith/cluster-limits.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
-import type { PlanningSnapshot } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface StateTable {
@@ -29,7 +29,7 @@ export interface StateTable {
 }
 
 export type StoredPools = Pick<
-  PlanningSnapshot,
+  ClusterSnapshot,
   'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'clusterLimits'
 >;
 type DocumentStores = Pick<

@@ -1,9 +1,9 @@
 /** Reads `kubectl get -o yaml` (or `-o json`) files into the snapshot a what-if plan takes. */
 import { readFileSync } from 'node:fs';
+import type { ClusterSnapshot } from '../../functions/domain/cluster-snapshot.ts';
 import { ignoredKindsWarning } from '../../functions/manifests/ignored-kinds.ts';
 import { loadCluster, type ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import { ManifestError } from '../../functions/manifests/manifest-error.ts';
-import type { DisruptionSnapshot } from '../../functions/use-cases/disruption/what-if-disruption.ts';
 import { manifestPaths } from './manifest-paths.ts';
 
 /** A file's text; `-` is standard input. Throws ManifestError naming a file that cannot be read. */
@@ -25,14 +25,14 @@ export function readManifests(paths: readonly string[], recursive = false): Mani
 }
 
 /** Everything `plan` reads, and the PodDisruptionBudgets `disruption` reads besides. */
-export function snapshotFromFiles(paths: readonly string[], recursive = false): DisruptionSnapshot {
+export function snapshotFromFiles(paths: readonly string[], recursive = false): ClusterSnapshot {
   return snapshotFromManifests(readManifests(paths, recursive));
 }
 
 /** The same, from files already read (standard input can be read only once). */
-export function snapshotFromManifests(manifests: readonly ManifestFile[]): DisruptionSnapshot {
-  const cluster = loadCluster(manifests);
-  const ignored = ignoredKindsWarning(cluster.ignoredKinds);
+export function snapshotFromManifests(manifests: readonly ManifestFile[]): ClusterSnapshot {
+  const { ignoredKinds, ...snapshot } = loadCluster(manifests);
+  const ignored = ignoredKindsWarning(ignoredKinds);
   if (ignored !== undefined) process.stderr.write(`warning: ${ignored}\n`);
-  return { ...cluster, namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])) };
+  return snapshot;
 }

@@ -6,28 +6,18 @@
  * Deployments, ReplicaSets, StatefulSets, Jobs and CronJobs add the pods (and claims) their
  * controllers would create, less those the files already hold (workloads/expand-workloads.ts).
  */
-import type { DaemonSet } from '../domain/daemon-set.ts';
-import type { Node } from '../domain/node.ts';
-import type { NodeOverlay } from '../domain/overlays/node-overlay.ts';
-import type { Pod } from '../domain/pod.ts';
-import type { PodDisruptionBudget } from '../domain/pod-disruption-budget.ts';
-import type {
-  PersistentVolume,
-  PersistentVolumeClaim,
-  RuntimeClass,
-  StorageClass,
-} from '../domain/volumes.ts';
+import type { ClusterSnapshot } from '../domain/cluster-snapshot.ts';
 import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
 import { explainUnrenderedTemplate } from './helm-template.ts';
 import { mightMatter } from './ignored-kinds.ts';
-import { type NodeClaimDocument, parseNodeClaim } from './karpenter/node-claim.ts';
-import { type EC2NodeClassDocument, parseEC2NodeClass } from './karpenter/node-class.ts';
+import { parseNodeClaim } from './karpenter/node-claim.ts';
+import { parseEC2NodeClass } from './karpenter/node-class.ts';
 import { parseNodeOverlay } from './karpenter/node-overlay.ts';
-import { type NodePoolDocument, parseNodePool } from './karpenter/node-pool.ts';
+import { parseNodePool } from './karpenter/node-pool.ts';
 import { movedFieldsIn } from './karpenter/v1-moves.ts';
 import { toDaemonSet } from './kubernetes/daemon-set.ts';
 import { DEFAULT_NAMESPACE } from './kubernetes/metadata.ts';
-import { type Namespace, toNamespace } from './kubernetes/namespace.ts';
+import { toNamespace } from './kubernetes/namespace.ts';
 import { toNode } from './kubernetes/node.ts';
 import { toPod } from './kubernetes/pod.ts';
 import { toPodDisruptionBudget } from './kubernetes/pod-disruption-budget.ts';
@@ -47,21 +37,11 @@ export interface ManifestFile {
   readonly text: string;
 }
 
-export interface ClusterManifests {
-  readonly pods: readonly Pod[];
-  readonly nodes: readonly Node[];
-  readonly nodeClaims: readonly NodeClaimDocument[];
-  readonly nodePools: readonly NodePoolDocument[];
-  readonly nodeClasses: readonly EC2NodeClassDocument[];
-  readonly nodeOverlays: readonly NodeOverlay[];
-  readonly daemonSets: readonly DaemonSet[];
-  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
-  readonly persistentVolumes: readonly PersistentVolume[];
-  readonly storageClasses: readonly StorageClass[];
-  readonly runtimeClasses: readonly RuntimeClass[];
-  readonly namespaces: readonly Namespace[];
-  /** Read by `nodesmith disruption`; `plan` has no use for them. */
-  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+/**
+ * The snapshot the files describe, less the cluster's limits (a ClusterLimits file is read on its
+ * own: `--limits`), with what only files have to say.
+ */
+export interface ClusterManifests extends Omit<ClusterSnapshot, 'clusterLimits'> {
   /** `group/kind` of each document ignored that could change the answer (`ignored-kinds.ts`). */
   readonly ignoredKinds: readonly string[];
 }

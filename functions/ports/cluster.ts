@@ -15,6 +15,7 @@
  * Lists come in the API server's order (by namespace, then name) and are read to the end, page
  * by page, however large the cluster.
  */
+import type { ClusterObjects } from '../domain/cluster-snapshot.ts';
 import type { DaemonSet } from '../domain/daemon-set.ts';
 import type { Namespace } from '../domain/namespace.ts';
 import type { NodeClaim } from '../domain/node-claim.ts';
@@ -32,27 +33,14 @@ import type {
   StorageClass,
 } from '../domain/volumes.ts';
 
-/** Everything one controller pass plans from, read nodes first (docs/design.md §3.3). */
-export interface ClusterObjects {
-  readonly nodes: readonly Node[];
-  /** Every pod that is not Succeeded or Failed, bound or pending. */
-  readonly pods: readonly Pod[];
-  readonly daemonSets: readonly DaemonSet[];
-  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
-  readonly persistentVolumes: readonly PersistentVolume[];
-  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
-  readonly storageClasses: readonly StorageClass[];
-  readonly runtimeClasses: readonly RuntimeClass[];
-  readonly namespaces: readonly Namespace[];
-}
-
 /** Reads; none of them changes the cluster, so all are safe to repeat. */
 export interface ClusterReader {
   /**
-   * Nodes, then every other object of the snapshot. All node pages are read before the first
-   * pod page, as Karpenter orders its reads: the pod list is the newer of the two, so a pod
-   * that bound in between is already charged to its node, and capacity is over- rather than
-   * under-counted (docs/design.md §3.3).
+   * Nodes, then every other object of the snapshot that the cluster holds (the rest of a
+   * ClusterSnapshot is Nodesmith's own, from its state store). All node pages are read before
+   * the first pod page, as Karpenter orders its reads: the pod list is the newer of the two, so
+   * a pod that bound in between is already charged to its node, and capacity is over- rather
+   * than under-counted (docs/design.md §3.3).
    *
    * @example
    * const { nodes, pods } = await cluster.snapshot();

@@ -3,6 +3,8 @@
  * Pods are narrowed by the server with field selectors, so a cluster full of finished Jobs does
  * not cost a pass their transfer.
  */
+
+import type { ClusterObjects } from '../../domain/cluster-snapshot.ts';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import type { Node } from '../../domain/node.ts';
 import type { Pod } from '../../domain/pod.ts';
@@ -13,7 +15,7 @@ import type {
   RuntimeClass,
   StorageClass,
 } from '../../domain/volumes.ts';
-import type { ClusterObjects, ClusterReader, Namespace } from '../../ports/cluster.ts';
+import type { ClusterReader, Namespace } from '../../ports/cluster.ts';
 import type { KubernetesApis } from './clients.ts';
 import { type ApiCall, request } from './errors.ts';
 import {

@@ -10,6 +10,7 @@
  * await cluster.addTaints(node.name, [DISRUPTED_TAINT]);
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterObjects } from '../../domain/cluster-snapshot.ts';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import type { Node } from '../../domain/node.ts';
 import type { NodeClaim } from '../../domain/node-claim.ts';
@@ -25,7 +26,6 @@ import type {
 import type {
   Cluster,
   ClusterEvent,
-  ClusterObjects,
   EvictionOutcome,
   Namespace,
   NodeMetadataPatch,

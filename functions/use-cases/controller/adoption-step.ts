@@ -172,7 +172,7 @@ async function adopt(
   const choice = adoptionCandidates({
     nodeClaims: await deps.cluster.karpenterNodeClaims(),
     records: snapshot.claims,
-    nodes: snapshot.cluster.nodes,
+    nodes: snapshot.nodes,
     nodePools: snapshot.nodePools,
   });
   const adoptions = await adoptAll(deps, context, choice.candidates);

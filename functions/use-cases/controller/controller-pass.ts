@@ -110,7 +110,7 @@ async function tell(
     [
       ...adoption.events,
       ...lifecycle.events,
-      ...podEvents(snapshot.cluster.pods, launches, unschedulable),
+      ...podEvents(snapshot.pods, launches, unschedulable),
       ...disruption.events,
       ...termination.events,
       ...isolation.events,

@@ -136,7 +136,7 @@ class DisruptionStep {
   /** Claims whose nodes gained or lost pods since the last pass remember when. */
   async recordPodEvents(): Promise<void> {
     const watched = this.claims.filter((c) => !isGoing(c));
-    const changed = podEventUpdates(watched, this.#context.snapshot.cluster.pods, this.#now());
+    const changed = podEventUpdates(watched, this.#context.snapshot.pods, this.#now());
     const limit = pLimit(this.#context.settings.launchConcurrency);
     await Promise.all(changed.map((claim) => limit(() => this.#update(claim))));
   }
@@ -198,25 +198,24 @@ class DisruptionStep {
 
   async plan(): Promise<DisruptionPlan> {
     const { snapshot } = this.#context;
-    const cluster = snapshot.cluster;
     const claims = this.claims;
     const nodeClasses = await this.#classesWithImages();
     const input: DisruptionInput = {
-      pods: cluster.pods,
-      nodes: nodesForPlanning(cluster.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
+      pods: snapshot.pods,
+      nodes: nodesForPlanning(snapshot.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
       nodeClaims: claims.map(planningClaim),
       nodePools: snapshot.nodePools,
       nodeClasses,
       instanceTypes: this.#context.instanceTypes,
-      daemonSets: cluster.daemonSets,
-      persistentVolumeClaims: cluster.persistentVolumeClaims,
-      persistentVolumes: cluster.persistentVolumes,
-      storageClasses: cluster.storageClasses,
-      namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
+      daemonSets: snapshot.daemonSets,
+      persistentVolumeClaims: snapshot.persistentVolumeClaims,
+      persistentVolumes: snapshot.persistentVolumes,
+      storageClasses: snapshot.storageClasses,
+      namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
       region: this.#context.settings.region,
       ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
       limitCharges: claimCharges(claims, this.#context.instanceTypes),
-      podDisruptionBudgets: cluster.podDisruptionBudgets,
+      podDisruptionBudgets: snapshot.podDisruptionBudgets,
       nowMs: this.#now().getTime(),
       cron: cronSchedules,
       nominated: this.#context.nominated,

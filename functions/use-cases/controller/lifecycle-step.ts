@@ -364,7 +364,7 @@ export async function runLifecycle(
   const { snapshot } = context;
   const actions = lifecycleActions({
     claims: snapshot.claims,
-    nodes: snapshot.cluster.nodes,
+    nodes: snapshot.nodes,
     instances: snapshot.instances,
     now: deps.clock.now(),
   });

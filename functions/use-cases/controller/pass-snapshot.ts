@@ -8,32 +8,27 @@
  * nothing, its pods say why, and its nodes stay.
  */
 
+import type { ClusterSnapshot } from '../../domain/cluster-snapshot.ts';
 import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
-import type { EC2NodeClass } from '../../domain/node-class.ts';
-import type { NodePool } from '../../domain/node-pool.ts';
-import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
 import type { ManagedInstance } from '../../ports/cloud-provider.ts';
-import type { ClusterObjects } from '../../ports/cluster.ts';
 import { limitsInForce } from '../limits/limits-in-force.ts';
 import { markNodeClassesNotFound } from '../node-class-not-found.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import { type UntaggedClaimInstances, untaggedClaimInstances } from './untagged-claim-instances.ts';
 
-export interface PassSnapshot {
+/**
+ * The cluster snapshot (docs/design.md §3.3) with what only a pass reads. Its NodeClaims are the
+ * claim records as each step leaves them, seen by the scheduler through `planningClaim`.
+ */
+export interface PassSnapshot extends Omit<ClusterSnapshot, 'nodeClaims'> {
   readonly claims: readonly NodeClaimRecord[];
-  readonly nodePools: readonly NodePool[];
-  readonly nodeClasses: readonly EC2NodeClass[];
-  readonly nodeOverlays: readonly NodeOverlay[];
   readonly unavailable: readonly UnavailableOffering[];
-  readonly cluster: ClusterObjects;
   /** Nodesmith's instances: those listed by its tag and those of its claims found untagged. */
   readonly instances: readonly ManagedInstance[];
   /** What became of claims' instances that lacked the ownership tag. */
   readonly untagged: UntaggedClaimInstances;
-  /** The cluster's limits in force, if any. */
-  readonly clusterLimits?: ClusterLimits;
 }
 
 export async function readSnapshot(
@@ -58,12 +53,12 @@ export async function readSnapshot(
     nodeClasses,
   });
   return {
+    ...cluster,
     claims,
     nodePools,
     nodeClasses,
     nodeOverlays: overlays.map((o) => o.document),
     unavailable,
-    cluster,
     instances: [...listed, ...untagged.instances],
     untagged,
     ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),

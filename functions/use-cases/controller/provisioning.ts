@@ -71,23 +71,22 @@ export class Provisioning {
     types: ReadonlyMap<string, readonly InstanceType[]>,
   ): ProvisioningPlan {
     const { snapshot, settings } = this.#context;
-    const cluster = snapshot.cluster;
     const pods =
       focus === undefined
-        ? cluster.pods
-        : cluster.pods.filter((p) => p.nodeName !== undefined || focus.has(podKey(p)));
+        ? snapshot.pods
+        : snapshot.pods.filter((p) => p.nodeName !== undefined || focus.has(podKey(p)));
     return planProvisioning({
       pods,
-      nodes: nodesForPlanning(cluster.nodes, this.#claims),
+      nodes: nodesForPlanning(snapshot.nodes, this.#claims),
       nodeClaims: this.#claims.map(planningClaim),
       nodePools: snapshot.nodePools,
       nodeClasses: snapshot.nodeClasses,
       instanceTypes: types,
-      daemonSets: cluster.daemonSets,
-      persistentVolumeClaims: cluster.persistentVolumeClaims,
-      persistentVolumes: cluster.persistentVolumes,
-      storageClasses: cluster.storageClasses,
-      namespaces: new Map(cluster.namespaces.map((n) => [n.name, n.labels])),
+      daemonSets: snapshot.daemonSets,
+      persistentVolumeClaims: snapshot.persistentVolumeClaims,
+      persistentVolumes: snapshot.persistentVolumes,
+      storageClasses: snapshot.storageClasses,
+      namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
       region: settings.region,
       ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
       limitCharges: claimCharges(this.#claims, this.#context.instanceTypes),

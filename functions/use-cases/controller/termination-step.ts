@@ -86,7 +86,7 @@ class Terminator {
     };
     // The first evictions go out in this pass: a spot warning leaves two minutes.
     const next = drainStep(draining, node, {
-      pods: this.#snapshot.cluster.pods,
+      pods: this.#snapshot.pods,
       nowMs: this.#deps.clock.now().getTime(),
     });
     const more = await this.carryOut(next);
@@ -255,8 +255,8 @@ export async function runTermination(
   const { snapshot } = context;
   const actions = terminationSteps({
     claims: context.claims,
-    nodes: snapshot.cluster.nodes,
-    pods: snapshot.cluster.pods,
+    nodes: snapshot.nodes,
+    pods: snapshot.pods,
     liveInstances: new Set(snapshot.instances.map((i) => i.instanceId)),
     nowMs: deps.clock.now().getTime(),
   });

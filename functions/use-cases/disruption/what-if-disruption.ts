@@ -3,20 +3,15 @@
  * controller's own decision function over a snapshot, touching nothing. Nodes that the pending
  * pods' plan places pods on count as nominated, as they would in the controller's pass.
  */
+import type { ClusterSnapshot } from '../../domain/cluster-snapshot.ts';
 import type { CronSchedules } from '../../domain/disruption/budgets.ts';
 import { planDisruption } from '../../domain/disruption/disruption-plan.ts';
 import type { DisruptionPlan } from '../../domain/disruption/disruption-plan-types.ts';
-import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
 import { withDefaultNodeClasses } from '../default-node-classes.ts';
 import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
 import { checkNodeClasses } from '../node-class-not-found.ts';
-import type { PlanningSnapshot } from '../plan/what-if-plan.ts';
-
-export interface DisruptionSnapshot extends PlanningSnapshot {
-  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
-}
 
 export interface WhatIfDisruptionOptions {
   readonly region: string;
@@ -30,7 +25,7 @@ export interface WhatIfDisruption {
 }
 
 export async function whatIfDisruption(
-  snapshot: DisruptionSnapshot,
+  snapshot: ClusterSnapshot,
   options: WhatIfDisruptionOptions,
   provider: InstanceTypeProvider,
 ): Promise<WhatIfDisruption> {
@@ -38,7 +33,13 @@ export async function whatIfDisruption(
   const nodeClasses = withDefaultNodeClasses(snapshot);
   const types = await instanceTypesByPool({ ...snapshot, nodePools, nodeClasses }, provider);
   const warnings = [...missing, ...types.overlayConflicts.map(overlayConflictWarning)];
-  const input = { ...snapshot, nodePools, instanceTypes: types.byPool, region: options.region };
+  const input = {
+    ...snapshot,
+    namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
+    nodePools,
+    instanceTypes: types.byPool,
+    region: options.region,
+  };
   const pending = planProvisioning(input);
   const nominated = new Set(pending.existingNodes.map((n) => n.name));
   const plan = planDisruption({

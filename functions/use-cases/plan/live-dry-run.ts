@@ -1,6 +1,6 @@
 /**
  * The API's `POST /v1/plan`: what a controller pass would launch now, touching nothing. The
- * cluster's nodes, pods, DaemonSets and volumes are read live; NodePools, EC2NodeClasses, NodeOverlays and the
+ * cluster's objects are read live; NodePools, EC2NodeClasses, NodeOverlays, the limits and the
  * claims in flight come from the state store, exactly as the controller reads them, so capacity
  * already on its way is counted and not planned twice.
  */
@@ -43,18 +43,12 @@ export async function liveDryRun(deps: LiveDryRunDependencies): Promise<LiveDryR
   const inPlay = claims.filter((c) => !isGoing(c));
   const result = await whatIfPlan(
     {
-      pods: live.pods,
+      ...live,
       nodes: nodesForPlanning(live.nodes, claims),
       nodeClaims: inPlay.map(planningClaim),
       nodePools: pools.map((p) => p.document),
       nodeClasses: classes.map((c) => c.document),
       nodeOverlays: overlays.map((o) => o.document),
-      daemonSets: live.daemonSets,
-      persistentVolumeClaims: live.persistentVolumeClaims,
-      persistentVolumes: live.persistentVolumes,
-      storageClasses: live.storageClasses,
-      runtimeClasses: live.runtimeClasses,
-      namespaces: new Map(live.namespaces.map((n) => [n.name, n.labels])),
       ...(inForce.limits === undefined ? {} : { clusterLimits: inForce.limits }),
     },
     { region: deps.region },
