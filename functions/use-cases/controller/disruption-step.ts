@@ -16,7 +16,6 @@ import {
   replacementProgress,
   validationDue,
 } from '../../domain/disruption/command-progress.ts';
-import type { DisruptionInput } from '../../domain/disruption/disruption-input.ts';
 import { planDisruption } from '../../domain/disruption/disruption-plan.ts';
 import type {
   DisruptionDecision,
@@ -32,6 +31,7 @@ import { claimsOfDeletedPools } from '../../domain/lifecycle/owner-cascade.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { claimCharges } from '../../domain/limits/claim-charges.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
+import { planningInput } from '../../domain/scheduling/planning-input.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
@@ -200,28 +200,26 @@ class DisruptionStep {
     const { snapshot } = this.#context;
     const claims = this.claims;
     const nodeClasses = await this.#classesWithImages();
-    const input: DisruptionInput = {
-      pods: snapshot.pods,
-      nodes: nodesForPlanning(snapshot.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
-      nodeClaims: claims.map(planningClaim),
-      nodePools: snapshot.nodePools,
-      nodeClasses,
-      instanceTypes: this.#context.instanceTypes,
-      daemonSets: snapshot.daemonSets,
-      persistentVolumeClaims: snapshot.persistentVolumeClaims,
-      persistentVolumes: snapshot.persistentVolumes,
-      storageClasses: snapshot.storageClasses,
-      namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
-      region: this.#context.settings.region,
-      ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
-      limitCharges: claimCharges(claims, this.#context.instanceTypes),
-      podDisruptionBudgets: snapshot.podDisruptionBudgets,
+    const input = planningInput(
+      {
+        ...snapshot,
+        nodes: nodesForPlanning(snapshot.nodes, claims, (c) => isGoing(c) || isReplacing(c)),
+        nodeClaims: claims.map(planningClaim),
+        nodeClasses,
+      },
+      {
+        instanceTypes: this.#context.instanceTypes,
+        region: this.#context.settings.region,
+        limitCharges: claimCharges(claims, this.#context.instanceTypes),
+        outOfTime: () => this.#now().getTime() >= this.#context.deadline,
+      },
+    );
+    return planDisruption({
+      ...input,
       nowMs: this.#now().getTime(),
       cron: cronSchedules,
       nominated: this.#context.nominated,
-      outOfTime: () => this.#now().getTime() >= this.#context.deadline,
-    };
-    return planDisruption(input);
+    });
   }
 
   #claimsOf(nodes: readonly string[]): NodeClaimRecord[] {

@@ -15,6 +15,7 @@ import { covers, type LimitScope, limitScopes } from '../../domain/limits/limit-
 import { podKey } from '../../domain/pod.ts';
 import { type Admission, admitClaim } from '../../domain/scheduling/claim-admission.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
+import { planningInput } from '../../domain/scheduling/planning-input.ts';
 import type {
   PlannedNodeClaim,
   ProvisioningPlan,
@@ -75,24 +76,23 @@ export class Provisioning {
       focus === undefined
         ? snapshot.pods
         : snapshot.pods.filter((p) => p.nodeName !== undefined || focus.has(podKey(p)));
-    return planProvisioning({
-      pods,
-      nodes: nodesForPlanning(snapshot.nodes, this.#claims),
-      nodeClaims: this.#claims.map(planningClaim),
-      nodePools: snapshot.nodePools,
-      nodeClasses: snapshot.nodeClasses,
-      instanceTypes: types,
-      daemonSets: snapshot.daemonSets,
-      persistentVolumeClaims: snapshot.persistentVolumeClaims,
-      persistentVolumes: snapshot.persistentVolumes,
-      storageClasses: snapshot.storageClasses,
-      namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
-      region: settings.region,
-      ...(snapshot.clusterLimits === undefined ? {} : { clusterLimits: snapshot.clusterLimits }),
-      limitCharges: claimCharges(this.#claims, this.#context.instanceTypes),
-      requireUnschedulableMark: true,
-      outOfTime: () => this.#deps.clock.now().getTime() >= this.#context.deadline,
-    });
+    const claims = this.#claims;
+    const input = planningInput(
+      {
+        ...snapshot,
+        pods,
+        nodes: nodesForPlanning(snapshot.nodes, claims),
+        nodeClaims: claims.map(planningClaim),
+      },
+      {
+        instanceTypes: types,
+        region: settings.region,
+        limitCharges: claimCharges(claims, this.#context.instanceTypes),
+        requireUnschedulableMark: true,
+        outOfTime: () => this.#deps.clock.now().getTime() >= this.#context.deadline,
+      },
+    );
+    return planProvisioning(input);
   }
 
   /**

@@ -9,9 +9,7 @@ import { planDisruption } from '../../domain/disruption/disruption-plan.ts';
 import type { DisruptionPlan } from '../../domain/disruption/disruption-plan-types.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
-import { withDefaultNodeClasses } from '../default-node-classes.ts';
-import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
-import { checkNodeClasses } from '../node-class-not-found.ts';
+import { whatIfInput } from '../what-if-input.ts';
 
 export interface WhatIfDisruptionOptions {
   readonly region: string;
@@ -29,17 +27,7 @@ export async function whatIfDisruption(
   options: WhatIfDisruptionOptions,
   provider: InstanceTypeProvider,
 ): Promise<WhatIfDisruption> {
-  const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
-  const nodeClasses = withDefaultNodeClasses(snapshot);
-  const types = await instanceTypesByPool({ ...snapshot, nodePools, nodeClasses }, provider);
-  const warnings = [...missing, ...types.overlayConflicts.map(overlayConflictWarning)];
-  const input = {
-    ...snapshot,
-    namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
-    nodePools,
-    instanceTypes: types.byPool,
-    region: options.region,
-  };
+  const { input, warnings } = await whatIfInput(snapshot, options.region, provider);
   const pending = planProvisioning(input);
   const nominated = new Set(pending.existingNodes.map((n) => n.name));
   const plan = planDisruption({

@@ -9,9 +9,7 @@ import { onDemandPrices, type RegionPrices } from '../../domain/instance-types/p
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
 import type { ProvisioningPlan } from '../../domain/scheduling/provisioning-plan.ts';
 import type { InstanceTypeProvider } from '../../ports/cloud-provider.ts';
-import { withDefaultNodeClasses } from '../default-node-classes.ts';
-import { instanceTypesByPool, overlayConflictWarning } from '../instance-types-by-pool.ts';
-import { checkNodeClasses } from '../node-class-not-found.ts';
+import { whatIfInput } from '../what-if-input.ts';
 
 export interface WhatIfOptions {
   readonly region: string;
@@ -37,29 +35,18 @@ export async function whatIfPlan(
   instanceTypes: InstanceTypeProvider,
 ): Promise<WhatIfPlan> {
   const prices = onDemandPrices(options.region);
-  const warnings: string[] = [];
-  if (prices.priceSource !== options.region) {
-    warnings.push(
-      `no bundled prices for ${options.region}; using ${prices.priceSource} prices as an estimate`,
-    );
-  }
-  const { nodePools, warnings: missing } = checkNodeClasses(snapshot);
-  warnings.push(...missing);
-  const nodeClasses = withDefaultNodeClasses(snapshot);
-  const types = await instanceTypesByPool({ ...snapshot, nodePools, nodeClasses }, instanceTypes);
-  warnings.push(...types.overlayConflicts.map(overlayConflictWarning));
-  const plan = planProvisioning({
-    ...snapshot,
-    namespaces: new Map(snapshot.namespaces.map((n) => [n.name, n.labels])),
-    nodePools,
-    instanceTypes: types.byPool,
-    region: options.region,
-  });
+  const estimated =
+    prices.priceSource === options.region
+      ? []
+      : [
+          `no bundled prices for ${options.region}; using ${prices.priceSource} prices as an estimate`,
+        ];
+  const { input, warnings } = await whatIfInput(snapshot, options.region, instanceTypes);
   return {
-    plan,
+    plan: planProvisioning(input),
     region: options.region,
     priceSource: prices.priceSource,
     currency: prices.currency,
-    warnings,
+    warnings: [...estimated, ...warnings],
   };
 }
