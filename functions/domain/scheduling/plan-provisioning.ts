@@ -5,28 +5,20 @@
  * API's dry run all call this.
  */
 
+import type { ClusterSnapshot } from '../cluster-snapshot.ts';
 import { type Condition, reportedNotReady } from '../condition.ts';
-import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
-import type { ClusterLimits } from '../limits/cluster-limits.ts';
 import { LimitBudget } from '../limits/limit-budget.ts';
 import type { PoolCharge } from '../limits/limit-charge.ts';
 import { limitScopes } from '../limits/limit-scope.ts';
 import { planningCharges } from '../limits/planning-charges.ts';
 import type { Node } from '../node.ts';
-import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { byWeight, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
 import { NODE_CLASS_NOT_FOUND, nodeClassNotFoundMessage } from '../pools/node-class-not-found.ts';
 import { parseResources } from '../resources.ts';
-import type {
-  PersistentVolume,
-  PersistentVolumeClaim,
-  RuntimeClass,
-  StorageClass,
-} from '../volumes.ts';
 import { ExistingNode } from './existing-node.ts';
 import { type NodeClaimTemplate, nodeClaimTemplate } from './node-claim-template.ts';
 import { selectPending } from './pending-pods.ts';
@@ -41,28 +33,36 @@ import { topologyUniverse } from './topology/universe.ts';
 import { type Unfit, unfit } from './unfit.ts';
 import { volumeCatalog, volumeTopology } from './volume-topology.ts';
 
-export interface ProvisioningInput {
-  readonly pods: readonly Pod[];
-  readonly nodes: readonly Node[];
-  readonly nodeClaims: readonly NodeClaim[];
-  readonly nodePools: readonly NodePool[];
-  /** Read for their Ready condition: a pool whose class is not ready launches nothing. */
-  readonly nodeClasses?: readonly EC2NodeClass[];
+/** The kinds of the snapshot (cluster-snapshot.ts) every plan reads. */
+type ReadKinds = 'pods' | 'nodes' | 'nodeClaims' | 'nodePools' | 'daemonSets';
+
+/**
+ * The kinds a plan does without when they are absent (a unit test's input, the simulated
+ * kube-scheduler's). EC2NodeClasses are read for their Ready condition: a pool whose class is not
+ * ready launches nothing. The cluster's limits cap every pool together (`nodes`, resources,
+ * `nodesmith.io/hourly-cost`).
+ */
+type OptionalKinds =
+  | 'nodeClasses'
+  | 'persistentVolumeClaims'
+  | 'persistentVolumes'
+  | 'storageClasses'
+  | 'runtimeClasses'
+  | 'clusterLimits';
+
+/** A snapshot's objects (`planningInput` makes this from one) and how to plan them. */
+export interface ProvisioningInput
+  extends Pick<ClusterSnapshot, ReadKinds>,
+    Partial<Pick<ClusterSnapshot, OptionalKinds>> {
   /** The instance types each NodePool may use, by pool name (already priced and marked available). */
   readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
-  readonly daemonSets: readonly DaemonSet[];
-  readonly persistentVolumeClaims?: readonly PersistentVolumeClaim[];
-  readonly persistentVolumes?: readonly PersistentVolume[];
-  readonly storageClasses?: readonly StorageClass[];
-  readonly runtimeClasses?: readonly RuntimeClass[];
+  /** Each namespace's labels by name, which pod affinity's namespace selectors match. */
   readonly namespaces?: ReadonlyMap<string, Labels>;
   readonly region?: string;
   /** The controller acts only on pods kube-scheduler gave up on; a what-if plan takes every pending pod. */
   readonly requireUnschedulableMark?: boolean;
   /** `Ignore` drops preferences up front, as Karpenter's `--preference-policy Ignore`. */
   readonly preferencePolicy?: 'Respect' | 'Ignore';
-  /** Limits over every pool together (`nodes`, resources, `nodesmith.io/hourly-cost`). */
-  readonly clusterLimits?: ClusterLimits;
   /**
    * What the existing nodes and claims count against limits. The controller passes its
    * records' (priced as launched); without them the snapshot's are priced from the catalog.

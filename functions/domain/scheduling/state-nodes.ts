@@ -6,6 +6,7 @@
  */
 
 import { claimIndex, podsByNode } from '../by-node.ts';
+import type { ClusterSnapshot } from '../cluster-snapshot.ts';
 import {
   type DaemonSet,
   daemonPod,
@@ -52,13 +53,11 @@ export interface StateNode {
   readonly capacity: Resources;
 }
 
-export interface StateNodeSources {
-  readonly nodes: readonly Node[];
-  readonly nodeClaims: readonly NodeClaim[];
-  readonly nodePools: readonly NodePool[];
-  readonly pods: readonly Pod[];
-  readonly daemonSets: readonly DaemonSet[];
-}
+/** The parts of the snapshot capacity is read from. */
+export type StateNodeSources = Pick<
+  ClusterSnapshot,
+  'nodes' | 'nodeClaims' | 'nodePools' | 'pods' | 'daemonSets'
+>;
 
 function effectiveTaints(
   node: Node,
