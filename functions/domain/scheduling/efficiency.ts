@@ -10,8 +10,9 @@
  *
  * For a mix with r bytes of memory per millicore, the cheapest fractional cost per millicore is
  * g(r) = minᵤ priceᵤ · max(1/cpuᵤ, r/memoryᵤ), and type u holds min(cpuᵤ, memoryᵤ/r) millicores of
- * that mix. Both depend only on r, so the largest efficient capacity is tabulated once per
- * NodePool on a log grid of r.
+ * that mix. Both depend only on r, so the largest efficient capacity is tabulated per NodePool
+ * on a log grid of r. A point is computed the first time a claim asks for it: a pass's claims
+ * meet a few mixes, and each point weighs every instance type the pool allows.
  */
 import type { InstanceTypeOption } from './instance-type-option.ts';
 
@@ -24,7 +25,32 @@ const STEP = 1 / 16;
 const POINTS = Math.round((LOG2_MAX - LOG2_MIN) / STEP) + 1;
 
 /** At each grid ratio, the most millicores of that mix one efficient instance type can hold. */
-export type EfficiencyTable = Float64Array;
+export class EfficiencyTable {
+  /** Grid points; NaN until first asked for. */
+  readonly #points = new Float64Array(POINTS).fill(Number.NaN);
+  readonly #options: readonly InstanceTypeOption[];
+  readonly #prices: readonly number[];
+
+  constructor(options: readonly InstanceTypeOption[], prices: readonly number[]) {
+    this.#options = options;
+    this.#prices = prices;
+  }
+
+  /** How many grid points there are. */
+  get length(): number {
+    return POINTS;
+  }
+
+  /** The capacity at grid point `p` (ratio 2^(8 + p/16) bytes per millicore). */
+  at(p: number): number {
+    let value = this.#points[p] ?? 0;
+    if (Number.isNaN(value)) {
+      value = largestEfficient(this.#options, this.#prices, 2 ** (LOG2_MIN + p * STEP));
+      this.#points[p] = value;
+    }
+    return value;
+  }
+}
 
 function unitCost(price: number, cpu: number, memory: number, ratio: number): number {
   if (cpu <= 0 || memory <= 0) return Number.POSITIVE_INFINITY;
@@ -48,16 +74,6 @@ function largestEfficient(
   return largest;
 }
 
-export function efficiencyTable(
-  options: readonly InstanceTypeOption[],
-  prices: readonly number[],
-): EfficiencyTable {
-  const table = new Float64Array(POINTS);
-  for (let p = 0; p < POINTS; p++)
-    table[p] = largestEfficient(options, prices, 2 ** (LOG2_MIN + p * STEP));
-  return table;
-}
-
 /**
  * The CPU and memory the largest efficient type holds for a mix with this many bytes per
  * millicore: the most a claim with that mix may grow to. Between grid points the smaller
@@ -73,6 +89,6 @@ export function efficientEnvelope(
   const position = (Math.log2(Math.max(ratio, 2 ** LOG2_MIN)) - LOG2_MIN) / STEP;
   const low = Math.min(Math.floor(position), POINTS - 1);
   const high = Math.min(low + 1, POINTS - 1);
-  const cpu = Math.min(table[low] ?? 0, table[high] ?? 0);
+  const cpu = Math.min(table.at(low), table.at(high));
   return { cpu, memory: cpu * ratio };
 }

@@ -20,7 +20,7 @@ import {
 import { subtract } from '../resources.ts';
 import type { Taint } from '../taints.ts';
 import { type DaemonOverhead, daemonOverhead } from './daemon-overhead.ts';
-import { type EfficiencyTable, efficiencyTable } from './efficiency.ts';
+import { EfficiencyTable } from './efficiency.ts';
 import { GrowthBound } from './growth-bound.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { hasAvailableOffering, offeringFilter } from './offering-compatibility.ts';
@@ -140,7 +140,7 @@ export function nodeClaimTemplate(options: {
     options: priced,
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
-    efficiency: efficiencyTable(priced, prices),
+    efficiency: new EfficiencyTable(priced, prices),
     growth: new GrowthBound(priced, prices),
     typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),
     daemons,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Label } from '../../../functions/domain/labels.ts';
 import { GiB } from '../../../functions/domain/resources.ts';
 import {
-  efficiencyTable,
+  EfficiencyTable,
   efficientEnvelope,
 } from '../../../functions/domain/scheduling/efficiency.ts';
 import type { InstanceTypeOption } from '../../../functions/domain/scheduling/instance-type-option.ts';
@@ -17,7 +17,7 @@ function sized(name: string, cpu: number, memoryGiB: number, price: number) {
 }
 
 function tableOf(catalog: readonly ReturnType<typeof sized>[]) {
-  return efficiencyTable(
+  return new EfficiencyTable(
     catalog.map((c) => c.option),
     catalog.map((c) => c.price),
   );
@@ -41,9 +41,9 @@ describe('the efficiency table of a NodePool', () => {
 
     // Assess
     // 1 MiB per millicore: the 4xlarge holds all of its 16 cores of that mix.
-    expect(table[point(20)]).toBe(16_000);
+    expect(table.at(point(20))).toBe(16_000);
     // 16 MiB per millicore: memory binds, 64 GiB / 16 MiB = 4,096 millicores.
-    expect(table[point(24)]).toBe(4_096);
+    expect(table.at(point(24))).toBe(4_096);
   });
 
   it.each([
@@ -65,7 +65,7 @@ describe('the efficiency table of a NodePool', () => {
     const table = tableOf(catalog);
 
     // Assess
-    expect(table[point(20)]).toBe(largest);
+    expect(table.at(point(20))).toBe(largest);
   });
 
   it('follows the type that is cheapest for each CPU:memory mix', () => {
@@ -77,9 +77,9 @@ describe('the efficiency table of a NodePool', () => {
 
     // Assess
     // About 1 GiB per core: the compute type is cheapest and holds 16 cores.
-    expect(table[point(20)]).toBe(16_000);
+    expect(table.at(point(20))).toBe(16_000);
     // About 8 GiB per core: the memory type is cheapest; the compute one is 2.4 times dearer.
-    expect(table[point(23)]).toBe(2_000);
+    expect(table.at(point(23))).toBe(2_000);
   });
 
   it('never counts a type without CPU or memory as efficient', () => {
@@ -90,7 +90,7 @@ describe('the efficiency table of a NodePool', () => {
     const table = tableOf(catalog);
 
     // Assess
-    expect(table[point(20)]).toBe(2_000);
+    expect(table.at(point(20))).toBe(2_000);
   });
 });
 
@@ -126,7 +126,7 @@ describe('the envelope a claim may grow to', () => {
     const envelope = efficientEnvelope(table, 1_000, 1_000 * ratio);
 
     // Assess
-    expect(envelope.cpu).toBe(Math.min(table[0] ?? 0, table[1] ?? 0));
+    expect(envelope.cpu).toBe(Math.min(table.at(0), table.at(1)));
     expect(envelope.cpu).toBe(16_000);
     expect(envelope.memory).toBe(16_000 * ratio);
   });
@@ -139,7 +139,7 @@ describe('the envelope a claim may grow to', () => {
     const envelope = efficientEnvelope(table, 1_000, 1_000 * ratio);
 
     // Assess
-    expect(envelope.cpu).toBe(table[table.length - 1]);
+    expect(envelope.cpu).toBe(table.at(table.length - 1));
     expect(envelope.cpu).toBe(64 * GiB * 2 ** -36);
     expect(envelope.memory).toBe(envelope.cpu * ratio);
   });
