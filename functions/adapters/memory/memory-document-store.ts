@@ -1,13 +1,14 @@
 /**
  * NodePools, EC2NodeClasses, NodeOverlays or limits in a Map, with the DynamoDB adapter's
- * semantics: conditional create, version-checked put, idempotent delete. Values are copied in and
- * out (`copyAsStored`) so callers can never change what is stored behind the store's back.
+ * semantics: conditional create, version-checked put, idempotent delete. Values are copied in
+ * (`copyAsStored`) and out (`copyJson`), so callers can never change what is stored behind the
+ * store's back.
  */
 import { byDocumentName } from '../../domain/state/order.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import { ConflictError, NotFoundError } from '../../ports/errors.ts';
 import type { DocumentChange, DocumentStore } from '../../ports/state-store.ts';
-import { copyAsStored } from './copy.ts';
+import { copyAsStored, copyJson } from './copy.ts';
 
 export class MemoryDocumentStore<TDocument extends NamedDocument>
   implements DocumentStore<TDocument>
@@ -44,11 +45,11 @@ export class MemoryDocumentStore<TDocument extends NamedDocument>
 
   async get(name: string): Promise<StoredDocument<TDocument> | undefined> {
     const stored = this.#items.get(name);
-    return stored === undefined ? undefined : copyAsStored(stored);
+    return stored === undefined ? undefined : copyJson(stored);
   }
 
   async list(): Promise<readonly StoredDocument<TDocument>[]> {
-    return [...this.#items.values()].sort(byDocumentName).map(copyAsStored);
+    return [...this.#items.values()].sort(byDocumentName).map(copyJson);
   }
 
   async delete(name: string, expectedResourceVersion?: number): Promise<void> {
@@ -66,7 +67,8 @@ export class MemoryDocumentStore<TDocument extends NamedDocument>
   }
 
   #store(stored: StoredDocument<TDocument>): StoredDocument<TDocument> {
-    this.#items.set(stored.document.metadata.name, copyAsStored(stored));
-    return copyAsStored(stored);
+    const copy = copyAsStored(stored);
+    this.#items.set(stored.document.metadata.name, copy);
+    return copyJson(copy);
   }
 }

@@ -11,7 +11,7 @@ import type {
 import { byName } from '../../domain/state/order.ts';
 import { ConflictError, NotFoundError } from '../../ports/errors.ts';
 import type { ClaimDeletion, FencedWrite, NodeClaimStore } from '../../ports/state-store.ts';
-import { copyAsStored } from './copy.ts';
+import { copyAsStored, copyJson } from './copy.ts';
 import type { MemoryLeaseStore } from './memory-lease-store.ts';
 
 export class MemoryNodeClaimStore implements NodeClaimStore {
@@ -31,7 +31,7 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
 
   async get(name: string): Promise<NodeClaimRecord | undefined> {
     const claim = this.#claims.get(name);
-    return claim === undefined ? undefined : copyAsStored(claim);
+    return claim === undefined ? undefined : copyJson(claim);
   }
 
   async update(claim: NodeClaimRecord, options: FencedWrite = {}): Promise<NodeClaimRecord> {
@@ -75,11 +75,12 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   }
 
   #select(keep: (claim: NodeClaimRecord) => boolean): readonly NodeClaimRecord[] {
-    return [...this.#claims.values()].filter(keep).sort(byName).map(copyAsStored);
+    return [...this.#claims.values()].filter(keep).sort(byName).map(copyJson);
   }
 
   #store(claim: NodeClaimRecord): NodeClaimRecord {
-    this.#claims.set(claim.name, copyAsStored(claim));
-    return copyAsStored(claim);
+    const stored = copyAsStored(claim);
+    this.#claims.set(claim.name, stored);
+    return copyJson(stored);
   }
 }

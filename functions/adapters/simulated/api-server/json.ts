@@ -1,4 +1,5 @@
 /** JSON values as they travel over the wire, and the few helpers every module needs to walk them. */
+import { copyJson } from '../../memory/copy.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -11,7 +12,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /** Stored objects are never shared with callers: every read and write goes through a copy. */
 export function cloneJson<T extends JsonValue>(value: T): T {
-  return structuredClone(value);
+  return copyJson(value);
 }
 
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
