@@ -105,6 +105,8 @@ function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Can
     );
 }
 
+const MAX_BUILT_LISTS = 32;
+
 export class SimulatedCloud implements CloudProvider {
   readonly capacity = new CapacityPools();
   readonly #options: SimulatedCloudOptions;
@@ -114,6 +116,12 @@ export class SimulatedCloud implements CloudProvider {
   readonly #launchListeners: LaunchListener[] = [];
   readonly #terminationListeners: TerminationListener[] = [];
   readonly #reclaimAt = new Map<string, number>();
+  /**
+   * Built lists by class and unavailable offerings: the catalog and prices never change here.
+   * Karpenter keeps built instance types the same way, keyed by what they are built from
+   * (aws: pkg/providers/instancetype/instancetype.go, `List`).
+   */
+  readonly #builtTypes = new Map<string, readonly InstanceType[]>();
   #interruptions = 0;
   #throttled = 0;
   #launchCalls = 0;
@@ -237,18 +245,27 @@ export class SimulatedCloud implements CloudProvider {
     options: InstanceTypeOptions = {},
   ): Promise<readonly InstanceType[]> {
     await this.#call();
-    return buildInstanceTypes({
-      catalog: BUNDLED_CATALOG,
-      region: this.#options.region,
-      prices: this.#prices.onDemand,
-      spotPrices: this.#prices.spot,
-      currency: this.#prices.currency,
-      zones: this.#options.zones,
-      unavailable: new Set(
-        (options.unavailable ?? []).map((o) => offeringKey(o.instanceType, o.zone, o.capacityType)),
-      ),
-      nodeClass,
-    });
+    const unavailable = (options.unavailable ?? []).map((o) =>
+      offeringKey(o.instanceType, o.zone, o.capacityType),
+    );
+    const key = JSON.stringify([nodeClass, [...unavailable].sort()]);
+    let types = this.#builtTypes.get(key);
+    if (types === undefined) {
+      types = buildInstanceTypes({
+        catalog: BUNDLED_CATALOG,
+        region: this.#options.region,
+        prices: this.#prices.onDemand,
+        spotPrices: this.#prices.spot,
+        currency: this.#prices.currency,
+        zones: this.#options.zones,
+        unavailable: new Set(unavailable),
+        nodeClass,
+      });
+      // A long run meets many sets of unavailable offerings: start over past a few dozen.
+      if (this.#builtTypes.size >= MAX_BUILT_LISTS) this.#builtTypes.clear();
+      this.#builtTypes.set(key, types);
+    }
+    return types;
   }
 
   async prices(): Promise<OfferingPrices> {
