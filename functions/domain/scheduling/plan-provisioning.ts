@@ -132,6 +132,8 @@ function templatesFor(input: ProvisioningInput): {
   return { templates, skipped };
 }
 
+const NO_POOLS = { templates: [], skipped: [] } as const;
+
 interface PreparedPods {
   readonly pods: SchedulingPod[];
   readonly volumeFailures: { readonly pod: Pod; readonly reason: string }[];
@@ -216,7 +218,8 @@ export function planProvisioning(
   const selection = selectPending(input.pods, input.nodes, input.requireUnschedulableMark ?? false);
   const { pods, volumeFailures } = preparePods(input, selection.pending);
   const nodes = prepared === undefined ? stateNodes(input) : liveStateNodes(input, prepared);
-  const { templates, skipped } = prepared ?? templatesFor(input);
+  // A quiet pass has no pod to place: the pools' templates, the costliest part, are not needed.
+  const { templates, skipped } = prepared ?? (pods.length === 0 ? NO_POOLS : templatesFor(input));
   const boundPods = boundPodsOf(input, selection.pending);
   const constrained = [...pods.map((p) => p.pod), ...boundPods.map((b) => b.pod)];
   const topology = new Topology({
