@@ -1,12 +1,12 @@
 /**
  * In-memory object storage standing in for etcd: one revision counter for the whole cluster,
  * stamped into `metadata.resourceVersion` on every write (deletes included), objects kept in key
- * order, copies in and out. It applies no API semantics (no validation, defaults or
+ * order, frozen, and copied in and out (`listShared` excepted). It applies no API semantics (no validation, defaults or
  * preconditions): the registry does that for API requests, and tests use the store directly to
  * seed and inspect state.
  */
 
-import { cloneJson, type JsonObject } from './json.ts';
+import { cloneJson, type JsonObject, type JsonValue } from './json.ts';
 import { metadataOf, nameOf, namespaceOf, stampCreated } from './object-meta.ts';
 import { apiVersionOf, type ResourceDescriptor } from './resource-descriptor.ts';
 import type { ResourceName } from './resource-names.ts';
@@ -48,11 +48,20 @@ export class ObjectStore {
 
   /** Objects in etcd key order (namespace, then name); all namespaces when none is given. */
   list(resource: ResourceName, namespace?: string): JsonObject[] {
+    return this.listShared(resource, namespace).map((o) => cloneJson(o));
+  }
+
+  /**
+   * The stored objects themselves, frozen, in the order of `list`: for the simulated cluster's
+   * own controllers, which read every pod each second and write few, as informers share their
+   * cache. A write replaces the stored object, so an object seen here never changes.
+   */
+  listShared(resource: ResourceName, namespace?: string): readonly JsonObject[] {
     const bucket = this.#bucket(resource);
     const keys = [...bucket.keys()].sort();
     const objects = keys.map((key) => bucket.get(key)).filter((o) => o !== undefined);
     const scoped = this.#describe(resource).namespaced && namespace !== undefined;
-    return objects.filter((o) => !scoped || namespaceOf(o) === namespace).map((o) => cloneJson(o));
+    return scoped ? objects.filter((o) => namespaceOf(o) === namespace) : objects;
   }
 
   /**
@@ -88,9 +97,10 @@ export class ObjectStore {
     if (stored === undefined) return undefined;
     bucket.delete(key);
     this.#revision += 1;
-    metadataOf(stored).resourceVersion = this.resourceVersion;
-    this.#emit({ type: 'DELETED', resource, object: stored });
-    return cloneJson(stored);
+    const gone = cloneJson(stored);
+    metadataOf(gone).resourceVersion = this.resourceVersion;
+    this.#emit({ type: 'DELETED', resource, object: gone });
+    return gone;
   }
 
   /** Called synchronously after every write; returns the unsubscribe function. */
@@ -102,7 +112,7 @@ export class ObjectStore {
   #write(resource: ResourceName, key: string, object: JsonObject, type: ChangeType): JsonObject {
     this.#revision += 1;
     metadataOf(object).resourceVersion = this.resourceVersion;
-    this.#bucket(resource).set(key, object);
+    this.#bucket(resource).set(key, deepFreeze(object));
     this.#emit({ type, resource, object });
     return cloneJson(object);
   }
@@ -140,4 +150,12 @@ export class ObjectStore {
     }
     return bucket;
   }
+}
+
+function deepFreeze(value: JsonValue): JsonObject {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value as JsonObject;
 }

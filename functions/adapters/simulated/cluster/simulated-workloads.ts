@@ -103,7 +103,7 @@ export class SimulatedWorkloads {
   /** Bound pods report Ready (kubelets start containers at once here), so budgets count them. */
   #startContainers(): void {
     const now = this.#clock.now().toISOString();
-    for (const pod of this.#store.list('pods')) {
+    for (const pod of this.#store.listShared('pods')) {
       if (nodeNameOf(pod) === undefined || metadataOf(pod).deletionTimestamp !== undefined)
         continue;
       const status = (pod.status ?? {}) as JsonObject;
@@ -121,7 +121,7 @@ export class SimulatedWorkloads {
 
   #finishDeletions(): void {
     const now = this.#clock.now().getTime();
-    for (const pod of this.#store.list('pods')) {
+    for (const pod of this.#store.listShared('pods')) {
       const meta = metadataOf(pod);
       const deletion = meta.deletionTimestamp as string | undefined;
       if (deletion === undefined) continue;
@@ -132,8 +132,8 @@ export class SimulatedWorkloads {
   }
 
   #collectOrphans(): void {
-    const nodes = new Set(this.#store.list('nodes').map((n) => String(metadataOf(n).name)));
-    for (const pod of this.#store.list('pods')) {
+    const nodes = new Set(this.#store.listShared('nodes').map((n) => String(metadataOf(n).name)));
+    for (const pod of this.#store.listShared('pods')) {
       const node = nodeNameOf(pod);
       if (node !== undefined && !nodes.has(node)) {
         const meta = metadataOf(pod);
@@ -143,7 +143,7 @@ export class SimulatedWorkloads {
   }
 
   #replaceMissing(): void {
-    const present = new Set(this.#store.list('pods').map(keyOf));
+    const present = new Set(this.#store.listShared('pods').map(keyOf));
     for (const [key, template] of [...this.#wanted]) {
       if (present.has(key)) continue;
       this.#wanted.delete(key);

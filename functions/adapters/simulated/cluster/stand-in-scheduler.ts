@@ -19,6 +19,7 @@ import {
 import type { Clock } from '../../../ports/clock.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import type { ObjectStore } from '../api-server/storage.ts';
+import { SharedObjectReader } from './shared-object-reader.ts';
 
 export interface SchedulingCycle {
   /** `namespace/name` of pods bound this cycle, with their node. */
@@ -43,6 +44,9 @@ function withCondition(object: JsonObject, condition: JsonObject, phase: string)
 export class StandInScheduler {
   readonly #store: ObjectStore;
   readonly #clock: Clock;
+  // Every pod and node is read each second and few change: each stored version is read once.
+  readonly #pods = new SharedObjectReader(toPod);
+  readonly #nodes = new SharedObjectReader(toNode);
 
   constructor(store: ObjectStore, clock: Clock) {
     this.#store = store;
@@ -51,12 +55,12 @@ export class StandInScheduler {
 
   /** One scheduling cycle over every pending pod. */
   cycle(): SchedulingCycle {
-    const podObjects = new Map(this.#store.list('pods').map((o) => [keyOf(o), o]));
-    const pods = [...podObjects.values()].map(toPod);
+    const podObjects = new Map(this.#store.listShared('pods').map((o) => [keyOf(o), o]));
+    const pods = [...podObjects.values()].map(this.#pods.read);
     if (!pods.some((p) => p.nodeName === undefined && !p.deleting)) {
       return { bound: [], markedUnschedulable: [] };
     }
-    const nodes = this.#store.list('nodes').map(toNode).filter(schedulable);
+    const nodes = this.#store.listShared('nodes').map(this.#nodes.read).filter(schedulable);
     const plan = planProvisioning({
       pods,
       nodes,
@@ -99,7 +103,7 @@ export class StandInScheduler {
   }
 
   #markUnschedulable(object: JsonObject | undefined, pod: string, nodeCount: number): string[] {
-    if (object === undefined || toPod(object).markedUnschedulable) return [];
+    if (object === undefined || this.#pods.read(object).markedUnschedulable) return [];
     this.#store.update(
       'pods',
       withCondition(
