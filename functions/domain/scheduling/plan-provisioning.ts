@@ -20,7 +20,7 @@ import type { Pod } from '../pod.ts';
 import { NODE_CLASS_NOT_FOUND, nodeClassNotFoundMessage } from '../pools/node-class-not-found.ts';
 import { parseResources } from '../resources.ts';
 import { ExistingNode } from './existing-node.ts';
-import { type NodeClaimTemplate, nodeClaimTemplate } from './node-claim-template.ts';
+import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { selectPending } from './pending-pods.ts';
 import { assemblePlan } from './plan-assembly.ts';
 import { podRequests } from './pod-requests.ts';
@@ -28,6 +28,7 @@ import type { ProvisioningPlan } from './provisioning-plan.ts';
 import { type PoolUnfit, Scheduler } from './scheduler.ts';
 import { SchedulingPod } from './scheduling-pod.ts';
 import { type StateNode, stateNodes } from './state-nodes.ts';
+import { cachedNodeClaimTemplate } from './template-cache.ts';
 import { type BoundPod, Topology } from './topology/topology.ts';
 import { topologyUniverse } from './topology/universe.ts';
 import { type Unfit, unfit } from './unfit.ts';
@@ -122,7 +123,7 @@ function templatesFor(input: ProvisioningInput): {
       skipped.push({ ...blocker, nodePool: nodePool.metadata.name });
       continue;
     }
-    const template = nodeClaimTemplate({
+    const template = cachedNodeClaimTemplate({
       nodePool,
       instanceTypes: input.instanceTypes.get(nodePool.metadata.name) ?? [],
       daemonSets: input.daemonSets,
