@@ -9,37 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { DisruptionReport } from '../../functions/use-cases/disruption/disruption-report.ts';
 import { runCli } from '../support/cli.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/underused.yaml', import.meta.url));
 const NOW = '2026-10-06T10:00:00Z';
 
-interface Report {
-  readonly decisions: readonly {
-    readonly method: string;
-    readonly nodes: readonly string[];
-    readonly replacement: {
-      readonly instanceType: string;
-      readonly zone: string;
-      readonly capacityType: string;
-      readonly pricePerHour: number;
-    } | null;
-    readonly savingsPerHour: number;
-    readonly message: string;
-  }[];
-  readonly staying: readonly {
-    readonly node: string;
-    readonly code: string;
-    readonly reason: string;
-  }[];
-}
-
-async function disruption(...args: string[]): Promise<Report> {
+async function disruption(...args: string[]): Promise<DisruptionReport> {
   const result = await runCliInProcess(['disruption', ...args, '-o', 'json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
-  return JSON.parse(result.stdout) as Report;
+  return JSON.parse(result.stdout) as DisruptionReport;
 }
 
 function writeDump(text: string): string {
@@ -87,7 +68,7 @@ describe('nodesmith disruption', () => {
   describe('a PodDisruptionBudget without status, as Kubernetes publishes it', () => {
     const ZOOKEEPER = 'test/fixtures/disruption/zookeeper-on-underused.yaml';
     const POLICY = 'test/fixtures/public/website/policy';
-    const zkNode = (report: Report) =>
+    const zkNode = (report: DisruptionReport) =>
       report.staying.find((s) => s.node === 'ip-10-0-1-10.ec2.internal')?.reason;
 
     it.each([

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 import { writePendingPods } from '../support/workload-pods.ts';
 
@@ -13,22 +14,13 @@ const DATA_ON_EKS = `${PUBLIC}data-on-eks/infra/terraform/manifests/karpenter/`;
 const GENERAL_PURPOSE = `${PUBLIC}karpenter-provider-aws/examples/v1/general-purpose.yaml`;
 const OTEL_DEMO = `${PUBLIC}opentelemetry-demo/kubernetes/opentelemetry-demo.yaml`;
 
-interface PlanJson {
-  readonly nodeClaims: readonly {
-    readonly instanceType: string;
-    readonly pricePerHour: number;
-    readonly pods: readonly unknown[];
-  }[];
-  readonly unschedulable: readonly unknown[];
-}
-
-async function plan(file: string): Promise<PlanJson> {
+async function plan(file: string): Promise<PlanReport> {
   const result = await runCliInProcess(['plan', '-f', file, '-o', 'json']);
   expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as PlanJson;
+  return JSON.parse(result.stdout) as PlanReport;
 }
 
-function hourlyCost(planned: PlanJson): number {
+function hourlyCost(planned: PlanReport): number {
   return planned.nodeClaims.reduce((total, claim) => total + claim.pricePerHour, 0);
 }
 

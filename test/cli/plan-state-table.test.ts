@@ -24,6 +24,7 @@ import type { NodeOverlay } from '../../functions/domain/overlays/node-overlay.t
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { parseNodeOverlay } from '../../functions/manifests/karpenter/node-overlay.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
@@ -191,21 +192,10 @@ function awsEnv(dir: string, overrides: Record<string, string | undefined> = {})
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
 }
 
-interface PlanJson {
-  readonly nodeClaims: readonly {
-    readonly nodePool: string;
-    readonly instanceType: string;
-    readonly zone: string;
-    readonly pricePerHour: number;
-    readonly pods: readonly string[];
-  }[];
-  readonly unschedulable: readonly unknown[];
-}
-
 function expectStoredPoolPlan(result: CliResult, pods: readonly string[]): void {
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
-  const plan = JSON.parse(result.stdout) as PlanJson;
+  const plan = JSON.parse(result.stdout) as PlanReport;
   expect(plan.unschedulable).toEqual([]);
   expect(plan.nodeClaims).toHaveLength(1);
   expect(plan.nodeClaims[0]).toMatchObject({
@@ -283,7 +273,7 @@ describe('plan --state-table', () => {
 
     // Assess: a node each, at the overlay's price
     expect(result.stderr).toBe('');
-    const plan = JSON.parse(result.stdout) as PlanJson;
+    const plan = JSON.parse(result.stdout) as PlanReport;
     expect(plan.unschedulable).toEqual([]);
     expect(plan.nodeClaims.map((c) => [c.instanceType, c.pricePerHour, c.pods])).toEqual([
       ['m5.xlarge', 0.05, ['shop/web-1']],

@@ -8,6 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 import { writePendingPods, writeScaledWorkloads } from '../support/workload-pods.ts';
 
@@ -15,10 +16,6 @@ const PUBLIC = fileURLToPath(new URL('../fixtures/public/', import.meta.url));
 const GENERAL_PURPOSE = `${PUBLIC}karpenter-provider-aws/examples/v1/general-purpose.yaml`;
 const OTEL_DEMO = `${PUBLIC}opentelemetry-demo/kubernetes/opentelemetry-demo.yaml`;
 const COPIES = 10;
-
-interface PlanJson {
-  readonly nodeClaims: readonly { readonly instanceType: string }[];
-}
 
 describe('nodesmith simulate -f launches what plan shows', () => {
   it('launches the OpenTelemetry demo, ten copies, on the nodes plan shows', async () => {
@@ -36,7 +33,7 @@ describe('nodesmith simulate -f launches what plan shows', () => {
     expect(planned.status, planned.stderr).toBe(0);
     expect(simulated.status, simulated.stderr).toBe(0);
     const launched = [...simulated.stdout.matchAll(/launched \S+ \(([^,]+),/g)].map((m) => m[1]);
-    const plannedTypes = (JSON.parse(planned.stdout) as PlanJson).nodeClaims.map(
+    const plannedTypes = (JSON.parse(planned.stdout) as PlanReport).nodeClaims.map(
       (c) => c.instanceType,
     );
     expect(launched).toHaveLength(COPIES);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const PUBLIC = 'test/fixtures/public';
@@ -19,21 +20,15 @@ const CASSANDRA = `${PUBLIC}/examples/cassandra/cassandra-statefulset.yaml`;
 const COCKROACHDB = `${PUBLIC}/examples/cockroachdb/cockroachdb-statefulset.yaml`;
 const DEFAULT_CLASS = 'test/fixtures/storage/ebs-default-storage-class.yaml';
 
-interface PlanJson {
-  readonly nodeClaims: readonly { readonly pods: readonly string[] }[];
-  readonly unschedulable: readonly unknown[];
-  readonly summary: { readonly pendingPods: number };
-}
-
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'workloads-'));
 }
 
-async function planJson(files: readonly string[]): Promise<PlanJson> {
+async function planJson(files: readonly string[]): Promise<PlanReport> {
   const result = await runCliInProcess(['plan', ...files.flatMap((f) => ['-f', f]), '-o', 'json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
-  return JSON.parse(result.stdout) as PlanJson;
+  return JSON.parse(result.stdout) as PlanReport;
 }
 
 async function simulatedPods(files: readonly string[]): Promise<unknown> {
@@ -45,7 +40,7 @@ async function simulatedPods(files: readonly string[]): Promise<unknown> {
   return JSON.parse(result.stdout).pods;
 }
 
-const placed = (plan: PlanJson) => plan.nodeClaims.flatMap((claim) => claim.pods).sort();
+const placed = (plan: PlanReport) => plan.nodeClaims.flatMap((claim) => claim.pods).sort();
 
 /** The Deployments of a file, by name. */
 function deploymentNames(file: string): string[] {

@@ -3,18 +3,11 @@
  * make: every pending pod accounted for, volumes, taints, spreads and limits honoured.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  claimOf,
-  type Plan,
-  podsPerLabel,
-  reportedPods,
-  runCliOnce,
-  sortedCounts,
-  ZONE,
-} from './plan-cli.ts';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { claimOf, podsPerLabel, reportedPods, runCliOnce, sortedCounts, ZONE } from './plan-cli.ts';
 
 interface ExamplePlan {
-  readonly plan: Plan;
+  readonly plan: PlanReport;
   readonly stderr: string;
   readonly status: number | null;
 }
@@ -22,10 +15,10 @@ interface ExamplePlan {
 /** Plans an example (once per test file: the cases only read the result). */
 async function planExample(name: string): Promise<ExamplePlan> {
   const run = await runCliOnce(['plan', '-f', `examples/${name}.yaml`, '-o', 'json']);
-  return { plan: JSON.parse(run.stdout) as Plan, stderr: run.stderr, status: run.status };
+  return { plan: JSON.parse(run.stdout) as PlanReport, stderr: run.stderr, status: run.status };
 }
 
-function podsOf(plan: Plan, prefix: string): string[] {
+function podsOf(plan: PlanReport, prefix: string): string[] {
   return reportedPods(plan).filter((p) => p.startsWith(prefix));
 }
 

@@ -6,35 +6,11 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { PlanReport, PlanReportClaim } from '../../functions/use-cases/plan/plan-report.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../bin/nodesmith.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
-
-export interface PlannedClaim {
-  readonly name: string;
-  readonly nodePool: string;
-  readonly instanceType: string;
-  readonly zone: string;
-  readonly capacityType: string;
-  readonly pricePerHour: number;
-  readonly instanceTypeOptions: readonly string[];
-  readonly labels: Readonly<Record<string, string>>;
-  readonly taints: readonly { key: string; value?: string; effect: string }[];
-  readonly pods: readonly string[];
-}
-
-export interface Plan {
-  readonly nodeClaims: readonly PlannedClaim[];
-  readonly existingNodes: readonly { readonly name: string; readonly pods: readonly string[] }[];
-  readonly unschedulable: readonly { readonly pod: string; readonly reason: string }[];
-  readonly summary: {
-    readonly pendingPods: number;
-    readonly newNodeClaims: number;
-    readonly pricePerHour: number;
-    readonly priceSource: string;
-  };
-}
 
 export interface CliRun {
   readonly status: number | null;
@@ -98,29 +74,29 @@ export function runCliOnce(
 }
 
 /** `nodesmith plan -f <fixture> -o json`; fails unless the plan was computed (exit 0). */
-export async function planOf(name: string, extraArgs: readonly string[] = []): Promise<Plan> {
+export async function planOf(name: string, extraArgs: readonly string[] = []): Promise<PlanReport> {
   const run = await runCli(['plan', '-f', fixture(name), '-o', 'json', ...extraArgs]);
   if (run.status !== 0) {
     throw new Error(`plan of ${name} exited ${run.status}: ${run.stderr}`);
   }
-  return JSON.parse(run.stdout) as Plan;
+  return JSON.parse(run.stdout) as PlanReport;
 }
 
 /** The claim a pod was placed on, if any. */
-export function claimOf(plan: Plan, pod: string): PlannedClaim | undefined {
+export function claimOf(plan: PlanReport, pod: string): PlanReportClaim | undefined {
   return plan.nodeClaims.find((c) => c.pods.includes(pod));
 }
 
 /** Where a pod went: a claim's name, an existing node's name, or undefined when unschedulable. */
-export function placementOf(plan: Plan, pod: string): string | undefined {
+export function placementOf(plan: PlanReport, pod: string): string | undefined {
   return claimOf(plan, pod)?.name ?? plan.existingNodes.find((n) => n.pods.includes(pod))?.name;
 }
 
-export function unschedulablePods(plan: Plan): string[] {
+export function unschedulablePods(plan: PlanReport): string[] {
   return plan.unschedulable.map((u) => u.pod).sort();
 }
 
-export function scheduledPods(plan: Plan): string[] {
+export function scheduledPods(plan: PlanReport): string[] {
   return [
     ...plan.nodeClaims.flatMap((c) => c.pods),
     ...plan.existingNodes.flatMap((n) => n.pods),
@@ -131,7 +107,7 @@ export function scheduledPods(plan: Plan): string[] {
  * How many of the pods whose name starts with `prefix` landed in each value of a claim label
  * (zone, capacity type, arch …), e.g. `{ 'us-east-1a': 2, 'us-east-1b': 1 }`.
  */
-export function podsPerLabel(plan: Plan, label: string, prefix = ''): Record<string, number> {
+export function podsPerLabel(plan: PlanReport, label: string, prefix = ''): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const claim of plan.nodeClaims) {
     const value = claim.labels[label] ?? '<none>';
@@ -157,6 +133,6 @@ export const ARCH = 'kubernetes.io/arch';
 export const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
 
 /** The contract's core promise: every pending pod is reported exactly once. */
-export function reportedPods(plan: Plan): string[] {
+export function reportedPods(plan: PlanReport): string[] {
   return [...scheduledPods(plan), ...plan.unschedulable.map((u) => u.pod)].sort();
 }

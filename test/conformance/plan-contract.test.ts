@@ -6,15 +6,8 @@
  * run the same command in the test's process.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  fixture,
-  type Plan,
-  podsPerLabel,
-  reportedPods,
-  runBinary,
-  runCliOnce,
-  ZONE,
-} from './plan-cli.ts';
+import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { fixture, podsPerLabel, reportedPods, runBinary, runCliOnce, ZONE } from './plan-cli.ts';
 
 const MIXED = fixture('contract-mixed-pending-pods');
 const MIXED_PENDING = [
@@ -54,7 +47,7 @@ describe.concurrent('plan output', () => {
     const run = await runCliOnce(args, runBinary);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(reportedPods(plan)).toEqual(MIXED_PENDING);
     expect(plan.summary.pendingPods).toBe(MIXED_PENDING.length);
   });
@@ -67,7 +60,7 @@ describe.concurrent('plan output', () => {
     const run = await runCliOnce(args, runBinary);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     const total = plan.nodeClaims.reduce((sum, c) => sum + c.pricePerHour, 0);
     expect(plan.summary.newNodeClaims).toBe(plan.nodeClaims.length);
     expect(plan.summary.pricePerHour).toBeCloseTo(total, 6);
@@ -82,7 +75,7 @@ describe.concurrent('plan output', () => {
     const run = await runCliOnce(args, runBinary);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     expect(plan.unschedulable.find((u) => u.pod === 'default/huge')?.reason).toMatch(/cpu/);
@@ -116,7 +109,7 @@ describe.concurrent('plan output', () => {
     const run = await runBinary(args);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(plan.nodeClaims).toHaveLength(1);
     expect(plan.nodeClaims[0]?.pods).toEqual(['default/web-1', 'default/web-2', 'default/web-3']);
   });
@@ -191,7 +184,7 @@ describe.concurrent('zones and region', () => {
     const run = await runBinary([...args, '--zones', 'us-east-1d,us-east-1f']);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(podsPerLabel(plan, ZONE)).toEqual({ 'us-east-1d': 2, 'us-east-1f': 2 });
   });
 
@@ -203,7 +196,7 @@ describe.concurrent('zones and region', () => {
     const run = await runBinary([...args, '--zones', 'us-east-1c']);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(podsPerLabel(plan, ZONE)).toEqual({ 'us-east-1c': 1 });
     expect(plan.unschedulable.map((u) => u.pod)).toEqual(['default/zone-b']);
   });
@@ -216,7 +209,7 @@ describe.concurrent('zones and region', () => {
     const run = await runBinary([...args, '--region', 'eu-west-1']);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(run.status).toBe(0);
     expect(plan.summary.priceSource).toBe('us-east-1');
     expect(run.stderr).toMatch(/^warning: .*eu-west-1.*us-east-1/m);
@@ -232,7 +225,7 @@ describe.concurrent('zones and region', () => {
     const run = await runBinary([...args, '--region', 'us-gov-west-1']);
 
     // Assess
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(run.stderr).toBe('');
     expect(plan.summary.priceSource).toBe('us-gov-west-1');
     expect(plan.nodeClaims[0]?.zone).toBe('us-gov-west-1a');

@@ -5,65 +5,27 @@
  * for people and scripts that want them.
  */
 import type {
-  DisruptionMethod,
+  DisruptionDecision,
   DisruptionPlan,
-  StayCode,
+  StayingNode,
 } from '../../domain/disruption/disruption-plan-types.ts';
-import type { PlannedNodeClaim } from '../../domain/scheduling/provisioning-plan.ts';
+import { money, type NodeClaimReport, nodeClaimReport } from '../node-claim-report.ts';
 
-export interface ReplacementReport {
-  readonly nodePool: string;
-  readonly instanceType: string;
-  readonly zone: string;
-  readonly capacityType: string;
-  readonly pricePerHour: number;
-  readonly instanceTypeOptions: readonly string[];
-  readonly pods: readonly string[];
+/** A decision with its replacements as the report shows claims, the first also on its own. */
+export interface DecisionReport extends Omit<DisruptionDecision, 'replacements'> {
+  readonly replacement: NodeClaimReport | null;
+  readonly replacements: readonly NodeClaimReport[];
 }
 
 export interface DisruptionReport {
-  readonly decisions: readonly {
-    readonly method: DisruptionMethod;
-    readonly reason: string;
-    readonly nodes: readonly string[];
-    readonly replacement: ReplacementReport | null;
-    readonly replacements: readonly ReplacementReport[];
-    readonly savingsPerHour: number;
-    readonly message: string;
-    readonly budgets: readonly {
-      readonly nodePool: string;
-      readonly nodes: number;
-      readonly allowed: number | null;
-      readonly budget?: string;
-    }[];
-  }[];
-  readonly staying: readonly {
-    readonly node: string;
-    readonly code: StayCode;
-    readonly reason: string;
-  }[];
-}
-
-function money(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
-}
-
-function replacementOf(claim: PlannedNodeClaim): ReplacementReport {
-  return {
-    nodePool: claim.nodePool,
-    instanceType: claim.instanceType.name,
-    zone: claim.offering.zone,
-    capacityType: claim.offering.capacityType,
-    pricePerHour: money(claim.offering.pricePerHour),
-    instanceTypeOptions: claim.instanceTypeOptions.map((it) => it.name),
-    pods: claim.pods,
-  };
+  readonly decisions: readonly DecisionReport[];
+  readonly staying: readonly StayingNode[];
 }
 
 export function toDisruptionReport(plan: DisruptionPlan): DisruptionReport {
   return {
     decisions: plan.decisions.map((d) => {
-      const replacements = d.replacements.map(replacementOf);
+      const replacements = d.replacements.map(nodeClaimReport);
       return {
         method: d.method,
         reason: d.reason,

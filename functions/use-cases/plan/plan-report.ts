@@ -3,25 +3,23 @@
  * pods placed on existing nodes, the pods that cannot be placed, and a summary with the hourly
  * cost.
  */
-import type { Labels } from '../../domain/label-selector.ts';
-import type { Taint } from '../../domain/taints.ts';
+import type {
+  ExistingNodePlacement,
+  PlannedNodeClaim,
+  UnschedulablePod,
+} from '../../domain/scheduling/provisioning-plan.ts';
+import { money, type NodeClaimReport, nodeClaimReport } from '../node-claim-report.ts';
 import type { WhatIfPlan } from './what-if-plan.ts';
 
+/** A new node claim: its name and the labels and taints its node will carry, besides the offering. */
+export interface PlanReportClaim
+  extends NodeClaimReport,
+    Pick<PlannedNodeClaim, 'name' | 'labels' | 'taints'> {}
+
 export interface PlanReport {
-  readonly nodeClaims: readonly {
-    readonly name: string;
-    readonly nodePool: string;
-    readonly instanceType: string;
-    readonly zone: string;
-    readonly capacityType: string;
-    readonly pricePerHour: number;
-    readonly instanceTypeOptions: readonly string[];
-    readonly labels: Labels;
-    readonly taints: readonly Taint[];
-    readonly pods: readonly string[];
-  }[];
-  readonly existingNodes: readonly { readonly name: string; readonly pods: readonly string[] }[];
-  readonly unschedulable: readonly { readonly pod: string; readonly reason: string }[];
+  readonly nodeClaims: readonly PlanReportClaim[];
+  readonly existingNodes: readonly ExistingNodePlacement[];
+  readonly unschedulable: readonly Pick<UnschedulablePod, 'pod' | 'reason'>[];
   readonly summary: {
     readonly pendingPods: number;
     readonly newNodeClaims: number;
@@ -30,29 +28,23 @@ export interface PlanReport {
   };
 }
 
-/** Prices are money: round away binary noise (0.1 + 0.2) but keep every cent fraction AWS lists. */
-function money(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
-}
-
 export function toPlanReport(result: WhatIfPlan): PlanReport {
   const { plan } = result;
-  const nodeClaims = plan.nodeClaims.map((claim) => ({
-    name: claim.name,
-    nodePool: claim.nodePool,
-    instanceType: claim.instanceType.name,
-    zone: claim.offering.zone,
-    capacityType: claim.offering.capacityType,
-    pricePerHour: money(claim.offering.pricePerHour),
-    instanceTypeOptions: claim.instanceTypeOptions.map((it) => it.name),
-    labels: claim.labels,
-    taints: claim.taints.map((t) => ({
-      key: t.key,
-      ...(t.value === undefined ? {} : { value: t.value }),
-      effect: t.effect,
-    })),
-    pods: claim.pods,
-  }));
+  const nodeClaims = plan.nodeClaims.map((claim): PlanReportClaim => {
+    // The pods come last, after what the node will carry, as the contract lists them.
+    const { pods, ...offering } = nodeClaimReport(claim);
+    return {
+      name: claim.name,
+      ...offering,
+      labels: claim.labels,
+      taints: claim.taints.map((t) => ({
+        key: t.key,
+        ...(t.value === undefined ? {} : { value: t.value }),
+        effect: t.effect,
+      })),
+      pods,
+    };
+  });
   return {
     nodeClaims,
     existingNodes: plan.existingNodes,

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { PlanReport } from '../../../functions/use-cases/plan/plan-report.ts';
 import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 const PUBLIC = '../../fixtures/public';
@@ -13,11 +14,6 @@ const EBS_EXAMPLES = 'aws-ebs-csi-driver/examples/kubernetes';
 
 function fixture(path: string): string {
   return fileURLToPath(new URL(`${PUBLIC}/${path}`, import.meta.url));
-}
-
-interface Plan {
-  readonly nodeClaims: readonly { readonly zone: string; readonly pods: readonly string[] }[];
-  readonly unschedulable: readonly unknown[];
 }
 
 describe('the EBS CSI zone key in public manifests', () => {
@@ -34,7 +30,7 @@ describe('the EBS CSI zone key in public manifests', () => {
 
     // Assess
     expect(run.status).toBe(0);
-    const plan = JSON.parse(run.stdout) as Plan;
+    const plan = JSON.parse(run.stdout) as PlanReport;
     expect(plan.unschedulable).toEqual([]);
     expect(plan.nodeClaims.map((claim) => [claim.zone, claim.pods])).toEqual([
       ['us-east-2c', ['default/app']],

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { PlanReport } from '../../../functions/use-cases/plan/plan-report.ts';
 import { runCliInProcess } from '../../support/cli-in-process.ts';
 
 function fixture(name: string): string {
@@ -20,17 +21,11 @@ const GPU_SLICES = ['-f', fixture('node-overlay-gpu-slices.yaml')];
 const GPU_WORKLOAD = ['-f', fixture('workload-gpu-slices.yaml')];
 const TARGETED = ['-f', fixture('nodepool-targeted.yaml'), '-f', fixture('workload-targeted.yaml')];
 
-interface PlannedClaim {
-  readonly instanceType: string;
-  readonly pods: readonly string[];
-  readonly labels: Readonly<Record<string, string>>;
-}
-
 async function plan(args: readonly string[]) {
   const run = await runCliInProcess(['plan', ...args, '-o', 'json']);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
-  return JSON.parse(run.stdout) as { nodeClaims: PlannedClaim[] };
+  return JSON.parse(run.stdout) as PlanReport;
 }
 
 /** The blueprint's workload scaled as its README does (`kubectl scale --replicas=N`). */
@@ -76,7 +71,7 @@ describe('NodeOverlay from the node-overlay blueprint', () => {
     const after = await plan([...TARGETED, '-f', fixture('node-overlay-targeted.yaml')]);
 
     // Assess
-    const generation = (p: { nodeClaims: PlannedClaim[] }) =>
+    const generation = (p: PlanReport) =>
       p.nodeClaims.map((c) => c.labels['karpenter.k8s.aws/instance-generation']);
     expect(generation(before)).toEqual(['6']);
     expect(generation(after)).toEqual(['8']);
