@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './median.ts';
 
 function synthMs(): number {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-cdk-'));
@@ -39,9 +40,8 @@ function synthMs(): number {
 }
 
 export function benchCdkSynth(runs = 3): void {
-  const times = Array.from({ length: runs }, synthMs).sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)] ?? Number.NaN;
+  const ms = median(Array.from({ length: runs }, synthMs));
   console.log(
-    `\ncdk synth, offline, four functions bundled: ${(median / 1000).toFixed(1)} s (median of ${runs})`,
+    `\ncdk synth, offline, four functions bundled: ${(ms / 1000).toFixed(1)} s (median of ${runs})`,
   );
 }

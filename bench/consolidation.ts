@@ -15,6 +15,7 @@ import type { NodePool } from '../functions/domain/node-pool.ts';
 import type { Pod } from '../functions/domain/pod.ts';
 import { parseResources } from '../functions/domain/resources.ts';
 import { cronSchedules } from '../functions/use-cases/disruption/cron-schedules.ts';
+import { median } from './median.ts';
 
 const NODES = 1000;
 const PODS_PER_NODE = 10;
@@ -109,11 +110,6 @@ const POOL: NodePool = {
     },
   },
 };
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 function decide(types: readonly InstanceType[], podCpu: (i: number) => number, explain: boolean) {
   const { managed, pods } = cluster(podCpu);

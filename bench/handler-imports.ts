@@ -9,6 +9,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { median } from './median.ts';
 
 const REQUIRE_SHIM =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
@@ -34,11 +35,6 @@ const RUNNER = `const started = performance.now();
 await import(process.argv[2]);
 process.stdout.write(String(performance.now() - started));
 `;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 async function bundle(handler: string, dir: string): Promise<string> {
   const outfile = join(dir, handler, 'index.mjs');

@@ -11,6 +11,7 @@ import { HOURLY_COST } from '../functions/domain/limits/hourly-cost.ts';
 import type { NodePool } from '../functions/domain/node-pool.ts';
 import type { Pod } from '../functions/domain/pod.ts';
 import { planProvisioning } from '../functions/domain/scheduling/plan-provisioning.ts';
+import { median } from './median.ts';
 import { diversePods } from './pod-mixes.ts';
 
 const POOL: NodePool = {
@@ -51,11 +52,6 @@ function timed(run: () => void): number {
   const started = performance.now();
   run();
   return performance.now() - started;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function planOnce(c: LimitCase, pods: readonly Pod[], types: readonly InstanceType[]) {

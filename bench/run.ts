@@ -21,6 +21,7 @@ import { planProvisioning } from '../functions/domain/scheduling/plan-provisioni
 import { podRequests } from '../functions/domain/scheduling/pod-requests.ts';
 import type { ProvisioningPlan } from '../functions/domain/scheduling/provisioning-plan.ts';
 import { fractionalLowerBound } from './lower-bound.ts';
+import { median } from './median.ts';
 import { cheapestNodeGroup, type NodeGroupCost } from './node-group.ts';
 import { diversePods, plainPods } from './pod-mixes.ts';
 import { podListYaml } from './pod-yaml.ts';
@@ -51,11 +52,6 @@ const GENERAL_PURPOSE = pool([
   { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm', 'r'] },
   { key: 'karpenter.k8s.aws/instance-generation', operator: 'Gt', values: ['2'] },
 ]);
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 function plan(
   nodePool: NodePool,

@@ -6,38 +6,24 @@
  * instances (200 ms, as EC2's DescribeInstances), finds nothing to launch, weighs every node for
  * disruption, and releases the lease. Measured from the SQS event to the handler's return.
  */
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { configurePools } from '../bin/cli/simulate/configure-pools.ts';
 import { lambdaContext, sqsEvent } from '../bin/cli/simulate/lambda-events.ts';
 import { burstScenario } from '../bin/cli/simulate/scenarios/burst.ts';
-import {
-  makeLocalClient,
-  startDynamoDbLocal,
-} from '../functions/adapters/dynamodb/dynamodb-local.ts';
-import { makeDynamoDbStateStore } from '../functions/adapters/dynamodb/dynamodb-state-store.ts';
-import { createTables } from '../functions/adapters/dynamodb/tables.ts';
-import { kubernetesClusterFrom } from '../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { kubeConfigFor } from '../functions/adapters/simulated/api-server/kube-config.ts';
 import {
   type FakeApiServer,
   startFakeApiServer,
 } from '../functions/adapters/simulated/api-server/server.ts';
-import { SimulatedCloud } from '../functions/adapters/simulated/cloud/simulated-cloud.ts';
-import { SimulatedWorkQueue } from '../functions/adapters/simulated/simulated-work-queue.ts';
 import { nodeClassHash } from '../functions/domain/disruption/node-class-hash.ts';
 import { templateHash } from '../functions/domain/disruption/template-hash.ts';
 import type { EC2NodeClass } from '../functions/domain/node-class.ts';
 import type { NodePool } from '../functions/domain/node-pool.ts';
 import type { NewNodeClaimRecord } from '../functions/domain/state/node-claim-record.ts';
-import { makeControllerHandler } from '../functions/handlers/controller/handler.ts';
 import type { CloudProvider, ManagedInstance } from '../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../functions/ports/state-store.ts';
-import { runControllerPass } from '../functions/use-cases/controller/controller-pass.ts';
-import { DEFAULT_PASS_SETTINGS } from '../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../functions/use-cases/controller/pass-report.ts';
+import { EC2_LATENCY_MS, localPass, passHandler, withDynamoDbLocal } from './local-pass.ts';
+import { median } from './median.ts';
 
 const PODS_PER_NODE = 10;
-const EC2_LATENCY_MS = 200;
 const TYPE = 'm6i.2xlarge';
 const PRICE = 0.384;
 const LAUNCHED = '2026-11-20T09:00:00.000Z';
@@ -167,27 +153,15 @@ async function seedClaims(
 }
 
 async function onePass(endpoint: string, nodeCount: number, run: number): Promise<number> {
-  const client = makeLocalClient(endpoint);
+  const scenario = burstScenario(1, 1);
   const tables = {
     state: `steady-${nodeCount}-${run}`,
     nodeClaims: `steady-claims-${nodeCount}-${run}`,
   };
-  await createTables(client, tables);
-  const state = makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
-  const scenario = burstScenario(1, 1);
-  await configurePools(state, scenario.manifests);
+  const pass = await localPass(endpoint, tables, scenario);
+  const { state, cloud: simulated, sleep } = pass;
   const pool = (await state.nodePools.get('general'))?.document as NodePool;
   const nodeClass = (await state.nodeClasses.get('default'))?.document as EC2NodeClass;
-  const clock = { now: () => new Date() };
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-  const simulated = new SimulatedCloud({
-    clock,
-    region: scenario.region,
-    zones: scenario.zones,
-    seed: 1,
-    latencyMs: EC2_LATENCY_MS,
-    sleep,
-  });
   const image = (await simulated.resolveNodeClass(nodeClass)).amis[0]?.id ?? '';
   const nodes = Array.from({ length: nodeCount }, (_, i) => seededNode(i, scenario.zones));
   await seedClaims(
@@ -212,21 +186,14 @@ async function onePass(endpoint: string, nodeCount: number, run: number): Promis
     claimOwnership: () => Promise.reject(new Error('a quiet pass tags nothing')),
   };
   let report: PassReport | undefined;
-  const handler = makeControllerHandler({
-    pass: async (holder) =>
-      (report = await runControllerPass(
-        {
-          state,
-          cluster: kubernetesClusterFrom(kubeConfigFor(server.url)),
-          cloud,
-          decisions: { publish: async () => undefined },
-          waker: new SimulatedWorkQueue(clock),
-          clock,
-          newClaimName: (p) => `${p}-new`,
-          holder,
-        },
-        { ...DEFAULT_PASS_SETTINGS, region: scenario.region },
-      )),
+  const handler = passHandler(pass, {
+    serverUrl: server.url,
+    cloud,
+    region: scenario.region,
+    newClaimName: (p) => `${p}-new`,
+    onReport: (r) => {
+      report = r;
+    },
   });
   const event = sqsEvent([{ wake: { source: 'schedule', reason: 'tick' }, dueAt: 0, id: 1 }]);
   // The first pass records the pods it sees on each claim; the ticks after it are the quiet ones.
@@ -242,20 +209,12 @@ async function onePass(endpoint: string, nodeCount: number, run: number): Promis
   if (did.length > 0)
     throw new Error(`the quiet pass was not quiet: ${did.slice(0, 5).join(', ')}`);
   await server.close();
-  client.destroy();
+  pass.client.destroy();
   return elapsed;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-export async function benchSteadyPass(sizes = [0, 100, 1000], runs = 3): Promise<void> {
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  const local = await startDynamoDbLocal();
-  try {
+export function benchSteadyPass(sizes = [0, 100, 1000], runs = 3): Promise<void> {
+  return withDynamoDbLocal(async (endpoint) => {
     console.log(
       `\nquiet controller pass (nothing to do), DynamoDB Local, ${EC2_LATENCY_MS} ms DescribeInstances (median of ${runs})`,
     );
@@ -263,10 +222,8 @@ export async function benchSteadyPass(sizes = [0, 100, 1000], runs = 3): Promise
     console.log('|---:|---:|---:|');
     for (const size of sizes) {
       const times: number[] = [];
-      for (let run = 1; run <= runs; run++) times.push(await onePass(local.endpoint, size, run));
+      for (let run = 1; run <= runs; run++) times.push(await onePass(endpoint, size, run));
       console.log(`| ${size} | ${size * PODS_PER_NODE} | ${Math.round(median(times))} ms |`);
     }
-  } finally {
-    await local.stop();
-  }
+  });
 }
