@@ -11,6 +11,7 @@ import type { LeaseGrant } from '../../domain/state/lease.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import { ConflictError, NotFoundError } from '../../ports/errors.ts';
+import type { ClaimChange } from './claim-step.ts';
 import { LeaseLostError } from './lease-guard.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { ClaimActionFailure } from './pass-report.ts';
@@ -25,6 +26,11 @@ export interface FailedAction {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The report's reason for an action that failed: the action and what went wrong. */
+export function failureReason(action: string, err: unknown): string {
+  return `${action}: ${messageOf(err)}`;
 }
 
 export class ClaimIsolation {
@@ -70,10 +76,23 @@ export class ClaimIsolation {
   }
 
   /**
-   * After an action on a claim that had failed before succeeds without writing the claim, the
-   * failure is cleared, so the next failure starts from the shortest wait again.
+   * Runs the action on the claim without its old failure, so that a write succeeding clears it;
+   * when the action neither writes nor removes the claim, the failure is cleared in the store, so
+   * the next failure starts from the shortest wait again. Rejects as the action does: the caller
+   * tells the failure (`failed`).
    */
-  async succeeded(claim: NodeClaimRecord): Promise<NodeClaimRecord | undefined> {
+  async clearingFailure<TChange extends ClaimChange>(
+    claim: NodeClaimRecord,
+    action: (claim: NodeClaimRecord) => Promise<TChange>,
+  ): Promise<TChange> {
+    const change = await action(withoutFailure(claim));
+    if (change.claim !== undefined || change.removed !== undefined) return change;
+    const cleared = await this.#succeeded(claim);
+    return cleared === undefined ? change : { ...change, claim: cleared };
+  }
+
+  /** The claim with its failure cleared in the store; undefined when it had none. */
+  async #succeeded(claim: NodeClaimRecord): Promise<NodeClaimRecord | undefined> {
     if (claim.failure === undefined) return undefined;
     try {
       return await this.#deps.state.nodeClaims.update(withoutFailure(claim), {

@@ -9,7 +9,6 @@
 import pLimit from 'p-limit';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { Label } from '../../domain/labels.ts';
-import { withoutFailure } from '../../domain/lifecycle/claim-backoff.ts';
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
@@ -18,8 +17,9 @@ import { TERMINATION_FINALIZER } from '../../domain/termination/finalizer.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
-import type { ClaimIsolation, FailedAction } from './claim-isolation.ts';
+import { type ClaimIsolation, type FailedAction, failureReason } from './claim-isolation.ts';
 import { launchClaim, recordLaunch } from './claim-launch.ts';
+import { type ClaimChange, type ClaimStepOutcome, claimsAfter } from './claim-step.ts';
 import { decisionOf } from './decisions.ts';
 import { nodeEvent } from './node-event.ts';
 import { letNodeGo } from './node-removal.ts';
@@ -37,17 +37,9 @@ export interface LifecycleContext {
   readonly isolation: ClaimIsolation;
 }
 
-export interface LifecycleOutcome {
-  readonly records: readonly LifecycleRecord[];
-  readonly decisions: readonly Decision[];
-  readonly events: readonly ClusterEvent[];
-  /** The claims as they stand after the step; removed ones are gone. */
-  readonly claims: readonly NodeClaimRecord[];
-}
+export type LifecycleOutcome = ClaimStepOutcome;
 
-interface Step {
-  readonly claim?: NodeClaimRecord;
-  readonly removed?: string;
+interface Step extends ClaimChange {
   readonly record: Omit<LifecycleRecord, 'at'>;
   readonly decision?: Decision;
   /** What `kubectl describe node` shows about the step. */
@@ -312,7 +304,7 @@ async function failedStep(
       kind: 'ActionFailed',
       ...(what.claim === undefined ? {} : { claim: what.claim.name }),
       ...(what.instanceId === undefined ? {} : { instanceId: what.instanceId }),
-      reason: `${action.kind}: ${err instanceof Error ? err.message : String(err)}`,
+      reason: failureReason(action.kind, err),
     },
   };
 }
@@ -326,13 +318,10 @@ async function attempt(
   if (!('claim' in action)) {
     return carryOut(deps, action, context).catch((err) => failedStep(action, context, err));
   }
-  const { claim } = action;
   try {
-    // The action writes the claim without its old failure: succeeding clears it.
-    const step = await carryOut(deps, { ...action, claim: withoutFailure(claim) }, context);
-    if (step.claim !== undefined || step.removed !== undefined) return step;
-    const cleared = await context.isolation.succeeded(claim);
-    return cleared === undefined ? step : { ...step, claim: cleared };
+    return await context.isolation.clearingFailure(action.claim, (claim) =>
+      carryOut(deps, { ...action, claim }, context),
+    );
   } catch (err) {
     return failedStep(action, context, err);
   }
@@ -380,16 +369,10 @@ export async function runLifecycle(
     ),
   );
   const tagging = ownershipRecords(snapshot.untagged, deps.clock.now().toISOString());
-  const changed = new Map(
-    steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),
-  );
-  const removed = new Set(steps.flatMap((s) => (s.removed ? [s.removed] : [])));
   return {
     records: [...tagging, ...steps.map((s) => ({ at: s.at, ...s.record }))],
     decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
     events: steps.flatMap((s) => (s.event ? [s.event] : [])),
-    claims: snapshot.claims
-      .filter((c) => !removed.has(c.name))
-      .map((c) => changed.get(c.name) ?? c),
+    claims: claimsAfter(snapshot.claims, steps),
   };
 }

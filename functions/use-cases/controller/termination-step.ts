@@ -6,7 +6,6 @@
  * a step cut short is decided again next pass, and a step that fails backs its claim off
  * without holding up the others (claim-isolation.ts).
  */
-import { withoutFailure } from '../../domain/lifecycle/claim-backoff.ts';
 import { podKey } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { PAST_DISRUPTION_TTL_SECONDS } from '../../domain/state/past-disruption.ts';
@@ -19,7 +18,8 @@ import {
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
-import type { ClaimIsolation } from './claim-isolation.ts';
+import { type ClaimIsolation, failureReason } from './claim-isolation.ts';
+import { type ClaimChange, type ClaimStepOutcome, claimsAfter } from './claim-step.ts';
 import { decisionOf } from './decisions.ts';
 import { nodeEvent } from './node-event.ts';
 import { letNodeGo } from './node-removal.ts';
@@ -30,17 +30,9 @@ import type { PassSnapshot } from './pass-snapshot.ts';
 /** Karpenter's label that takes a node out of cloud load balancers while it drains. */
 const EXCLUDE_FROM_LOAD_BALANCERS = 'node.kubernetes.io/exclude-from-external-load-balancers';
 
-export interface TerminationOutcome {
-  readonly records: readonly LifecycleRecord[];
-  readonly decisions: readonly Decision[];
-  readonly events: readonly ClusterEvent[];
-  /** The claims as they stand after the step; finished ones are gone. */
-  readonly claims: readonly NodeClaimRecord[];
-}
+export type TerminationOutcome = ClaimStepOutcome;
 
-interface Step {
-  readonly claim?: NodeClaimRecord;
-  readonly removed?: string;
+interface Step extends ClaimChange {
   readonly records: Omit<LifecycleRecord, 'at'>[];
   readonly decision?: Decision;
   readonly events: ClusterEvent[];
@@ -217,11 +209,9 @@ async function attempt(
 ): Promise<Step> {
   const { claim } = action;
   try {
-    // The step writes the claim without its old failure: succeeding clears it.
-    const step = await terminator.carryOut({ ...action, claim: withoutFailure(claim) });
-    if (step.claim !== undefined || step.removed !== undefined) return step;
-    const cleared = await isolation.succeeded(claim);
-    return cleared === undefined ? step : { ...step, claim: cleared };
+    return await isolation.clearingFailure(claim, (c) =>
+      terminator.carryOut({ ...action, claim: c }),
+    );
   } catch (err) {
     const nodeName = action.node?.name;
     const failed = await isolation.failed(
@@ -233,10 +223,11 @@ async function attempt(
       },
       err,
     );
-    const reason = `${action.kind}: ${err instanceof Error ? err.message : String(err)}`;
     return {
       ...(failed === undefined ? {} : { claim: failed }),
-      records: [{ kind: 'ActionFailed', claim: claim.name, reason }],
+      records: [
+        { kind: 'ActionFailed', claim: claim.name, reason: failureReason(action.kind, err) },
+      ],
       events: [],
     };
   }
@@ -268,14 +259,10 @@ export async function runTermination(
     steps.push(await attempt(terminator, action, context.isolation));
   }
   const at = deps.clock.now().toISOString();
-  const changed = new Map(
-    steps.flatMap((s) => (s.claim ? [[s.claim.name, s.claim] as const] : [])),
-  );
-  const removed = new Set(steps.flatMap((s) => (s.removed ? [s.removed] : [])));
   return {
     records: steps.flatMap((s) => s.records.map((r) => ({ at, ...r }))),
     decisions: steps.flatMap((s) => (s.decision ? [s.decision] : [])),
     events: steps.flatMap((s) => s.events),
-    claims: context.claims.filter((c) => !removed.has(c.name)).map((c) => changed.get(c.name) ?? c),
+    claims: claimsAfter(context.claims, steps),
   };
 }
