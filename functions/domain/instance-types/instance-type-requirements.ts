@@ -11,6 +11,7 @@ import type { Architecture, CatalogEntry } from './catalog.ts';
 import { OFFERED_CAPACITY_TYPES, type OfferingZone } from './offerings.ts';
 import {
   makeRequirementPool,
+  pooledAbsence,
   pooledValue,
   pooledValues,
   type RequirementPool,
@@ -36,46 +37,15 @@ export interface RequirementsInput {
   readonly shared: SharedRequirements;
 }
 
-/** Labels some types lack; each has one shared `DoesNotExist` requirement. */
-const OPTIONAL_LABELS = [
-  Label.windowsBuild,
-  Label.instanceCpuManufacturer,
-  Label.instanceCpuSustainedClockSpeedMhz,
-  Label.instanceEbsBandwidth,
-  Label.instanceNetworkBandwidth,
-  Label.instanceCategory,
-  Label.instanceGeneration,
-  Label.instanceLocalNvme,
-  Label.instanceGpuName,
-  Label.instanceGpuManufacturer,
-  Label.instanceGpuCount,
-  Label.instanceGpuMemory,
-  Label.instanceAcceleratorName,
-  Label.instanceAcceleratorManufacturer,
-  Label.instanceAcceleratorCount,
-  Label.capacityReservationId,
-  Label.capacityReservationType,
-  Label.capacityReservationInterruptible,
-] as const;
-
-type OptionalLabel = (typeof OPTIONAL_LABELS)[number];
-
-const ABSENT = Object.fromEntries(
-  OPTIONAL_LABELS.map((key) => [key, requirement(key, 'DoesNotExist')]),
-) as Readonly<Record<OptionalLabel, Requirement>>;
-
 type Value = string | number | boolean;
 
 function exactly(pool: RequirementPool, key: string, value: Value): Requirement {
   return pooledValue(pool, key, String(value));
 }
 
-function optional(
-  pool: RequirementPool,
-  key: OptionalLabel,
-  value: Value | undefined,
-): Requirement {
-  return value === undefined ? ABSENT[key] : exactly(pool, key, value);
+/** A label some types lack: `DoesNotExist` on those. */
+function optional(pool: RequirementPool, key: string, value: Value | undefined): Requirement {
+  return value === undefined ? pooledAbsence(pool, key) : exactly(pool, key, value);
 }
 
 export interface SharedRequirementsInput {
@@ -127,9 +97,9 @@ export function sharedRequirements(input: SharedRequirementsInput): SharedRequir
     optional(pool, Label.windowsBuild, input.windowsBuild),
     // The bundled prices are shared-tenancy prices, so only default tenancy is offered.
     pooledValue(pool, Label.instanceTenancy, 'default'),
-    ABSENT[Label.capacityReservationId],
-    ABSENT[Label.capacityReservationType],
-    ABSENT[Label.capacityReservationInterruptible],
+    pooledAbsence(pool, Label.capacityReservationId),
+    pooledAbsence(pool, Label.capacityReservationType),
+    pooledAbsence(pool, Label.capacityReservationInterruptible),
   ];
   const os = operatingSystems(pool, input.windows);
   return { pool, common, os, ...offeringRequirements(pool, input.zones) };

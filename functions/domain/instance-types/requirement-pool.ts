@@ -1,5 +1,6 @@
 /**
- * One shared `In` requirement per label and value set while a catalog is built. Most label values
+ * One shared `In` requirement per label and value set, and one `DoesNotExist` per label, while a
+ * catalog is built. Most label values
  * repeat across ~1,400 types (arch, os, sizes, CPU counts), and requirements are immutable, so
  * sharing them keeps the build fast and the resulting list small in memory.
  */
@@ -47,5 +48,18 @@ export function pooledValues(
   if (existing !== undefined) return existing;
   const created = requirement(key, 'In', values);
   byValue.set(id, created);
+  return created;
+}
+
+/** Joined values never hold a NUL (label values cannot), so this id is no value set's. */
+const ABSENT = '\0';
+
+/** `key DoesNotExist`, reusing the pool's requirement for the key. */
+export function pooledAbsence(pool: RequirementPool, key: string): Requirement {
+  const byValue = byValueOf(pool, key);
+  const existing = byValue.get(ABSENT);
+  if (existing !== undefined) return existing;
+  const created = requirement(key, 'DoesNotExist');
+  byValue.set(ABSENT, created);
   return created;
 }
