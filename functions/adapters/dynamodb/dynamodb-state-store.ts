@@ -10,6 +10,7 @@ import type { ClusterLimits } from '../../domain/limits/cluster-limits.ts';
 import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
+import type { NamedDocument } from '../../domain/state/stored-document.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import { DynamoDbDocumentStore } from './dynamodb-document-store.ts';
 import { DynamoDbEventsSeenStore } from './dynamodb-events-seen-store.ts';
@@ -18,7 +19,7 @@ import { DynamoDbNodeClaimStore } from './dynamodb-node-claim-store.ts';
 import { DynamoDbPastDisruptionStore } from './dynamodb-past-disruption-store.ts';
 import { DynamoDbRefusingLimitStore } from './dynamodb-refusing-limit-store.ts';
 import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offering-store.ts';
-import { Partition } from './keys.ts';
+import { type DocumentPartition, Partition } from './keys.ts';
 import type { DocumentClient } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
 
@@ -47,30 +48,12 @@ export function makeDynamoDbDocumentStores(
   client: DocumentClient,
   stateTable: string,
 ): Pick<StateStore, 'nodePools' | 'nodeClasses' | 'nodeOverlays' | 'clusterLimits'> {
+  const store = <TDocument extends NamedDocument>(partition: DocumentPartition, kind: string) =>
+    new DynamoDbDocumentStore<TDocument>({ client, tableName: stateTable, partition, kind });
   return {
-    nodePools: new DynamoDbDocumentStore<NodePool>({
-      client,
-      tableName: stateTable,
-      partition: Partition.nodePool,
-      kind: 'node pool',
-    }),
-    nodeClasses: new DynamoDbDocumentStore<EC2NodeClass>({
-      client,
-      tableName: stateTable,
-      partition: Partition.nodeClass,
-      kind: 'node class',
-    }),
-    nodeOverlays: new DynamoDbDocumentStore<NodeOverlay>({
-      client,
-      tableName: stateTable,
-      partition: Partition.nodeOverlay,
-      kind: 'node overlay',
-    }),
-    clusterLimits: new DynamoDbDocumentStore<ClusterLimits>({
-      client,
-      tableName: stateTable,
-      partition: Partition.clusterLimits,
-      kind: 'cluster limits',
-    }),
+    nodePools: store<NodePool>(Partition.nodePool, 'node pool'),
+    nodeClasses: store<EC2NodeClass>(Partition.nodeClass, 'node class'),
+    nodeOverlays: store<NodeOverlay>(Partition.nodeOverlay, 'node overlay'),
+    clusterLimits: store<ClusterLimits>(Partition.clusterLimits, 'cluster limits'),
   };
 }
