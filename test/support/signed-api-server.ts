@@ -10,6 +10,7 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
+import { readBody } from '../../functions/adapters/http/read-body.ts';
 import type { ApiHandler } from '../../functions/handlers/api/handler.ts';
 
 export interface Caller {
@@ -23,15 +24,6 @@ export interface SignedApiServer {
   /** Requests that reached the function, as `METHOD /path`. */
   readonly served: string[];
   close(): Promise<void>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 /** 20261125T090000Z → the Date it names. */

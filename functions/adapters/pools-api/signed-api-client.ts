@@ -10,6 +10,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentials } from '../eks/clients.ts';
+import { readBody } from '../http/read-body.ts';
 
 export interface ApiReply {
   readonly status: number;
@@ -29,12 +30,6 @@ export interface SignedApiClientOptions {
 /** `…execute-api.<region>.amazonaws.com` names its region. */
 export function regionOf(endpoint: URL): string | undefined {
   return /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$/.exec(endpoint.hostname)?.[1];
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export class SignedApiClient {
@@ -81,7 +76,7 @@ export class SignedApiClient {
     });
     const signed = await this.#signer.sign(unsigned);
     const { response } = await this.#http.handle(signed as HttpRequest);
-    const text = await readAll(response.body as Readable);
+    const text = await readBody(response.body as Readable);
     return {
       status: response.statusCode,
       headers: response.headers,

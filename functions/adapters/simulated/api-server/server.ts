@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../../http/read-body.ts';
 import { describe } from './catalog.ts';
 import { runDisruptionController } from './controllers/disruption.ts';
 import { runNamespaceLifecycle } from './controllers/namespace-lifecycle.ts';
@@ -49,15 +50,6 @@ function seedNamespace(store: ObjectStore, name: string): void {
     metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
     spec: { finalizers: ['kubernetes'] },
     status: { phase: 'Active' },
-  });
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
   });
 }
 
