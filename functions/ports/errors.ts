@@ -5,10 +5,19 @@
  */
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
 
+/**
+ * The base of each port error: `code` is what callers branch on, and the error is named after it
+ * (`NotFound` → `NotFoundError`), so logs and stack traces name the class.
+ */
+function portError<const TCode extends string>(code: TCode) {
+  return class extends Error {
+    override readonly name: `${TCode}Error` = `${code}Error`;
+    readonly code: TCode = code;
+  };
+}
+
 /** No requested offering could be filled; `offerings` lists each one that failed. */
-export class InsufficientCapacityError extends Error {
-  override readonly name = 'InsufficientCapacityError';
-  readonly code = 'InsufficientCapacity';
+export class InsufficientCapacityError extends portError('InsufficientCapacity') {
   readonly offerings: readonly OfferingKey[];
 
   constructor(message: string, offerings: readonly OfferingKey[], options?: ErrorOptions) {
@@ -18,28 +27,16 @@ export class InsufficientCapacityError extends Error {
 }
 
 /** The thing addressed does not exist (or no longer does). */
-export class NotFoundError extends Error {
-  override readonly name = 'NotFoundError';
-  readonly code = 'NotFound';
-}
+export class NotFoundError extends portError('NotFound') {}
 
 /** Another writer won: a create found the record, a version or fencing token was stale. */
-export class ConflictError extends Error {
-  override readonly name = 'ConflictError';
-  readonly code = 'Conflict';
-}
+export class ConflictError extends portError('Conflict') {}
 
 /** The backing service refused for rate or capacity; retrying later may succeed. */
-export class ThrottledError extends Error {
-  override readonly name = 'ThrottledError';
-  readonly code = 'Throttled';
-}
+export class ThrottledError extends portError('Throttled') {}
 
 /** The configuration (a NodePool, an EC2NodeClass, a setting) cannot be acted on as given. */
-export class InvalidConfigError extends Error {
-  override readonly name = 'InvalidConfigError';
-  readonly code = 'InvalidConfig';
-}
+export class InvalidConfigError extends portError('InvalidConfig') {}
 
 export type PortError =
   | InsufficientCapacityError
