@@ -32,12 +32,16 @@ export interface PreferredSchedulingTerm {
   readonly preference: NodeSelectorTerm;
 }
 
-export interface NodeAffinity {
-  readonly requiredDuringSchedulingIgnoredDuringExecution?: {
-    readonly nodeSelectorTerms: readonly NodeSelectorTerm[];
-  };
-  readonly preferredDuringSchedulingIgnoredDuringExecution?: readonly PreferredSchedulingTerm[];
+/** Kubernetes' pair of affinity rules: the ones a placement must meet, and the weighted wishes. */
+interface SchedulingRules<TRequired, TPreferred> {
+  readonly requiredDuringSchedulingIgnoredDuringExecution?: TRequired;
+  readonly preferredDuringSchedulingIgnoredDuringExecution?: readonly TPreferred[];
 }
+
+export type NodeAffinity = SchedulingRules<
+  { readonly nodeSelectorTerms: readonly NodeSelectorTerm[] },
+  PreferredSchedulingTerm
+>;
 
 export interface PodAffinityTerm {
   readonly labelSelector?: LabelSelector;
@@ -53,10 +57,7 @@ export interface WeightedPodAffinityTerm {
   readonly podAffinityTerm: PodAffinityTerm;
 }
 
-export interface PodAffinity {
-  readonly requiredDuringSchedulingIgnoredDuringExecution?: readonly PodAffinityTerm[];
-  readonly preferredDuringSchedulingIgnoredDuringExecution?: readonly WeightedPodAffinityTerm[];
-}
+export type PodAffinity = SchedulingRules<readonly PodAffinityTerm[], WeightedPodAffinityTerm>;
 
 export interface Affinity {
   readonly nodeAffinity?: NodeAffinity;
