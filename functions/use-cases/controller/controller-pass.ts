@@ -19,7 +19,7 @@ import { fencedSideEffects } from './lease-guard.ts';
 import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import { watchLimits } from './limit-watch.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
-import type { ClaimActionFailure, PassReport } from './pass-report.ts';
+import { type ClaimActionFailure, emptyPassReport, type PassReport } from './pass-report.ts';
 import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
@@ -32,26 +32,6 @@ import { runTermination, type TerminationOutcome } from './termination-step.ts';
  */
 const LEASE_MARGIN_SECONDS = 30;
 
-function skipped(now: Date): PassReport {
-  const at = now.toISOString();
-  return {
-    ran: false,
-    startedAt: at,
-    finishedAt: at,
-    provisionablePods: 0,
-    rounds: [],
-    launches: [],
-    failures: [],
-    replannedPods: 0,
-    lifecycle: [],
-    claimFailures: [],
-    unschedulable: [],
-    inFlight: 0,
-    pools: [],
-    limitsReached: [],
-  };
-}
-
 export async function runControllerPass(
   deps: PassDependencies,
   settings: PassSettings,
@@ -59,7 +39,7 @@ export async function runControllerPass(
   const started = deps.clock.now();
   const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
   const grant = await deps.state.lease.acquire(deps.holder, started, leaseSeconds);
-  if (grant === undefined) return skipped(started);
+  if (grant === undefined) return emptyPassReport(started.toISOString());
   try {
     return await fencedPass(fencedSideEffects(deps, grant), settings, grant, started);
   } finally {

@@ -87,3 +87,23 @@ export interface PassReport {
   /** NodeOverlays left out for conflicting with one of the same weight (absent when none). */
   readonly overlayConflicts?: readonly OverlayConflict[];
 }
+
+/** The report of a pass that did nothing at `at`, as one that did not get the lease returns it. */
+export function emptyPassReport(at: string): PassReport {
+  return {
+    ran: false,
+    startedAt: at,
+    finishedAt: at,
+    provisionablePods: 0,
+    rounds: [],
+    launches: [],
+    failures: [],
+    replannedPods: 0,
+    lifecycle: [],
+    claimFailures: [],
+    unschedulable: [],
+    inFlight: 0,
+    pools: [],
+    limitsReached: [],
+  };
+}

@@ -7,18 +7,15 @@ import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { makeControllerHandler } from '../../../functions/handlers/controller/handler.ts';
-import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+import {
+  emptyPassReport,
+  type PassReport,
+} from '../../../functions/use-cases/controller/pass-report.ts';
 
 const REPORT: PassReport = {
+  ...emptyPassReport('2026-11-24T09:00:00.000Z'),
   ran: true,
-  startedAt: '2026-11-24T09:00:00.000Z',
   finishedAt: '2026-11-24T09:00:00.350Z',
-  provisionablePods: 0,
-  rounds: [],
-  launches: [],
-  failures: [],
-  replannedPods: 0,
-  lifecycle: [],
   claimFailures: [
     {
       at: '2026-11-24T09:00:00.000Z',
@@ -29,8 +26,6 @@ const REPORT: PassReport = {
       retryAt: '2026-11-24T09:00:10.000Z',
     },
   ],
-  unschedulable: [],
-  inFlight: 0,
   pools: [{ nodePool: 'default', nodes: 3, costPerHour: 0.288 }],
   limitsReached: [
     {
