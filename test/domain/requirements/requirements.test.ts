@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Label } from '../../../functions/domain/labels.ts';
 import {
   type NodeSelectorRequirement,
+  OPERATORS,
   type Operator,
   requirement,
 } from '../../../functions/domain/requirements/requirement.ts';
@@ -432,16 +433,7 @@ describe('writing requirements back in the Kubernetes shape', () => {
           fc.record(
             {
               key: fc.constantFrom('a', 'b', Label.instanceCpu),
-              operator: fc.constantFrom<Operator>(
-                'In',
-                'NotIn',
-                'Exists',
-                'DoesNotExist',
-                'Gt',
-                'Lt',
-                'Gte',
-                'Lte',
-              ),
+              operator: fc.constantFrom(...OPERATORS),
               values: fc.subarray(['1', '2', '3', '7', 'x'], { minLength: 1 }),
               minValues: fc.integer({ min: 1, max: 3 }),
             },
