@@ -18,7 +18,7 @@ import {
 import type { Decision } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
-import type { LaunchFailure, LaunchRecord, PlanRound } from './pass-report.ts';
+import type { PassReport, PlanRound } from './pass-report.ts';
 import {
   emptyRound,
   Provisioning,
@@ -26,13 +26,12 @@ import {
   type RoundResult,
 } from './provisioning.ts';
 
-export interface ProvisioningOutcome {
-  readonly provisionablePods: number;
-  readonly rounds: readonly PlanRound[];
-  readonly launches: readonly LaunchRecord[];
-  readonly failures: readonly LaunchFailure[];
-  readonly replannedPods: number;
-  readonly unschedulable: readonly UnschedulablePod[];
+/** What the pass reports of provisioning, and what the later steps take from it. */
+export interface ProvisioningOutcome
+  extends Pick<
+    PassReport,
+    'provisionablePods' | 'rounds' | 'launches' | 'failures' | 'replannedPods' | 'unschedulable'
+  > {
   readonly claims: readonly NodeClaimRecord[];
   readonly decisions: readonly Decision[];
   /** Existing nodes the plans placed pending pods on: disruption leaves them alone this pass. */
