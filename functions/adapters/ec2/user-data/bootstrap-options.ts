@@ -7,7 +7,7 @@ import type { Labels } from '../../../domain/label-selector.ts';
 import { type CapacityType, Label } from '../../../domain/labels.ts';
 import type { KubeletConfiguration } from '../../../domain/node-class.ts';
 import type { Taint } from '../../../domain/taints.ts';
-import type { LaunchableNodeClass } from '../../../ports/cloud-provider.ts';
+import type { LaunchContext } from '../../../ports/cloud-provider.ts';
 import type { ClusterSettings } from '../cluster-settings.ts';
 
 /** Holds pods off the node until Nodesmith has matched it to its NodeClaim (registration). */
@@ -24,12 +24,10 @@ export interface BootstrapOptions {
   readonly instanceStorePolicy?: 'RAID0';
 }
 
-export interface BootstrapInput {
+/** The node the launch asks for, with the cluster and what the launch chose for it. */
+export interface BootstrapInput
+  extends Pick<LaunchContext, 'nodeClass' | 'labels' | 'taints' | 'startupTaints'> {
   readonly cluster: ClusterSettings;
-  readonly nodeClass: LaunchableNodeClass;
-  readonly labels: Labels;
-  readonly taints: readonly Taint[];
-  readonly startupTaints: readonly Taint[];
   readonly capacityType: CapacityType;
   /** The max pods Nodesmith's allocatable estimate assumed for these instance types. */
   readonly maxPods: number;
