@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { planDisruption } from '../../../functions/domain/disruption/disruption-plan.ts';
 import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
+import type { NodePool } from '../../../functions/domain/node-pool.ts';
+import type { Pod } from '../../../functions/domain/pod.ts';
 import { aPod } from '../../support/builders.ts';
 import {
   aBudget,
@@ -77,8 +79,14 @@ describe('consolidation: delete', () => {
     );
   });
 
-  it('considers karpenter.sh/do-not-disrupt on pods, and lets a duration expire', () => {
-    const input = (value: string) => ({
+  // The pod was created two hours before NOW: a duration annotation has run out after 2h.
+  it.each([
+    { value: 'true', fate: 'stay:PodsBlock' },
+    { value: '3h', fate: 'stay:PodsBlock' },
+    { value: '1h', fate: 'consolidation-delete' },
+    { value: 'not-a-duration', fate: 'consolidation-delete' },
+  ])('considers karpenter.sh/do-not-disrupt: $value on pods ($fate)', ({ value, fate }) => {
+    const plan = disruptionFor({
       nodes: [host(), aPoolNode({ name: 'small', cpu: 2 })],
       nodePools: POOLS,
       pods: [
@@ -90,12 +98,7 @@ describe('consolidation: delete', () => {
         },
       ],
     });
-    expect(fates(disruptionFor(input('true'))).small).toBe(
-      'stay:DoNotDisrupt'.replace('DoNotDisrupt', 'PodsBlock'),
-    );
-    expect(fates(disruptionFor(input('3h'))).small).toBe('stay:PodsBlock');
-    expect(fates(disruptionFor(input('1h'))).small).toBe('consolidation-delete');
-    expect(fates(disruptionFor(input('not-a-duration'))).small).toBe('consolidation-delete');
+    expect(fates(plan).small).toBe(fate);
   });
 
   it('does not consolidate do-not-disrupt pods even when the pool has a terminationGracePeriod', () => {
@@ -171,23 +174,21 @@ describe('consolidation: delete', () => {
   });
 });
 
+/** A pool that launches only the given capacity type, with room in its budget for every node. */
+function aPoolOf(capacityType: 'spot' | 'on-demand', limits?: Record<string, string>) {
+  const requirements = [
+    { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: [capacityType] },
+  ];
+  const pool = aDisruptionPool({ budgets: [{ nodes: '100%' }] }, { template: { requirements } });
+  return limits === undefined ? pool : { ...pool, spec: { ...pool.spec, limits } };
+}
+
 describe('consolidation: replace', () => {
   it('replaces a node with one strictly cheaper node', () => {
     const plan = disruptionFor({
       nodes: [aPoolNode({ name: 'big', cpu: 16 })],
       pods: [app('big', '1500m')],
-      nodePools: [
-        aDisruptionPool(
-          { budgets: [{ nodes: '100%' }] },
-          {
-            template: {
-              requirements: [
-                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-              ],
-            },
-          },
-        ),
-      ],
+      nodePools: [aPoolOf('on-demand')],
     });
     const [decision] = plan.decisions;
     expect(decision?.method).toBe('consolidation-replace');
@@ -201,19 +202,10 @@ describe('consolidation: replace', () => {
 
   it('does not replace a node when the replacement beside it would pass a limit', () => {
     // Prepare: the node ($0.80) and its replacement ($0.10) run together until it drains
-    const onDemand = {
-      requirements: [
-        { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] },
-      ],
-    };
-    const capped = (limits: Record<string, string>) => {
-      const pool = aDisruptionPool({ budgets: [{ nodes: '100%' }] }, { template: onDemand });
-      return { ...pool, spec: { ...pool.spec, limits } };
-    };
     const input = (limits: Record<string, string>, clusterNodes?: string) => ({
       nodes: [aPoolNode({ name: 'big', cpu: 16 })],
       pods: [app('big', '1500m')],
-      nodePools: [capped(limits)],
+      nodePools: [aPoolOf('on-demand', limits)],
       ...(clusterNodes === undefined
         ? {}
         : { clusterLimits: clusterLimits({ nodes: clusterNodes }) }),
@@ -230,65 +222,54 @@ describe('consolidation: replace', () => {
     expect(oneNode.decisions).toEqual([]);
   });
 
-  it("won't replace an on-demand node if the replacement is not cheaper", () => {
-    const plan = disruptionFor({
-      nodes: [aPoolNode({ name: 'n', cpu: 2 })],
+  it.each<{
+    readonly name: string;
+    readonly node: Omit<Parameters<typeof aPoolNode>[0], 'name'>;
+    readonly pods: readonly Pod[];
+    readonly nodePools?: readonly NodePool[];
+    readonly code: string;
+    readonly reason: RegExp;
+  }>([
+    {
+      name: "won't replace an on-demand node if the replacement is not cheaper",
+      node: { cpu: 2 },
       pods: [app('n', '1500m')],
-      nodePools: [
-        aDisruptionPool(
-          { budgets: [{ nodes: '100%' }] },
-          {
-            template: {
-              requirements: [
-                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-              ],
-            },
-          },
-        ),
-      ],
+      nodePools: [aPoolOf('on-demand')],
+      code: 'NoCheaperReplacement',
+      reason: /^no cheaper replacement: the cheapest node for its pods, c\.2x/,
+    },
+    {
+      name: 'cannot replace spot with spot with fewer than 15 cheaper instance types',
+      node: { cpu: 10, capacityType: 'spot' },
+      pods: [app('n', '1500m')],
+      nodePools: [aPoolOf('spot')],
+      code: 'SpotToSpot',
+      reason: /at least 15 cheaper instance types; 8 are/,
+    },
+    {
+      name: 'never replaces one node by two',
+      node: { cpu: 20 },
+      pods: [app('n', '1', { hostPort: 80 }), app('n', '1', { hostPort: 80 })],
+      code: 'TooManyReplacements',
+      reason: /would need 2 new nodes/,
+    },
+  ])('$name', ({ node, pods, nodePools, code, reason }) => {
+    // Act
+    const plan = disruptionFor({
+      nodes: [aPoolNode({ name: 'n', ...node })],
+      pods,
+      ...(nodePools === undefined ? {} : { nodePools }),
     });
-    expect(plan.staying).toEqual([
-      expect.objectContaining({ node: 'n', code: 'NoCheaperReplacement' }),
-    ]);
-  });
 
-  it('cannot replace spot with spot with fewer than 15 cheaper instance types', () => {
-    const plan = disruptionFor({
-      nodes: [aPoolNode({ name: 'n', cpu: 10, capacityType: 'spot' })],
-      pods: [app('n', '1500m')],
-      nodePools: [
-        aDisruptionPool(
-          { budgets: [{ nodes: '100%' }] },
-          {
-            template: {
-              requirements: [
-                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
-              ],
-            },
-          },
-        ),
-      ],
-    });
-    expect(plan.staying[0]).toMatchObject({ code: 'SpotToSpot' });
-    expect(plan.staying[0]?.reason).toMatch(/at least 15 cheaper instance types; 8 are/);
+    // Assess
+    expect(plan.staying).toEqual([{ node: 'n', code, reason: expect.stringMatching(reason) }]);
   });
 
   it('replaces spot with spot when 15 cheaper types exist, launching only the 15 cheapest', () => {
     const plan = disruptionFor({
       nodes: [aPoolNode({ name: 'n', cpu: 20, capacityType: 'spot' })],
       pods: [app('n', '500m')],
-      nodePools: [
-        aDisruptionPool(
-          { budgets: [{ nodes: '100%' }] },
-          {
-            template: {
-              requirements: [
-                { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
-              ],
-            },
-          },
-        ),
-      ],
+      nodePools: [aPoolOf('spot')],
     });
     const replacement = plan.decisions[0]?.replacements[0];
     expect(replacement?.instanceTypeOptions).toHaveLength(15);
@@ -306,16 +287,6 @@ describe('consolidation: replace', () => {
     expect(plan.decisions[0]).toMatchObject({ method: 'consolidation-multi' });
     expect(plan.decisions[0]?.nodes).toHaveLength(3);
     expect(plan.decisions[0]?.replacements).toHaveLength(1);
-  });
-
-  it('never replaces one node by two', () => {
-    const plan = disruptionFor({
-      nodes: [aPoolNode({ name: 'n', cpu: 20 })],
-      pods: [app('n', '1', { hostPort: 80 }), app('n', '1', { hostPort: 80 })],
-    });
-    expect(plan.staying).toEqual([
-      expect.objectContaining({ node: 'n', code: 'TooManyReplacements' }),
-    ]);
   });
 });
 

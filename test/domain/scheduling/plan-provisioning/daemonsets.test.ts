@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Label } from '../../../../functions/domain/labels.ts';
+import type { Taint, Toleration } from '../../../../functions/domain/taints.ts';
 import { aNodePool, anInstanceType, aPod } from '../../../support/builders.ts';
 import {
   aDaemonSet,
@@ -15,55 +16,54 @@ const CATALOG = [
 ];
 
 describe('DaemonSet overhead on new nodes', () => {
-  it('sizes a node for the pod plus the daemons that will run on it', () => {
+  it.each<{
+    readonly name: string;
+    readonly taints: readonly Taint[];
+    readonly daemonTolerations: readonly Toleration[];
+    readonly podTolerations: readonly Toleration[];
+    readonly instanceType: string;
+  }>([
+    {
+      name: 'sizes a node for the pod plus the daemons that will run on it',
+      taints: [],
+      daemonTolerations: [],
+      podTolerations: [],
+      instanceType: 'c.2xlarge',
+    },
+    {
+      name: 'leaves out daemons that do not tolerate the pool taints',
+      taints: [{ key: 'dedicated', effect: 'NoSchedule' }],
+      daemonTolerations: [],
+      podTolerations: [{ key: 'dedicated', operator: 'Exists' }],
+      instanceType: 'c.xlarge',
+    },
+    {
+      name: 'counts a daemon that tolerates the pool taints',
+      taints: [{ key: 'dedicated', effect: 'NoSchedule' }],
+      daemonTolerations: [{ operator: 'Exists' }],
+      podTolerations: [{ key: 'dedicated', operator: 'Exists' }],
+      instanceType: 'c.2xlarge',
+    },
+    {
+      name: 'ignores a PreferNoSchedule taint when deciding where daemons run',
+      taints: [{ key: 'soft', effect: 'PreferNoSchedule' }],
+      daemonTolerations: [],
+      podTolerations: [],
+      instanceType: 'c.2xlarge',
+    },
+  ])('$name', ({ taints, daemonTolerations, podTolerations, instanceType }) => {
     // Prepare
-    const daemon = aDaemonSet({ name: 'logging', cpu: '1500m' });
-    const pod = aPod({ name: 'web', cpu: '3', nodeSelector: { [Label.arch]: 'amd64' } });
-
-    // Act
-    const plan = planFor({ pods: [pod], catalog: CATALOG, daemonSets: [daemon] });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ instanceType: 'c.2xlarge' });
-    expect(plan.nodeClaims[0]?.requests).toEqual({ cpu: 3000, pods: 1 });
-  });
-
-  it('leaves out daemons that do not tolerate the pool taints', () => {
-    // Prepare
-    const pool = aNodePool({ taints: [{ key: 'dedicated', effect: 'NoSchedule' }] });
-    const daemon = aDaemonSet({ name: 'logging', cpu: '1500m' });
-    const pod = aPod({
-      name: 'web',
-      cpu: '3',
-      nodeSelector: { [Label.arch]: 'amd64' },
-      tolerations: [{ key: 'dedicated', operator: 'Exists' }],
-    });
-
-    // Act
-    const plan = planFor({
-      pods: [pod],
-      nodePools: [pool],
-      catalog: CATALOG,
-      daemonSets: [daemon],
-    });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ instanceType: 'c.xlarge' });
-  });
-
-  it('counts a daemon that tolerates the pool taints', () => {
-    // Prepare
-    const pool = aNodePool({ taints: [{ key: 'dedicated', effect: 'NoSchedule' }] });
+    const pool = aNodePool({ taints });
     const daemon = aDaemonSet({
       name: 'logging',
       cpu: '1500m',
-      spec: { tolerations: [{ operator: 'Exists' }] },
+      spec: { tolerations: daemonTolerations },
     });
     const pod = aPod({
       name: 'web',
       cpu: '3',
       nodeSelector: { [Label.arch]: 'amd64' },
-      tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+      tolerations: podTolerations,
     });
 
     // Act
@@ -74,8 +74,9 @@ describe('DaemonSet overhead on new nodes', () => {
       daemonSets: [daemon],
     });
 
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ instanceType: 'c.2xlarge' });
+    // Assess: the daemons size the node, but the claim requests what its pods request
+    expect(placementOf(plan, pod)).toMatchObject({ instanceType });
+    expect(plan.nodeClaims[0]?.requests).toEqual({ cpu: 3000, pods: 1 });
   });
 
   it('counts a daemon only on the instance types its node affinity selects', () => {

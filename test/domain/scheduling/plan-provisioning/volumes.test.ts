@@ -9,6 +9,8 @@ import type {
 import { aPod } from '../../../support/builders.ts';
 import {
   aSpread,
+  type Placement,
+  type PlanOptions,
   placementOf,
   planFor,
   podsPerZone,
@@ -24,6 +26,14 @@ function withClaim(name: string, claimName: string, extra: Parameters<typeof aPo
   });
 }
 
+/** The claim `data-0` the pod `db-0` mounts, in the pod's namespace unless said otherwise. */
+function dataClaim(
+  fields: Omit<PersistentVolumeClaim, 'name' | 'namespace'>,
+  namespace = 'default',
+) {
+  return { namespace, name: 'data-0', ...fields };
+}
+
 const ZONAL_EBS: StorageClass = {
   name: 'zonal',
   provisioner: 'ebs.csi.aws.com',
@@ -31,135 +41,100 @@ const ZONAL_EBS: StorageClass = {
   allowedTopologies: [{ matchLabelExpressions: [{ key: Label.zone, values: ['test-zone-c'] }] }],
 };
 
+const PV_IN_ZONE_B: PersistentVolume = {
+  name: 'pv-0',
+  nodeAffinity: {
+    required: { nodeSelectorTerms: [{ matchExpressions: [zoneIn('test-zone-b')] }] },
+  },
+};
+
 describe('volume topology', () => {
-  it("follows a bound volume's node affinity", () => {
-    // Prepare
-    const claim: PersistentVolumeClaim = {
-      namespace: 'default',
-      name: 'data-0',
-      volumeName: 'pv-0',
-    };
-    const volume: PersistentVolume = {
-      name: 'pv-0',
-      nodeAffinity: {
-        required: { nodeSelectorTerms: [{ matchExpressions: [zoneIn('test-zone-b')] }] },
+  it.each<{
+    readonly name: string;
+    readonly pod: Pod;
+    readonly cluster: Omit<PlanOptions, 'pods'>;
+    readonly placement: Partial<Placement>;
+  }>([
+    {
+      name: "follows a bound volume's node affinity",
+      pod: withClaim('db-0', 'data-0'),
+      cluster: {
+        persistentVolumeClaims: [dataClaim({ volumeName: 'pv-0' })],
+        persistentVolumes: [PV_IN_ZONE_B],
       },
-    };
-    const pod = withClaim('db-0', 'data-0');
-
+      placement: { kind: 'claim', zone: 'test-zone-b' },
+    },
+    {
+      name: "follows an unbound claim's StorageClass allowed topologies",
+      pod: withClaim('db-0', 'data-0'),
+      cluster: {
+        persistentVolumeClaims: [dataClaim({ storageClassName: 'zonal' })],
+        storageClasses: [ZONAL_EBS],
+      },
+      placement: { zone: 'test-zone-c' },
+    },
+    {
+      name: 'follows the StorageClass of a generic ephemeral volume',
+      pod: aPod({
+        name: 'scratch',
+        cpu: '1',
+        volumes: [{ name: 'tmp', ephemeral: { storageClassName: 'zonal' } }],
+      }),
+      cluster: { storageClasses: [ZONAL_EBS] },
+      placement: { zone: 'test-zone-c' },
+    },
+    {
+      name: 'looks the claim up in the namespace of the pod',
+      pod: withClaim('db-0', 'data-0'),
+      cluster: {
+        persistentVolumeClaims: [dataClaim({ storageClassName: 'zonal' }, 'other')],
+        storageClasses: [ZONAL_EBS],
+      },
+      placement: { kind: 'unschedulable' },
+    },
+  ])('$name', ({ pod, cluster, placement }) => {
     // Act
-    const plan = planFor({
-      pods: [pod],
-      persistentVolumeClaims: [claim],
-      persistentVolumes: [volume],
-    });
+    const plan = planFor({ pods: [pod], ...cluster });
 
     // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ kind: 'claim', zone: 'test-zone-b' });
+    expect(placementOf(plan, pod)).toMatchObject(placement);
   });
 
-  it("follows an unbound claim's StorageClass allowed topologies", () => {
+  it.each<{
+    readonly missing: string;
+    readonly mounts: string;
+    readonly claims: readonly PersistentVolumeClaim[];
+    readonly reason: string;
+  }>([
+    {
+      missing: 'claim',
+      mounts: 'missing',
+      claims: [],
+      reason: 'persistentvolumeclaim "missing" not found',
+    },
+    {
+      missing: 'StorageClass',
+      mounts: 'data-0',
+      claims: [dataClaim({ storageClassName: 'gone' })],
+      reason: 'storageclass "gone" not found',
+    },
+    {
+      missing: 'bound volume',
+      mounts: 'data-0',
+      claims: [dataClaim({ volumeName: 'pv-gone' })],
+      reason: 'persistentvolume "pv-gone" not found',
+    },
+  ])('reports a pod whose $missing does not exist', ({ mounts, claims, reason }) => {
     // Prepare
-    const claim: PersistentVolumeClaim = {
-      namespace: 'default',
-      name: 'data-0',
-      storageClassName: 'zonal',
-    };
-    const pod = withClaim('db-0', 'data-0');
+    const pod = withClaim('db-0', mounts);
 
     // Act
-    const plan = planFor({
-      pods: [pod],
-      persistentVolumeClaims: [claim],
-      storageClasses: [ZONAL_EBS],
-    });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ zone: 'test-zone-c' });
-  });
-
-  it('follows the StorageClass of a generic ephemeral volume', () => {
-    // Prepare
-    const pod = aPod({
-      name: 'scratch',
-      cpu: '1',
-      volumes: [{ name: 'tmp', ephemeral: { storageClassName: 'zonal' } }],
-    });
-
-    // Act
-    const plan = planFor({ pods: [pod], storageClasses: [ZONAL_EBS] });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ zone: 'test-zone-c' });
-  });
-
-  it('reports a pod whose claim does not exist', () => {
-    // Prepare
-    const pod = withClaim('db-0', 'missing');
-
-    // Act
-    const plan = planFor({ pods: [pod] });
+    const plan = planFor({ pods: [pod], persistentVolumeClaims: claims });
 
     // Assess
     expect(plan.unschedulable).toEqual([
-      {
-        pod: 'default/db-0',
-        reason: 'persistentvolumeclaim "missing" not found',
-        reasons: [{ code: 'Volumes', message: 'persistentvolumeclaim "missing" not found' }],
-      },
+      { pod: 'default/db-0', reason, reasons: [{ code: 'Volumes', message: reason }] },
     ]);
-  });
-
-  it('reports a pod whose StorageClass does not exist', () => {
-    // Prepare
-    const claim: PersistentVolumeClaim = {
-      namespace: 'default',
-      name: 'data-0',
-      storageClassName: 'gone',
-    };
-    const pod = withClaim('db-0', 'data-0');
-
-    // Act
-    const plan = planFor({ pods: [pod], persistentVolumeClaims: [claim] });
-
-    // Assess
-    expect(plan.unschedulable[0]?.reason).toBe('storageclass "gone" not found');
-  });
-
-  it('reports a pod whose bound volume does not exist', () => {
-    // Prepare
-    const claim: PersistentVolumeClaim = {
-      namespace: 'default',
-      name: 'data-0',
-      volumeName: 'pv-gone',
-    };
-    const pod = withClaim('db-0', 'data-0');
-
-    // Act
-    const plan = planFor({ pods: [pod], persistentVolumeClaims: [claim] });
-
-    // Assess
-    expect(plan.unschedulable[0]?.reason).toBe('persistentvolume "pv-gone" not found');
-  });
-
-  it('looks the claim up in the namespace of the pod', () => {
-    // Prepare
-    const claim: PersistentVolumeClaim = {
-      namespace: 'other',
-      name: 'data-0',
-      storageClassName: 'zonal',
-    };
-    const pod = withClaim('db-0', 'data-0');
-
-    // Act
-    const plan = planFor({
-      pods: [pod],
-      persistentVolumeClaims: [claim],
-      storageClasses: [ZONAL_EBS],
-    });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ kind: 'unschedulable' });
   });
 
   it('pins the node but leaves topology spread counting to the pods', () => {
