@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../functions/manifests/documents.ts';
-import { manifestErrorOf } from './manifest-fixtures.ts';
+import { manifestErrorOf, POD_LIST_JSON } from './manifest-fixtures.ts';
 
 const LIST = `apiVersion: v1
 kind: List
@@ -29,6 +29,10 @@ items:
 
 /** The same list with one flow collection, which sends it through the general YAML parser. */
 const LIST_FOR_GENERAL_PARSER = LIST.replace('image: nginx', 'args: [a, b]');
+
+/** A typed list whose items carry neither kind nor apiVersion. */
+const POD_LIST_YAML =
+  'apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n    name: a\n- metadata:\n    name: b\n';
 
 describe('reading manifest documents', () => {
   it('reads one object per document of a multi-document file, skipping empty documents', () => {
@@ -67,47 +71,65 @@ describe('reading manifest documents', () => {
     ]);
   });
 
-  it('gives items of a typed list the kind and apiVersion of the list when they carry none', () => {
-    // Prepare
-    const text =
-      'apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n    name: a\n- metadata:\n    name: b\n';
-
-    // Act
-    const documents = readDocuments(text, 'pods.yaml');
-
-    // Assess
-    expect(documents.map(({ kind, apiVersion, line }) => ({ kind, apiVersion, line }))).toEqual([
-      { kind: 'Pod', apiVersion: 'v1', line: 4 },
-      { kind: 'Pod', apiVersion: 'v1', line: 6 },
-    ]);
-  });
-
   it.each([
-    ['the fast reader', LIST],
-    ['the general parser', LIST_FOR_GENERAL_PARSER],
-  ])('finds the line of a nested field of a list item (%s)', (_, text) => {
-    // Prepare
-    const [pod] = readDocuments(text, 'dump.yaml');
-    if (pod === undefined) throw new Error('no pod read');
+    { format: 'YAML', file: 'pods.yaml', text: POD_LIST_YAML, lines: [4, 6] },
+    { format: 'JSON', file: 'pods.json', text: POD_LIST_JSON, lines: [4, 24] },
+  ])(
+    'gives items of a typed list the kind and apiVersion of the list when they carry none ($format)',
+    ({ file, text, lines }) => {
+      // Act
+      const documents = readDocuments(text, file);
 
-    // Act
-    const lines = {
-      resources: pod.lineOf(['spec', 'containers', 1, 'resources']),
-      memory: pod.lineOf(['spec', 'containers', 1, 'resources', 'requests', 'memory']),
-      dottedLabel: pod.lineOf(['metadata', 'labels', 'app.kubernetes.io/name']),
-      absentField: pod.lineOf(['spec', 'containers', 1, 'ports', 0, 'containerPort']),
-      wholeObject: pod.lineOf([]),
-    };
+      // Assess
+      expect(
+        documents.map(({ kind, apiVersion, file, line }) => ({ kind, apiVersion, file, line })),
+      ).toEqual(lines.map((line) => ({ kind: 'Pod', apiVersion: 'v1', file, line })));
+    },
+  );
 
-    // Assess
-    expect(lines).toEqual({
-      resources: 17,
-      memory: 19,
-      dottedLabel: 11,
-      absentField: 16,
-      wholeObject: 6,
-    });
-  });
+  // The field the pod lacks is placed at its nearest ancestor present, the container.
+  it.each([
+    {
+      reader: 'YAML, the fast reader',
+      file: 'dump.yaml',
+      text: LIST,
+      container: 1,
+      lines: { resources: 17, memory: 19, dottedLabel: 11, absentField: 16, wholeObject: 6 },
+    },
+    {
+      reader: 'YAML, the general parser',
+      file: 'dump.yaml',
+      text: LIST_FOR_GENERAL_PARSER,
+      container: 1,
+      lines: { resources: 17, memory: 19, dottedLabel: 11, absentField: 16, wholeObject: 6 },
+    },
+    {
+      reader: 'JSON',
+      file: 'pods.json',
+      text: POD_LIST_JSON,
+      container: 0,
+      lines: { resources: 15, memory: 17, dottedLabel: 8, absentField: 13, wholeObject: 4 },
+    },
+  ])(
+    'finds the line of a nested field of a list item ($reader)',
+    ({ file, text, container, lines }) => {
+      // Prepare
+      const [pod] = readDocuments(text, file);
+      if (pod === undefined) throw new Error('no pod read');
+
+      // Act
+      const found = {
+        resources: pod.lineOf(['spec', 'containers', container, 'resources']),
+        memory: pod.lineOf(['spec', 'containers', container, 'resources', 'requests', 'memory']),
+        dottedLabel: pod.lineOf(['metadata', 'labels', 'app.kubernetes.io/name']),
+        absentField: pod.lineOf(['spec', 'containers', container, 'ports', 0, 'containerPort']),
+        wholeObject: pod.lineOf([]),
+      };
+
+      // Assess
+      expect(found).toEqual(lines);
+    },
+  );
 
   it('names the file and line of a YAML syntax error', () => {
     // Prepare
@@ -153,33 +175,54 @@ describe('reading manifest documents', () => {
   });
 
   it.each([
-    [
-      'a document that is a list',
-      '- a\n- b\n',
-      'expected a Kubernetes object (a mapping), got a list',
-    ],
-    ['an object without a kind', 'apiVersion: v1\nmetadata: {}\n', 'kind: is required'],
-    [
-      'an object whose kind is not text',
-      'apiVersion: v1\nkind: 3\n',
-      'kind: expected a string, got 3',
-    ],
-  ])('rejects %s, naming file and line', (_, text, message) => {
+    {
+      name: 'a document that is a list',
+      file: 'odd.yaml',
+      text: '- a\n- b\n',
+      line: 1,
+      message: 'expected a Kubernetes object (a mapping), got a list',
+    },
+    {
+      name: 'an object without a kind',
+      file: 'odd.yaml',
+      text: 'apiVersion: v1\nmetadata: {}\n',
+      line: 1,
+      message: 'kind: is required',
+    },
+    {
+      name: 'an object whose kind is not text',
+      file: 'odd.yaml',
+      text: 'apiVersion: v1\nkind: 3\n',
+      line: 1,
+      message: 'kind: expected a string, got 3',
+    },
+    {
+      name: 'a list item that is not an object',
+      file: 'list.yaml',
+      text: 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n- just text\n',
+      line: 6,
+      message: 'expected a Kubernetes object (a mapping), got the scalar "just text"',
+    },
+    {
+      name: 'a list item that is not an object',
+      file: 'odd.json',
+      text: '{"kind": "List", "apiVersion": "v1", "items": [\n{"kind": "Pod", "apiVersion": "v1"},\n"text"\n]}',
+      line: 3,
+      message: 'expected a Kubernetes object (a mapping), got the scalar "text"',
+    },
+    {
+      name: 'an array element without a kind',
+      file: 'odd.json',
+      text: '[\n{"apiVersion": "v1"}\n]',
+      line: 2,
+      message: 'kind: is required',
+    },
+  ])('rejects $name, naming file and line ($file)', ({ file, text, line, message }) => {
     // Act
-    const error = manifestErrorOf(() => readDocuments(text, 'odd.yaml'));
+    const error = manifestErrorOf(() => readDocuments(text, file));
 
     // Assess
-    expect(error.message).toBe(`odd.yaml:1: ${message}`);
-  });
-
-  it('names the line of a list item that is not an object', () => {
-    // Prepare
-    const text = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n- just text\n';
-
-    // Act
-    const error = manifestErrorOf(() => readDocuments(text, 'list.yaml'));
-
-    // Assess
-    expect(error.location).toMatchObject({ file: 'list.yaml', line: 6 });
+    expect(error.location).toMatchObject({ file, line });
+    expect(error.message).toBe(`${file}:${line}: ${message}`);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
-import { manifestErrorOf } from './manifest-fixtures.ts';
+import { aMinimalNodePool } from './karpenter/documents.ts';
+import { manifestErrorOf, POD_LIST_JSON } from './manifest-fixtures.ts';
 
 function pod(name: string, memory: string) {
   return {
@@ -40,61 +41,12 @@ const CLUSTER = {
         allocatable: { cpu: '3920m', memory: '15Gi', pods: '110' },
       },
     },
-    {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodePool',
-      metadata: { name: 'default' },
-      spec: {
-        template: {
-          spec: {
-            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-            requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }],
-          },
-        },
-      },
-    },
+    aMinimalNodePool(),
     pod('web-2', '64Mi'),
   ],
   kind: 'List',
   metadata: { resourceVersion: '' },
 };
-
-/** A pod list as kubectl pretty-prints it (four spaces), with the lines tests refer to. */
-const POD_LIST = `{
-    "apiVersion": "v1",
-    "items": [
-        {
-            "metadata": {
-                "name": "a",
-                "labels": {
-                    "app.kubernetes.io/name": "web"
-                }
-            },
-            "spec": {
-                "containers": [
-                    {
-                        "name": "app",
-                        "resources": {
-                            "requests": {
-                                "memory": "128 MB"
-                            }
-                        }
-                    }
-                ]
-            }
-        },
-        {
-            "metadata": {
-                "name": "b"
-            }
-        }
-    ],
-    "kind": "PodList",
-    "metadata": {
-        "resourceVersion": ""
-    }
-}
-`;
 
 describe('reading JSON manifests', () => {
   it('reads a JSON list into the same objects as the same content in YAML', () => {
@@ -113,46 +65,9 @@ describe('reading JSON manifests', () => {
     expect(fromJson.nodePools).toHaveLength(1);
   });
 
-  it('gives each item of a typed list its own line and the kind of the list', () => {
-    // Act
-    const documents = readDocuments(POD_LIST, 'pods.json');
-
-    // Assess
-    expect(
-      documents.map(({ kind, apiVersion, file, line }) => ({ kind, apiVersion, file, line })),
-    ).toEqual([
-      { kind: 'Pod', apiVersion: 'v1', file: 'pods.json', line: 4 },
-      { kind: 'Pod', apiVersion: 'v1', file: 'pods.json', line: 24 },
-    ]);
-  });
-
-  it('finds the line of a nested field of a list item', () => {
-    // Prepare
-    const [first] = readDocuments(POD_LIST, 'pods.json');
-    if (first === undefined) throw new Error('no pod read');
-
-    // Act
-    const lines = {
-      resources: first.lineOf(['spec', 'containers', 0, 'resources']),
-      memory: first.lineOf(['spec', 'containers', 0, 'resources', 'requests', 'memory']),
-      dottedLabel: first.lineOf(['metadata', 'labels', 'app.kubernetes.io/name']),
-      absentField: first.lineOf(['spec', 'containers', 0, 'ports', 0, 'containerPort']),
-      wholeObject: first.lineOf([]),
-    };
-
-    // Assess
-    expect(lines).toEqual({
-      resources: 15,
-      memory: 17,
-      dottedLabel: 8,
-      absentField: 13,
-      wholeObject: 4,
-    });
-  });
-
   it('names file, line and field of a malformed quantity', () => {
     // Act
-    const error = manifestErrorOf(() => loadCluster([{ file: 'pods.json', text: POD_LIST }]));
+    const error = manifestErrorOf(() => loadCluster([{ file: 'pods.json', text: POD_LIST_JSON }]));
 
     // Assess
     expect(error.message).toBe(
@@ -226,7 +141,7 @@ describe('reading JSON manifests', () => {
 
   it('places errors in minified JSON and after a byte order mark', () => {
     // Prepare
-    const minified = JSON.stringify(JSON.parse(POD_LIST));
+    const minified = JSON.stringify(JSON.parse(POD_LIST_JSON));
 
     // Act
     const error = manifestErrorOf(() =>
@@ -287,22 +202,6 @@ describe('reading JSON manifests', () => {
     // Assess
     expect(error.location).toEqual({ file: 'broken.json', line });
     expect(error.message).toBe(`broken.json:${line}: invalid JSON: ${reason}`);
-  });
-
-  it.each([
-    [
-      'an item that is not an object',
-      '{"kind": "List", "apiVersion": "v1", "items": [\n{"kind": "Pod", "apiVersion": "v1"},\n"text"\n]}',
-      3,
-      'expected a Kubernetes object (a mapping), got the scalar "text"',
-    ],
-    ['an element without a kind', '[\n{"apiVersion": "v1"}\n]', 2, 'kind: is required'],
-  ])('names the line of %s', (_, text, line, message) => {
-    // Act
-    const error = manifestErrorOf(() => readDocuments(text, 'odd.json'));
-
-    // Assess
-    expect(error.message).toBe(`odd.json:${line}: ${message}`);
   });
 
   it('loads a 20,000-pod JSON dump (a smoke check, not a timing)', () => {
