@@ -62,7 +62,7 @@ describe('kubectl delete node in the simulated world', () => {
     const terminated = lines.find((l) => l.message.startsWith(`terminated ${claim}`));
     // The budget refused some evictions, none was forced, and the instance went after the drain.
     expect(drains.some((l) => !l.message.includes('refused 0'))).toBe(true);
-    expect(drains.every((l) => l.message.includes('deleted 0'))).toBe(true);
+    expect(drains.filter((l) => !l.message.includes('deleted 0'))).toEqual([]);
     expect(terminating?.t).toBeGreaterThan(Math.max(...drains.map((l) => l.t)));
     expect(terminated?.t).toBeGreaterThan(terminating?.t ?? Number.POSITIVE_INFINITY);
     expect(report.summary.leakedInstances).toBe(0);

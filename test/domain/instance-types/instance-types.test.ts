@@ -90,8 +90,8 @@ describe('buildInstanceTypes', () => {
     // Assess
     const offered = instanceTypes.filter((instanceType) => instanceType.offerings.length > 0);
     expect(offered).toHaveLength(prices.size);
-    expect(
-      offered.every((instanceType) => instanceType.offerings.length === 2 * ZONES.length),
-    ).toBe(true);
+    for (const instanceType of offered) {
+      expect(instanceType.offerings, instanceType.name).toHaveLength(2 * ZONES.length);
+    }
   });
 });

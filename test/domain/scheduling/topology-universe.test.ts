@@ -308,7 +308,7 @@ describe('spreading over the domains a pod could use', () => {
     // Assess
     expect(podsPerZone(plan)).toEqual(perZone);
     expect(plan.unschedulable).toHaveLength(unschedulable);
-    expect(plan.nodeClaims.every((c) => c.nodePool === 'open')).toBe(true);
+    for (const claim of plan.nodeClaims) expect(claim.nodePool, claim.name).toBe('open');
   });
 
   const ssdPool = aNodePool({

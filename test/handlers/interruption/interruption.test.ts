@@ -294,7 +294,10 @@ describe('the interruption function', () => {
     );
     const response = await invoke(other);
     expect(response.batchItemFailures).toEqual([]);
-    expect((await state.nodeClaims.list()).every((c) => c.phase === 'Initialized')).toBe(true);
+    const phases = (await state.nodeClaims.list()).map((c) => [c.name, c.phase]);
+    expect(Object.fromEntries(phases)).toEqual(
+      Object.fromEntries(CLAIMS.map((c) => [c.name, 'Initialized'])),
+    );
     expect(waker.queued).toEqual([]);
   });
 });
