@@ -150,10 +150,13 @@ describe('the queues and rules', () => {
     // Two dead-letter queues, and where failed audit log batches are kept.
     expect(queues).toHaveLength(5);
     for (const [id, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled, id).toBe(true);
-    for (const [, policy] of resources(eks, 'AWS::SQS::QueuePolicy')) {
+    const policies = resources(eks, 'AWS::SQS::QueuePolicy');
+    for (const [, policy] of policies) {
       expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
     }
-    expect(resources(eks, 'AWS::SQS::QueuePolicy').length).toBeGreaterThanOrEqual(4);
+    // Each queue, dead-letter queues included, has its TLS-only policy.
+    const guarded = policies.flatMap(([, p]) => p.Properties.Queues.map((q: any) => q.Ref));
+    expect(guarded.sort()).toEqual(queues.map(([id]) => id).sort());
   });
 
   it('send the four interruption events to the interruption queue, and the tick to the work queue, each with a DLQ', () => {
