@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
-import { aMinimalNodePool } from './karpenter/documents.ts';
+import { aMinimalNodePool } from '../support/karpenter-documents.ts';
 import { manifestErrorOf, POD_LIST_JSON } from './manifest-fixtures.ts';
 
 function pod(name: string, memory: string) {

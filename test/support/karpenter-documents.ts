@@ -1,4 +1,7 @@
-/** Karpenter documents as platform teams write them, for tests that send them through the API. */
+/**
+ * Karpenter documents for tests: as platform teams write them, for the API and the command line,
+ * and the smallest each kind Karpenter accepts, as objects to build on.
+ */
 
 /** The EC2NodeClass of Karpenter's getting-started guide, for a cluster named `shop`. */
 export const SHOP_NODE_CLASS = `apiVersion: karpenter.k8s.aws/v1
@@ -58,3 +61,48 @@ spec:
     memory: 8000Gi
     nodesmith.io/hourly-cost: "900"
 `;
+
+/** The smallest NodePool Karpenter accepts; a fresh copy on every call. */
+export function aMinimalNodePool() {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'default' },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+          requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
+        },
+      },
+    },
+  };
+}
+
+/** The smallest EC2NodeClass Karpenter accepts; a fresh copy on every call. */
+export function aMinimalNodeClass() {
+  return {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: { name: 'default' },
+    spec: {
+      role: 'KarpenterNodeRole-my-cluster',
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'my-cluster' } }],
+      securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'my-cluster' } }],
+    },
+  };
+}
+
+/** The smallest NodeClaim Karpenter writes; a fresh copy on every call. */
+export function aMinimalNodeClaim() {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: { name: 'default-8tcjh' },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [{ key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] }],
+    },
+  };
+}

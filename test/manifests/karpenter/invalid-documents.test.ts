@@ -3,8 +3,12 @@ import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-famil
 import { parseNodeClaim } from '../../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
+import {
+  aMinimalNodeClaim,
+  aMinimalNodeClass,
+  aMinimalNodePool,
+} from '../../support/karpenter-documents.ts';
 import { catchManifestError } from './catch-manifest-error.ts';
-import { aMinimalNodeClaim, aMinimalNodeClass, aMinimalNodePool } from './documents.ts';
 import { withField } from './with-field.ts';
 
 type Path = readonly (string | number)[];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hasCondition, type NodeClaim } from '../../../functions/domain/node-claim.ts';
 import { parseNodeClaim } from '../../../functions/manifests/karpenter/node-claim.ts';
-import { aMinimalNodeClaim, documentOf, NODE_CLAIM_DUMP } from './documents.ts';
+import { aMinimalNodeClaim } from '../../support/karpenter-documents.ts';
+import { documentOf, NODE_CLAIM_DUMP } from './documents.ts';
 import { withField } from './with-field.ts';
 
 describe('parseNodeClaim', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { amiFamilyOf, type EC2NodeClass } from '../../../functions/domain/node-class.ts';
 import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
+import { aMinimalNodeClass } from '../../support/karpenter-documents.ts';
 import {
-  aMinimalNodeClass,
   DOCS_NODE_CLASS,
   documentOf,
   documentsOf,

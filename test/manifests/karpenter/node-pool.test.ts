@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
 import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
+import { aMinimalNodePool } from '../../support/karpenter-documents.ts';
 import {
-  aMinimalNodePool,
   DOCS_NODE_POOL,
   DOCS_STATIC_NODE_POOL,
   documentOf,
