@@ -5,56 +5,19 @@
  * one is then consolidated like any node, and Karpenter's finalizer and NodeClaim go with it.
  * Without the setting, Karpenter's NodeClaims are never even read.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
-import { burstScenario } from '../../../bin/cli/simulate/scenarios/burst.ts';
-import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
-import {
-  type ForeignInstance,
+import type {
+  ForeignInstance,
   SimulatedCloud,
 } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
-import { SetClock, T0 } from './pass-world.ts';
+import { aPassWorld, T0, useFakeApiServer } from './pass-world.ts';
 
 const ADOPTING = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1', adoptKarpenterNodes: true };
 const CREATED = new Date(T0 - 3 * 86_400_000).toISOString();
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop'] });
-});
-afterEach(async () => {
-  await server.close();
-});
-
-async function setUp() {
-  const scenario = burstScenario(1, 0);
-  const state = makeMemoryStateStore();
-  await configurePools(state, scenario.manifests);
-  const clock = new SetClock();
-  const cloud = new SimulatedCloud({ clock, region: 'us-east-1', zones: scenario.zones, seed: 1 });
-  const decisions = new MemoryDecisionPublisher();
-  const deps = {
-    state,
-    cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => clock.now() }),
-    cloud,
-    decisions,
-    waker: { wake: async () => {} },
-    clock,
-    newClaimName: (pool: string) => `${pool}-new01`,
-    holder: 'test-pass',
-  };
-  return { deps, cloud, clock, state, decisions };
-}
+const server = useFakeApiServer();
 
 const LABELS = {
   'karpenter.sh/nodepool': 'general',
@@ -88,7 +51,7 @@ function karpenterNode(
   });
   const nodeName = `${name}.ec2.internal`;
   const allocatable = { cpu: '2', memory: '8Gi', pods: '29' };
-  server.store.create('nodes', {
+  server().store.create('nodes', {
     metadata: {
       name: nodeName,
       labels,
@@ -98,7 +61,7 @@ function karpenterNode(
     spec: { providerID: started.providerID },
     status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
   });
-  server.store.create('nodeclaims', {
+  server().store.create('nodeclaims', {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
     metadata: {
@@ -129,13 +92,13 @@ function karpenterNode(
 }
 
 function finalizersOf(kind: 'nodes' | 'nodeclaims', name: string): unknown {
-  return (server.store.get(kind, name)?.metadata as JsonObject | undefined)?.finalizers;
+  return (server().store.get(kind, name)?.metadata as JsonObject | undefined)?.finalizers;
 }
 
 describe('adopting Karpenter nodes', () => {
   it('makes a settled Karpenter node a claim of its pool, tags its instance and finalizes its Node, in one pass', async () => {
     // Prepare
-    const { deps, cloud, clock, state, decisions } = await setUp();
+    const { deps, cloud, clock, state, decisions } = await aPassWorld(server(), 0);
     const { instance, nodeName } = karpenterNode(cloud, 'general-k1b2c');
     clock.moveTo(60);
     // Act
@@ -166,7 +129,7 @@ describe('adopting Karpenter nodes', () => {
 
   it("consolidates an empty adopted node through a drain, letting Karpenter's finalizer and NodeClaim go with it", async () => {
     // Prepare
-    const { deps, cloud, clock } = await setUp();
+    const { deps, cloud, clock } = await aPassWorld(server(), 0);
     const { instance, nodeName } = karpenterNode(cloud, 'general-k2d3e');
     // Act: passes over a quarter of an hour, past consolidateAfter and validation
     const reports = [];
@@ -181,13 +144,13 @@ describe('adopting Karpenter nodes', () => {
     );
     expect(steps.find((r) => r.kind === 'Disrupting')?.reason).toMatch(/^Empty/);
     expect(instance.terminatedAt).toBeDefined();
-    expect(server.store.get('nodes', nodeName)).toBeUndefined();
-    expect(server.store.get('nodeclaims', 'general-k2d3e')).toBeUndefined();
+    expect(server().store.get('nodes', nodeName)).toBeUndefined();
+    expect(server().store.get('nodeclaims', 'general-k2d3e')).toBeUndefined();
   });
 
   it("leaves alone a Karpenter node of a pool Nodesmith does not hold, and one whose instance is not the NodeClaim's", async () => {
     // Prepare
-    const { deps, cloud, clock, state } = await setUp();
+    const { deps, cloud, clock, state } = await aPassWorld(server(), 0);
     const gpu = karpenterNode(
       cloud,
       'gpu-k4f5a',
@@ -202,8 +165,8 @@ describe('adopting Karpenter nodes', () => {
     expect(await state.nodeClaims.list()).toEqual([]);
     expect([gpu.instance.owned, mislabelled.instance.owned]).toEqual([false, false]);
     expect(finalizersOf('nodes', gpu.nodeName)).toEqual(['karpenter.sh/termination']);
-    const skipped = server.store
-      .list('events')
+    const skipped = server()
+      .store.list('events')
       .filter((e) => e.reason === 'AdoptionSkipped')
       .map((e) => e.message);
     expect(skipped).toEqual([
@@ -214,12 +177,12 @@ describe('adopting Karpenter nodes', () => {
 
   it("never reads Karpenter's NodeClaims without the setting", async () => {
     // Prepare
-    const { deps, cloud, state } = await setUp();
+    const { deps, cloud, state } = await aPassWorld(server(), 0);
     const { instance } = karpenterNode(cloud, 'general-k8c9d');
     // Act
     await runControllerPass(deps, { ...ADOPTING, adoptKarpenterNodes: false });
     // Assess
-    expect(server.requests.entries.filter((e) => e.path.includes('nodeclaims'))).toEqual([]);
+    expect(server().requests.entries.filter((e) => e.path.includes('nodeclaims'))).toEqual([]);
     expect(await state.nodeClaims.list()).toEqual([]);
     expect(instance.owned).toBe(false);
   });
@@ -228,15 +191,15 @@ describe('adopting Karpenter nodes', () => {
 describe('adoption that cannot go on', () => {
   it("reports why and still launches for pending pods when Karpenter's NodeClaims may not be listed", async () => {
     // Prepare: the list refused as without deploy/rbac-adoption.yaml, and a pod pending
-    const { deps, state } = await setUp();
-    server.faults.inject({
+    const { deps, state } = await aPassWorld(server(), 0);
+    server().faults.inject({
       method: 'GET',
       path: '/apis/karpenter.sh/v1/nodeclaims',
       status: 403,
       message:
         'nodeclaims.karpenter.sh is forbidden: User "nodesmith" cannot list resource "nodeclaims"',
     });
-    server.store.create('pods', {
+    server().store.create('pods', {
       metadata: { name: 'web-1', namespace: 'shop' },
       spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '1' } } }] },
       status: {

@@ -2,88 +2,22 @@
  * One controller pass on its own, through its ports: the lease decides who works, the time box
  * stops scheduling and asks for the next pass at once, and decisions and events tell what it did.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
-import { burstScenario } from '../../../bin/cli/simulate/scenarios/burst.ts';
-import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
-import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
+import { describe, expect, it } from 'vitest';
 import { nodeClassHash } from '../../../functions/domain/disruption/node-class-hash.ts';
 import { templateHash } from '../../../functions/domain/disruption/template-hash.ts';
 import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import { HOURLY_COST } from '../../../functions/domain/limits/hourly-cost.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
-import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { aPassWorld, T0, useFakeApiServer } from './pass-world.ts';
 
-const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-});
-afterEach(async () => {
-  await server.close();
-});
-
-class Wakes implements Waker {
-  readonly queued: { wake: Wake; delaySeconds: number }[] = [];
-  async wake(wake: Wake, delaySeconds = 0): Promise<void> {
-    this.queued.push({ wake, delaySeconds });
-  }
-}
-
-/** A clock that moves `stepMs` every time it is read, as wall time moves during a pass. */
-function tickingClock(stepMs: number) {
-  let now = T0;
-  return {
-    now: () => {
-      now += stepMs;
-      return new Date(now);
-    },
-  };
-}
-
-async function setUp(pods: number, clock = tickingClock(0)) {
-  const scenario = burstScenario(1, pods);
-  const state = makeMemoryStateStore();
-  await configurePools(state, scenario.manifests);
-  for (const pod of scenario.steps.flatMap((s) => s.pods)) {
-    server.store.create('pods', {
-      ...pod,
-      status: {
-        phase: 'Pending',
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
-      },
-    });
-  }
-  const waker = new Wakes();
-  const decisions = new MemoryDecisionPublisher();
-  let n = 0;
-  const deps = {
-    state,
-    cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: clock.now }),
-    cloud: new SimulatedCloud({ clock, region: 'us-east-1', zones: scenario.zones, seed: 1 }),
-    decisions,
-    waker,
-    clock,
-    newClaimName: (pool: string) => `${pool}-${String(++n).padStart(5, '0')}`,
-    holder: 'test-pass',
-  };
-  return { deps, waker, decisions, state };
-}
+const server = useFakeApiServer();
 
 describe('a controller pass', () => {
   it('launches for every Unschedulable pod, publishes each launch, and comes back while claims are in flight', async () => {
-    const { deps, waker, decisions } = await setUp(40);
+    const { deps, waker, decisions } = await aPassWorld(server(), 40);
     const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
     expect(report.ran).toBe(true);
     expect(report.provisionablePods).toBe(40);
@@ -95,12 +29,14 @@ describe('a controller pass', () => {
         delaySeconds: 10,
       },
     ]);
-    const nominated = server.store.list('events', 'shop').filter((e) => e.reason === 'Nominated');
+    const nominated = server()
+      .store.list('events', 'shop')
+      .filter((e) => e.reason === 'Nominated');
     expect(nominated.length).toBeGreaterThan(0);
   });
 
   it('stamps each claim with the NodePool and EC2NodeClass hashes static drift compares', async () => {
-    const { deps, state } = await setUp(10);
+    const { deps, state } = await aPassWorld(server(), 10);
     await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
     const [pool] = await state.nodePools.list();
     const [nodeClass] = await state.nodeClasses.list();
@@ -113,7 +49,7 @@ describe('a controller pass', () => {
   });
 
   it('keeps a disruption that ended for a day, for the status', async () => {
-    const { deps, state } = await setUp(0);
+    const { deps, state } = await aPassWorld(server(), 0);
     const decidedAt = new Date(T0 - 60_000).toISOString();
     await state.nodeClaims.create({
       ...aNewNodeClaim({
@@ -140,7 +76,7 @@ describe('a controller pass', () => {
   });
 
   it('checks pool limits again against the claims the store holds now', async () => {
-    const { deps, state } = await setUp(20);
+    const { deps, state } = await aPassWorld(server(), 20);
     const [stored] = await state.nodePools.list();
     if (stored === undefined) throw new Error('setting up: no pool');
     const limited = {
@@ -182,7 +118,7 @@ describe('a controller pass', () => {
 
   it('counts every pool against the cluster limits stored in the state', async () => {
     // Prepare
-    const { deps, state } = await setUp(20);
+    const { deps, state } = await aPassWorld(server(), 20);
     await state.clusterLimits.create(clusterLimits({ nodes: '2' }), 'limits');
 
     // Act
@@ -199,7 +135,7 @@ describe('a controller pass', () => {
 
   it('tells once, on the bus and in the report, the moment a limit starts refusing', async () => {
     // Prepare
-    const { deps, decisions, state } = await setUp(20);
+    const { deps, decisions, state } = await aPassWorld(server(), 20);
     await state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
     const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
 
@@ -230,7 +166,7 @@ describe('a controller pass', () => {
 
   it("starts from the deployment's limits until limits are stored, which then win", async () => {
     // Prepare
-    const { deps, state } = await setUp(20);
+    const { deps, state } = await aPassWorld(server(), 20);
     const settings = {
       ...DEFAULT_PASS_SETTINGS,
       region: 'us-east-1',
@@ -252,7 +188,7 @@ describe('a controller pass', () => {
 
   it('lets a replacement for an interrupted node launch at a limit, and says so', async () => {
     // Prepare: the one node the limit allows is being reclaimed
-    const { deps, decisions, state } = await setUp(1);
+    const { deps, decisions, state } = await aPassWorld(server(), 1);
     await state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
     await state.nodeClaims.create({
       ...aNewNodeClaim({ name: 'general-zz001', nodePool: 'general' }),
@@ -277,7 +213,7 @@ describe('a controller pass', () => {
   });
 
   it('registers and initializes a node that joined, telling the node and the bus', async () => {
-    const { deps, decisions, state } = await setUp(0);
+    const { deps, decisions, state } = await aPassWorld(server(), 0);
     const providerID = 'aws:///us-east-1a/i-0123456789abcdef0';
     const claim = await state.nodeClaims.create({
       ...aNewNodeClaim({ name: 'general-abcde', nodePool: 'general' }),
@@ -287,7 +223,7 @@ describe('a controller pass', () => {
       labels: { 'karpenter.sh/nodepool': 'general', team: 'platform' },
       timestamps: { Pending: new Date(T0).toISOString(), Launched: new Date(T0).toISOString() },
     });
-    server.store.create('nodes', {
+    server().store.create('nodes', {
       metadata: {
         name: 'ip-10-0-1-7.ec2.internal',
         labels: { 'karpenter.sh/nodepool': 'general' },
@@ -323,7 +259,7 @@ describe('a controller pass', () => {
     const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
     await runControllerPass({ ...deps, cloud }, settings);
     await runControllerPass({ ...deps, cloud }, settings);
-    const node = server.store.get('nodes', 'ip-10-0-1-7.ec2.internal');
+    const node = server().store.get('nodes', 'ip-10-0-1-7.ec2.internal');
     expect(node?.metadata).toMatchObject({
       labels: {
         team: 'platform',
@@ -334,7 +270,9 @@ describe('a controller pass', () => {
     expect((node?.spec as { taints?: unknown[] } | undefined)?.taints ?? []).toEqual([]);
     expect((await state.nodeClaims.get(claim.name))?.phase).toBe('Initialized');
     // Event names end in a random suffix, so the server lists them in no particular order.
-    const reasons = server.store.list('events', 'default').map((e) => String(e.reason));
+    const reasons = server()
+      .store.list('events', 'default')
+      .map((e) => String(e.reason));
     expect(reasons.sort()).toEqual(['Initialized', 'Registered']);
     expect(decisions.published().map((d) => [d.kind, d.nodeName])).toEqual([
       ['Registered', 'ip-10-0-1-7.ec2.internal'],
@@ -343,7 +281,7 @@ describe('a controller pass', () => {
   });
 
   it('does nothing while another pass holds the lease', async () => {
-    const { deps, state } = await setUp(10);
+    const { deps, state } = await aPassWorld(server(), 10);
     await state.lease.acquire('another-pass', new Date(T0), 120);
     const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
     expect(report.ran).toBe(false);
@@ -351,7 +289,7 @@ describe('a controller pass', () => {
   });
 
   it('stops scheduling at its deadline, launches what it decided and asks for the next pass at once', async () => {
-    const { deps, waker } = await setUp(400, tickingClock(5));
+    const { deps, waker } = await aPassWorld(server(), 400, { clockStepMs: 5 });
     const report = await runControllerPass(deps, {
       ...DEFAULT_PASS_SETTINGS,
       region: 'us-east-1',

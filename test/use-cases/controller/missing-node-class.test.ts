@@ -4,26 +4,15 @@
  * wrote — its pods say which class is missing, its nodes stay, and once the class is stored the
  * next pass launches.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
 import type { EC2NodeClass } from '../../../functions/domain/node-class.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
-import { aPassWorld, aRunningClaim, type PassWorld, T0 } from './pass-world.ts';
+import { aPassWorld, aRunningClaim, type PassWorld, T0, useFakeApiServer } from './pass-world.ts';
 
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeApiServer();
 
 const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
 const NOT_FOUND = 'NodePool is not ready (NodeClassNotFound): EC2NodeClass "default" not found';
@@ -64,7 +53,7 @@ async function withAnotherPool(world: PassWorld, nodeClass: EC2NodeClass) {
 describe('a NodePool whose EC2NodeClass is not stored', () => {
   it('launches nothing, even with no class stored at all, and its pods say which class is missing', async () => {
     // Prepare
-    const world = await aPassWorld(server, 10);
+    const world = await aPassWorld(server(), 10);
     await withoutItsClass(world);
 
     // Act
@@ -77,8 +66,8 @@ describe('a NodePool whose EC2NodeClass is not stored', () => {
     for (const pod of report.unschedulable) {
       expect(pod.reasons).toEqual([{ nodePool: 'general', code: 'NotReady', message: NOT_FOUND }]);
     }
-    const failed = server.store
-      .list('events', 'shop')
+    const failed = server()
+      .store.list('events', 'shop')
       .filter((e) => e.reason === 'FailedScheduling');
     expect(failed.length).toBeGreaterThan(0);
     for (const event of failed) expect(event.message).toContain('EC2NodeClass "default" not found');
@@ -86,7 +75,7 @@ describe('a NodePool whose EC2NodeClass is not stored', () => {
 
   it('launches at the next pass once the class is stored', async () => {
     // Prepare
-    const world = await aPassWorld(server, 10);
+    const world = await aPassWorld(server(), 10);
     const nodeClass = await withoutItsClass(world);
     await runControllerPass(world.deps, settings);
     await world.state.nodeClasses.create(nodeClass.document, nodeClass.hash);
@@ -105,14 +94,14 @@ describe('a NodePool whose EC2NodeClass is not stored', () => {
   it('keeps its running node, not drifted for want of a catalog, and places pods on it', async () => {
     // Prepare: a node running a pod for two hours, long enough for its catalog to be judged,
     // and another pool, with its class, its pod could move to.
-    const world = await aPassWorld(server, 0);
-    const kept = await aRunningClaim(world, server, 'general-kept');
+    const world = await aPassWorld(server(), 0);
+    const kept = await aRunningClaim(world, server(), 'general-kept');
     const nodeClass = await withoutItsClass(world);
     await withAnotherPool(world, nodeClass.document);
-    server.store.create('pods', aPod('running', { nodeName: kept.nodeName ?? '' }));
+    server().store.create('pods', aPod('running', { nodeName: kept.nodeName ?? '' }));
     world.clock.moveTo(3600);
     const stays = await runControllerPass(world.deps, settings);
-    server.store.create('pods', aPod('pending'));
+    server().store.create('pods', aPod('pending'));
     world.clock.moveTo(3660);
 
     // Act
@@ -133,7 +122,7 @@ describe('a NodePool whose EC2NodeClass is not stored', () => {
 
   it('never launches a claim a stopped pass left Pending with defaults: the claim fails, naming itself and the class', async () => {
     // Prepare
-    const world = await aPassWorld(server, 0);
+    const world = await aPassWorld(server(), 0);
     const pending = new Date(T0).toISOString();
     await world.state.nodeClaims.create(
       aNewNodeClaim({

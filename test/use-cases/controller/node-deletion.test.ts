@@ -6,18 +6,11 @@
  * then does the finalizer go and the Node with it.
  */
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
-import { SCENARIO_POOLS_YAML } from '../../../bin/cli/simulate/scenarios/pools.yaml.ts';
+import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
 import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import type { CloudProvider, ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
@@ -26,21 +19,14 @@ import { runControllerPass } from '../../../functions/use-cases/controller/contr
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { aStateWithGeneralPool, SetClock, T0, useFakeApiServer } from './pass-world.ts';
 
-const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const NODE = 'ip-10-0-1-7.ec2.internal';
 const INSTANCE = 'i-0123456789abcdef0';
 const PROVIDER = `aws:///us-east-1a/${INSTANCE}`;
 const SETTINGS = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
 
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop'] });
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeApiServer();
 
 class Wakes implements Waker {
   async wake(_wake: Wake, _delaySeconds = 0): Promise<void> {}
@@ -87,8 +73,8 @@ function metaOf(object: JsonObject): JsonObject {
 }
 
 function podsOn(node: string): JsonObject[] {
-  return server.store
-    .list('pods', 'shop')
+  return server()
+    .store.list('pods', 'shop')
     .filter((p) => (p.spec as JsonObject | undefined)?.nodeName === node);
 }
 
@@ -107,11 +93,9 @@ function runningPod(name: string, annotations: Record<string, string> = {}): Jso
 }
 
 /** A Launched claim and the node its kubelet registered, as a launch leaves them. */
-async function setUp(poolsYaml = SCENARIO_POOLS_YAML) {
-  let now = T0;
-  const clock = { now: () => new Date(now) };
-  const state = makeMemoryStateStore();
-  await configurePools(state, [{ file: 'pools.yaml', text: poolsYaml }]);
+async function setUp(poolTemplate: Record<string, unknown> = {}) {
+  const clock = new SetClock();
+  const state = await aStateWithGeneralPool(poolTemplate);
   await state.nodeClaims.create({
     ...aNewNodeClaim({ name: 'general-abcde', nodePool: 'general' }),
     phase: 'Launched',
@@ -120,7 +104,7 @@ async function setUp(poolsYaml = SCENARIO_POOLS_YAML) {
     labels: { 'karpenter.sh/nodepool': 'general' },
     timestamps: { Pending: new Date(T0).toISOString(), Launched: new Date(T0).toISOString() },
   });
-  server.store.create('nodes', {
+  server().store.create('nodes', {
     metadata: { name: NODE, labels: { 'karpenter.sh/nodepool': 'general' } },
     spec: {
       providerID: PROVIDER,
@@ -142,7 +126,7 @@ async function setUp(poolsYaml = SCENARIO_POOLS_YAML) {
   let n = 0;
   const deps = {
     state,
-    cluster: kubernetesClusterFrom(kubeConfigFor(server.url), { now: clock.now }),
+    cluster: kubernetesClusterFrom(kubeConfigFor(server().url), { now: clock.now }),
     cloud: instance.cloud(real),
     decisions,
     waker: new Wakes(),
@@ -151,22 +135,20 @@ async function setUp(poolsYaml = SCENARIO_POOLS_YAML) {
     holder: 'test-pass',
   };
   const pass = () => runControllerPass(deps, SETTINGS);
-  const advance = (seconds: number) => {
-    now += seconds * 1000;
-  };
+  const advance = (seconds: number) => clock.advance(seconds);
   return { pass, advance, state, decisions, instance };
 }
 
 /** What `kubectl delete node` sends. */
 async function kubectlDeleteNode(name: string): Promise<void> {
-  await kubeConfigFor(server.url).makeApiClient(CoreV1Api).deleteNode({ name });
+  await kubeConfigFor(server().url).makeApiClient(CoreV1Api).deleteNode({ name });
 }
 
 /** The kubelet finishing pods that were asked to stop (their grace period is over). */
 function kubeletStopsDeletedPods(): void {
   for (const pod of podsOn(NODE)) {
     if (metaOf(pod).deletionTimestamp !== undefined)
-      server.store.delete('pods', String(metaOf(pod).name), 'shop');
+      server().store.delete('pods', String(metaOf(pod).name), 'shop');
   }
 }
 
@@ -179,7 +161,7 @@ interface Observation {
 function observe(): Observation {
   const pods = podsOn(NODE);
   return {
-    nodeThere: server.store.get('nodes', NODE) !== undefined,
+    nodeThere: server().store.get('nodes', NODE) !== undefined,
     deleting: pods.filter((p) => metaOf(p).deletionTimestamp !== undefined).length,
     pods: pods.length,
   };
@@ -205,7 +187,7 @@ describe('Nodesmith’s own terminations', () => {
 
     // Assess
     expect(instance.terminatedWith).toEqual([]);
-    expect(server.store.get('nodes', NODE)).toBeUndefined();
+    expect(server().store.get('nodes', NODE)).toBeUndefined();
     expect(await state.nodeClaims.get('general-abcde')).toBeUndefined();
   });
 
@@ -221,7 +203,7 @@ describe('Nodesmith’s own terminations', () => {
     await pass();
 
     // Assess
-    expect(server.store.get('nodes', NODE)).toBeUndefined();
+    expect(server().store.get('nodes', NODE)).toBeUndefined();
     expect(await state.nodeClaims.get('general-abcde')).toBeUndefined();
   });
 });
@@ -232,16 +214,16 @@ describe('kubectl delete node', () => {
     const { pass, state, decisions, instance } = await setUp();
     await pass();
     await pass();
-    const registered = server.store.get('nodes', NODE);
-    for (const name of ['web-1', 'web-2', 'web-3']) server.store.create('pods', runningPod(name));
-    server.store.create('poddisruptionbudgets', {
+    const registered = server().store.get('nodes', NODE);
+    for (const name of ['web-1', 'web-2', 'web-3']) server().store.create('pods', runningPod(name));
+    server().store.create('poddisruptionbudgets', {
       metadata: { name: 'web', namespace: 'shop' },
       spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } },
     });
 
     // Act
     await kubectlDeleteNode(NODE);
-    const held = server.store.get('nodes', NODE);
+    const held = server().store.get('nodes', NODE);
     const reports: PassReport[] = [];
     const seen: Observation[] = [];
     for (let i = 0; i < 8 && observe().nodeThere; i++) {
@@ -257,7 +239,7 @@ describe('kubectl delete node', () => {
     // One pod at a time, as the budget allows, while the node stays.
     expect(seen.map((o) => o.deleting)).toEqual([1, 1, 1, 0, 0]);
     expect(seen.map((o) => o.nodeThere)).toEqual([true, true, true, true, false]);
-    const evictions = server.requests.entries.filter((r) => r.path.endsWith('/eviction'));
+    const evictions = server().requests.entries.filter((r) => r.path.endsWith('/eviction'));
     expect(evictions.filter((r) => r.status === 429).length).toBeGreaterThan(0);
     expect(instance.terminatedWith).toEqual([]);
     expect(reports[0]?.provisionablePods).toBe(3);
@@ -276,15 +258,15 @@ describe('kubectl delete node', () => {
     const { pass, state, instance } = await setUp();
     await pass();
     await pass();
-    const registered = server.store.get('nodes', NODE) ?? {};
-    server.store.update('nodes', {
+    const registered = server().store.get('nodes', NODE) ?? {};
+    server().store.update('nodes', {
       ...registered,
       metadata: { ...metaOf(registered), finalizers: [] },
     });
 
     // Act
     await kubectlDeleteNode(NODE);
-    const gone = server.store.get('nodes', NODE) === undefined;
+    const gone = server().store.get('nodes', NODE) === undefined;
     await pass();
 
     // Assess: today's behaviour for such nodes, with nothing left to hold
@@ -303,26 +285,22 @@ describe('kubectl delete node', () => {
 
     // Act
     await kubectlDeleteNode(NODE);
-    const held = server.store.get('nodes', NODE) !== undefined;
+    const held = server().store.get('nodes', NODE) !== undefined;
     await pass();
 
     // Assess
     expect(claim?.phase).toBe('Initialized');
     expect(held).toBe(true);
-    expect(server.store.get('nodes', NODE)).toBeUndefined();
+    expect(server().store.get('nodes', NODE)).toBeUndefined();
   });
 
   it('deletes what the budget keeps at the NodePool’s terminationGracePeriod, then terminates', async () => {
     // Prepare: a budget that allows no eviction, and a pool with a ten-minute grace period
-    const withGrace = SCENARIO_POOLS_YAML.replace(
-      '      expireAfter: 720h',
-      '      expireAfter: 720h\n      terminationGracePeriod: 10m',
-    );
-    const { pass, advance, instance } = await setUp(withGrace);
+    const { pass, advance, instance } = await setUp({ terminationGracePeriod: '10m' });
     await pass();
     await pass();
-    server.store.create('pods', runningPod('web-1'));
-    server.store.create('poddisruptionbudgets', {
+    server().store.create('pods', runningPod('web-1'));
+    server().store.create('poddisruptionbudgets', {
       metadata: { name: 'web', namespace: 'shop' },
       spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'web' } } },
     });
@@ -345,6 +323,6 @@ describe('kubectl delete node', () => {
     expect(beforeDeadline).toEqual({ nodeThere: true, deleting: 0, pods: 1 });
     expect(atDeadline).toEqual({ nodeThere: true, deleting: 1, pods: 1 });
     expect(instance.terminatedWith).toEqual([]);
-    expect(server.store.get('nodes', NODE)).toBeUndefined();
+    expect(server().store.get('nodes', NODE)).toBeUndefined();
   });
 });

@@ -2,23 +2,12 @@
  * One claim's failure stays that claim's: the pass tells it, backs the claim off on its record,
  * and goes on with the rest; what is not the claim's (the state store) still ends the pass.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
-import { aPassWorld, aRunningClaim, T0 } from './pass-world.ts';
+import { aPassWorld, aRunningClaim, T0, useFakeApiServer } from './pass-world.ts';
 
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeApiServer();
 
 const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -26,8 +15,8 @@ const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 describe('a claim whose action keeps failing', () => {
   it('does not keep 40 pending pods from their claims, and is tried again only after its backoff', async () => {
     // Prepare: a claim whose node never registered, whose TerminateInstances is refused.
-    const world = await aPassWorld(server, 40);
-    const stuck = await aRunningClaim(world, server, 'general-stuck', { joined: false });
+    const world = await aPassWorld(server(), 40);
+    const stuck = await aRunningClaim(world, server(), 'general-stuck', { joined: false });
     world.cloud.refused.add(stuck.instanceId ?? '');
     const attempts = () => world.cloud.terminateCalls.filter((id) => id === stuck.instanceId);
     // Act
@@ -61,15 +50,15 @@ describe('a claim whose action keeps failing', () => {
 
   it('tells a refused eviction on the node and backs that claim off, while the other node drains', async () => {
     // Prepare: two nodes draining, one pod each; evictions of the first pod answer 403.
-    const world = await aPassWorld(server, 0);
+    const world = await aPassWorld(server(), 0);
     const disruption = { reason: 'Underutilized', message: 'underused', decidedAt: at(-60) };
-    const refused = await aRunningClaim(world, server, 'general-refused', { disruption });
-    const drains = await aRunningClaim(world, server, 'general-drains', { disruption });
+    const refused = await aRunningClaim(world, server(), 'general-refused', { disruption });
+    const drains = await aRunningClaim(world, server(), 'general-drains', { disruption });
     for (const [name, claim] of [
       ['web-refused', refused],
       ['web-drains', drains],
     ] as const) {
-      server.store.create('pods', {
+      server().store.create('pods', {
         metadata: { name, namespace: 'default' },
         spec: { nodeName: claim.nodeName ?? '', containers: [{ name: 'app', image: 'nginx' }] },
         status: { phase: 'Running' },
@@ -77,7 +66,7 @@ describe('a claim whose action keeps failing', () => {
     }
     await world.state.nodeClaims.update({ ...refused, phase: 'Disrupting' });
     await world.state.nodeClaims.update({ ...drains, phase: 'Disrupting' });
-    server.faults.inject({
+    server().faults.inject({
       method: 'POST',
       path: '/api/v1/namespaces/default/pods/web-refused/eviction',
       status: 403,
@@ -96,14 +85,14 @@ describe('a claim whose action keeps failing', () => {
       }),
     ]);
     // Evicted: the pod is terminating on its grace period.
-    expect(server.store.get('pods', 'web-drains', 'default')?.metadata).toHaveProperty(
+    expect(server().store.get('pods', 'web-drains', 'default')?.metadata).toHaveProperty(
       'deletionTimestamp',
     );
-    expect(server.store.get('pods', 'web-refused', 'default')?.metadata).not.toHaveProperty(
+    expect(server().store.get('pods', 'web-refused', 'default')?.metadata).not.toHaveProperty(
       'deletionTimestamp',
     );
-    const warnings = server.store
-      .list('events', 'default')
+    const warnings = server()
+      .store.list('events', 'default')
       .filter((e) => e.reason === 'FailedStartDrain');
     expect(warnings).toEqual([
       expect.objectContaining({
@@ -116,14 +105,14 @@ describe('a claim whose action keeps failing', () => {
 
   it('registers the other nodes when an admission webhook refuses to patch one', async () => {
     // Prepare: two nodes joined; patches of the first are denied by a webhook.
-    const world = await aPassWorld(server, 0);
+    const world = await aPassWorld(server(), 0);
     const joined = {
       phase: 'Launched' as const,
       timestamps: { Pending: at(-600), Launched: at(-600) },
     };
-    const refused = await aRunningClaim(world, server, 'general-webhook', joined);
-    await aRunningClaim(world, server, 'general-fine', joined);
-    server.faults.inject({
+    const refused = await aRunningClaim(world, server(), 'general-webhook', joined);
+    await aRunningClaim(world, server(), 'general-fine', joined);
+    server().faults.inject({
       method: 'PATCH',
       path: `/api/v1/nodes/${refused.nodeName}`,
       status: 400,
@@ -146,8 +135,8 @@ describe('a claim whose action keeps failing', () => {
   });
 
   it('still ends the pass when the state store cannot record the failure', async () => {
-    const world = await aPassWorld(server, 40);
-    const stuck = await aRunningClaim(world, server, 'general-stuck', { joined: false });
+    const world = await aPassWorld(server(), 40);
+    const stuck = await aRunningClaim(world, server(), 'general-stuck', { joined: false });
     world.cloud.refused.add(stuck.instanceId ?? '');
     vi.spyOn(world.state.nodeClaims, 'get').mockRejectedValue(
       new Error('reading node claim general-stuck: connect ECONNREFUSED'),

@@ -1,16 +1,18 @@
 /**
  * A controller pass's world for the tests of one pass: the simulated API server over HTTP, the
- * simulated cloud, the memory state store with the burst scenario's pools, and a clock the test
- * moves. The cloud can be told to refuse TerminateInstances for some instances and to list
+ * simulated cloud, the memory state store with the `general` pool and its class, and a clock the
+ * test moves. The cloud can be told to refuse TerminateInstances for some instances and to list
  * instances it never launched.
  */
-import { configurePools } from '../../../bin/cli/simulate/configure-pools.ts';
-import { burstScenario } from '../../../bin/cli/simulate/scenarios/burst.ts';
+import { afterEach, beforeEach } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import type { FakeApiServer } from '../../../functions/adapters/simulated/api-server/server.ts';
+import {
+  type FakeApiServer,
+  startFakeApiServer,
+} from '../../../functions/adapters/simulated/api-server/server.ts';
 import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
@@ -19,8 +21,65 @@ import type { StateStore } from '../../../functions/ports/state-store.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import type { PassDependencies } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
+import { aMinimalNodeClass, aMinimalNodePool } from '../../support/karpenter-documents.ts';
+import { storeDocuments } from '../../support/stored-documents.ts';
+import { WEB_SHOP_NAMESPACES, webShopPods } from '../../support/unschedulable-pods.ts';
 
 export const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+export const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+/** The simulated API server for each test of the file: started before it, closed after it. */
+export function useFakeApiServer(): () => FakeApiServer {
+  let server: FakeApiServer | undefined;
+  beforeEach(async () => {
+    server = await startFakeApiServer({ namespaces: ['default', ...WEB_SHOP_NAMESPACES] });
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return () => {
+    if (server === undefined) throw new Error('using the fake API server: it has not started');
+    return server;
+  };
+}
+
+/**
+ * The pool the passes launch for, `general`, as a platform team writes it for Karpenter: spot
+ * first with on-demand allowed, current c/m/r families, both architectures, consolidation on.
+ * `template` adds to its template's spec.
+ */
+export function generalPool(template: Record<string, unknown> = {}): object {
+  const pool = aMinimalNodePool();
+  return {
+    ...pool,
+    metadata: { name: 'general' },
+    spec: {
+      template: {
+        metadata: { labels: { team: 'platform' } },
+        spec: {
+          ...pool.spec.template.spec,
+          requirements: [
+            { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] },
+            { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm', 'r'] },
+            { key: 'karpenter.k8s.aws/instance-generation', operator: 'Gt', values: ['5'] },
+            { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64', 'arm64'] },
+          ],
+          expireAfter: '720h',
+          ...template,
+        },
+      },
+      disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '1m' },
+    },
+  };
+}
+
+/** A state store holding the `general` pool (with `template` added) and its class `default`. */
+export async function aStateWithGeneralPool(template: Record<string, unknown> = {}) {
+  const state = makeMemoryStateStore();
+  await storeDocuments(state, [aMinimalNodeClass(), generalPool(template)]);
+  return state;
+}
 
 export class Wakes implements Waker {
   readonly queued: { wake: Wake; delaySeconds: number }[] = [];
@@ -29,12 +88,22 @@ export class Wakes implements Waker {
   }
 }
 
-/** A clock the test sets: passes read the same instant until it is moved. */
+/**
+ * A clock the test sets: passes read the same instant until it is moved, or, given a step, an
+ * instant `stepMs` later at every reading, as wall time moves during a pass.
+ */
 export class SetClock {
   #ms = T0;
-  now = (): Date => new Date(this.#ms);
+  constructor(readonly stepMs = 0) {}
+  now = (): Date => {
+    this.#ms += this.stepMs;
+    return new Date(this.#ms);
+  };
   moveTo(secondsAfterT0: number): void {
     this.#ms = T0 + secondsAfterT0 * 1000;
+  }
+  advance(seconds: number): void {
+    this.#ms += seconds * 1000;
   }
 }
 
@@ -75,22 +144,19 @@ export interface PassWorld {
   readonly decisions: MemoryDecisionPublisher;
 }
 
-/** The burst scenario's pools, and `pods` pods kube-scheduler marked Unschedulable. */
-export async function aPassWorld(server: FakeApiServer, pods: number): Promise<PassWorld> {
-  const scenario = burstScenario(1, pods);
-  const state = makeMemoryStateStore();
-  await configurePools(state, scenario.manifests);
-  for (const pod of scenario.steps.flatMap((s) => s.pods)) {
-    server.store.create('pods', {
-      ...pod,
-      status: {
-        phase: 'Pending',
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
-      },
-    });
-  }
-  const clock = new SetClock();
-  const cloud = new RefusingCloud({ clock, region: 'us-east-1', zones: scenario.zones, seed: 1 });
+/**
+ * The `general` pool, and `pods` pods of a web shop kube-scheduler marked Unschedulable; the
+ * clock moves `clockStepMs` at every reading.
+ */
+export async function aPassWorld(
+  server: FakeApiServer,
+  pods: number,
+  { clockStepMs = 0 }: { readonly clockStepMs?: number } = {},
+): Promise<PassWorld> {
+  const state = await aStateWithGeneralPool();
+  for (const pod of webShopPods(pods)) server.store.create('pods', pod);
+  const clock = new SetClock(clockStepMs);
+  const cloud = new RefusingCloud({ clock, region: 'us-east-1', zones: ZONES, seed: 1 });
   const waker = new Wakes();
   const decisions = new MemoryDecisionPublisher();
   let n = 0;

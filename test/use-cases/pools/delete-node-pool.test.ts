@@ -3,32 +3,21 @@
  * the pool, and the controller drains and terminates any claim whose pool is gone — one written
  * while the delete ran, or one the API never marked because it died half-way.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import { deleteNodePool } from '../../../functions/use-cases/pools/delete-documents.ts';
-import { aPassWorld, aRunningClaim, T0 } from '../controller/pass-world.ts';
+import { aPassWorld, aRunningClaim, T0, useFakeApiServer } from '../controller/pass-world.ts';
 
-let server: FakeApiServer;
-
-beforeEach(async () => {
-  server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFakeApiServer();
 
 const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
 const now = new Date(T0);
 
 describe('deleting a NodePool', () => {
   it('marks its claims for deletion before it deletes the pool', async () => {
-    const world = await aPassWorld(server, 0);
-    await aRunningClaim(world, server, 'general-one');
+    const world = await aPassWorld(server(), 0);
+    await aRunningClaim(world, server(), 'general-one');
     const calls: string[] = [];
     const { nodeClaims, nodePools } = world.state;
     const update = nodeClaims.update.bind(nodeClaims);
@@ -47,9 +36,9 @@ describe('deleting a NodePool', () => {
 
   it('strands no claim when the call dies right after the pool is deleted', async () => {
     // Prepare
-    const world = await aPassWorld(server, 0);
-    await aRunningClaim(world, server, 'general-one');
-    await aRunningClaim(world, server, 'general-two');
+    const world = await aPassWorld(server(), 0);
+    await aRunningClaim(world, server(), 'general-one');
+    await aRunningClaim(world, server(), 'general-two');
     const { nodePools } = world.state;
     const remove = nodePools.delete.bind(nodePools);
     vi.spyOn(nodePools, 'delete').mockImplementationOnce(async (name, version) => {
@@ -69,13 +58,13 @@ describe('deleting a NodePool', () => {
 
   it('drains and terminates a claim a pass wrote while the pool was being deleted', async () => {
     // Prepare: a pass writes a claim after the API listed the pool's claims.
-    const world = await aPassWorld(server, 0);
-    await aRunningClaim(world, server, 'general-one');
+    const world = await aPassWorld(server(), 0);
+    await aRunningClaim(world, server(), 'general-one');
     const { nodeClaims } = world.state;
     const listByPool = nodeClaims.listByPool.bind(nodeClaims);
     vi.spyOn(nodeClaims, 'listByPool').mockImplementationOnce(async (pool) => {
       const listed = await listByPool(pool);
-      await aRunningClaim(world, server, 'general-late');
+      await aRunningClaim(world, server(), 'general-late');
       return listed;
     });
     // Act
