@@ -4,41 +4,23 @@
  * command in this process, through the same `runNodesmith` the binary calls; plan-contract.test.ts
  * runs the built binary itself (`runBinary`), which `npm test`'s pretest step bundles into dist/.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { PlanReport, PlanReportClaim } from '../../functions/use-cases/plan/plan-report.ts';
+import { type CliResult, runCli as runBuiltCli } from '../support/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../../bin/nodesmith.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
 
-export interface CliRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliRun = CliResult;
 
 /** The path of a fixture file, relative to the repository root as a user would type it. */
 export function fixture(name: string): string {
   return `${FIXTURES}${name}.yaml`.slice(ROOT.length);
 }
 
-/** Spawns `node bin/nodesmith.mjs <args>` from the repository root and collects its output. */
-export function runBinary(args: readonly string[], stdin?: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+/** The built binary, `node bin/nodesmith.mjs <args>`, from the repository root. */
+export function runBinary(args: readonly string[]): Promise<CliRun> {
+  return runBuiltCli(args, { cwd: ROOT });
 }
 
 /**

@@ -20,20 +20,24 @@ export interface CliOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Options for node itself, before the script (`--import …`). */
   readonly nodeArgs?: readonly string[];
+  /** The child's working directory, which relative paths start from; the parent's when absent. */
+  readonly cwd?: string;
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       env: options.env ?? process.env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+    // Decoded as a stream, so a character split between two chunks is read whole.
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
     });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
     });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
