@@ -11,28 +11,16 @@ import {
   startFakeApiServer,
 } from '../../functions/adapters/simulated/api-server/index.ts';
 import { runCli, writeKubeconfig } from '../support/cli.ts';
+import { aNodePoolDocument, yamlOf } from '../support/karpenter-documents.ts';
 
-const NODE_POOL = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-      - key: node.kubernetes.io/instance-type
-        operator: In
-        values:
-        - m5.large
-      - key: karpenter.sh/capacity-type
-        operator: In
-        values:
-        - on-demand
-`;
+const NODE_POOL = yamlOf(
+  aNodePoolDocument({
+    requirements: {
+      'node.kubernetes.io/instance-type': ['m5.large'],
+      'karpenter.sh/capacity-type': ['on-demand'],
+    },
+  }),
+);
 
 function pendingPod(name: string, cpu: string) {
   return {

@@ -27,6 +27,7 @@ import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts'
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
+import { aNodePoolDocument, yamlOf } from '../support/karpenter-documents.ts';
 
 const endpoint = useDynamoDbLocal();
 let client: DynamoDBClient | undefined;
@@ -34,27 +35,16 @@ let tableSets = 0;
 
 afterAll(() => client?.destroy());
 
-const STORED_POOL = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: stored
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: stored-class
-      requirements:
-      - key: node.kubernetes.io/instance-type
-        operator: In
-        values:
-        - m5.xlarge
-      - key: karpenter.sh/capacity-type
-        operator: In
-        values:
-        - on-demand
-`;
+const STORED_POOL = yamlOf(
+  aNodePoolDocument({
+    name: 'stored',
+    nodeClass: 'stored-class',
+    requirements: {
+      'node.kubernetes.io/instance-type': ['m5.xlarge'],
+      'karpenter.sh/capacity-type': ['on-demand'],
+    },
+  }),
+);
 
 // Its one subnet's zone shows in the plan only if the class really came from the table.
 const STORED_CLASS = `apiVersion: karpenter.k8s.aws/v1

@@ -13,7 +13,12 @@ import type { StateStore } from '../../functions/ports/state-store.ts';
 import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
 import { runCli } from '../support/cli.ts';
 import { useFreshStateStores } from '../support/dynamodb-local.ts';
-import { CLUSTER_LIMITS, SHOP_NODE_CLASS } from '../support/karpenter-documents.ts';
+import {
+  aNodePoolDocument,
+  CLUSTER_LIMITS,
+  SHOP_NODE_CLASS,
+  yamlOf,
+} from '../support/karpenter-documents.ts';
 import { type SignedApiServer, startSignedApiServer } from '../support/signed-api-server.ts';
 
 const CALLER = {
@@ -22,25 +27,13 @@ const CALLER = {
   region: 'eu-west-1',
 };
 
-const POOLS_YAML = `${SHOP_NODE_CLASS}---
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["spot"]
-  limits:
-    cpu: "64"
-`;
+const POOLS_YAML = `${SHOP_NODE_CLASS}---\n${yamlOf(
+  aNodePoolDocument({
+    name: 'web',
+    requirements: { 'karpenter.sh/capacity-type': ['spot'] },
+    limits: { cpu: '64' },
+  }),
+)}`;
 
 /** Four overlays of weight 10 that give each NVIDIA type four time-sliced GPUs per GPU. */
 const GPU_SLICES = fileURLToPath(
@@ -172,7 +165,8 @@ describe('nodesmith pools', () => {
   }, 60_000);
 
   it('refuses a bad file before sending anything, naming file, line and field', async () => {
-    const path = file(POOLS_YAML.replace('values: ["spot"]', 'values: "spot"'));
+    // The requirement's values as one string, not a list
+    const path = file(POOLS_YAML.replace(/values:\n *- spot/, 'values: spot'));
     const result = await pools(['apply', '-f', path]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(

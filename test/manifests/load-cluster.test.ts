@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MiB } from '../../functions/domain/resources.ts';
 import { loadCluster } from '../../functions/manifests/load-cluster.ts';
+import { aNodePoolDocument, yamlOf } from '../support/karpenter-documents.ts';
 import { manifestErrorOf } from './manifest-fixtures.ts';
 
 const CLUSTER = `apiVersion: v1
@@ -34,19 +35,9 @@ items:
     replicas: 0
 `;
 
-const KARPENTER = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      requirements:
-      - key: karpenter.sh/capacity-type
-        operator: In
-        values: [spot]
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
----
+const KARPENTER = `${yamlOf(
+  aNodePoolDocument({ requirements: { 'karpenter.sh/capacity-type': ['spot'] } }),
+)}---
 apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
 metadata:
@@ -151,13 +142,16 @@ describe('loadCluster', () => {
   it("places a Karpenter kind's error at its file, line and field", () => {
     // Prepare
     const text = KARPENTER.replace('operator: In', 'operator: Sometimes');
+    const line = text.split('\n').findIndex((row) => row.includes('operator: Sometimes')) + 1;
 
     // Act
     const error = manifestErrorOf(() => loadCluster([{ file: 'karpenter.yaml', text }]));
 
     // Assess
     expect(error.message).toMatch(
-      /^karpenter\.yaml:10: spec\.template\.spec\.requirements\[0\]\.operator: /,
+      new RegExp(
+        `^karpenter\\.yaml:${line}: spec\\.template\\.spec\\.requirements\\[0\\]\\.operator: `,
+      ),
     );
   });
 

@@ -1,7 +1,50 @@
 /**
  * Karpenter documents for tests: as platform teams write them, for the API and the command line,
- * and the smallest each kind Karpenter accepts, as objects to build on.
+ * NodePools built to order, and the smallest each kind Karpenter accepts, as objects to build on.
  */
+import { stringify } from 'yaml';
+
+/** The documents as one YAML file, `---` between them. */
+export function yamlOf(...documents: readonly object[]): string {
+  return documents.map((document) => stringify(document)).join('---\n');
+}
+
+export interface NodePoolDocumentOptions {
+  readonly name?: string;
+  /** The EC2NodeClass it names; `default` unless given. */
+  readonly nodeClass?: string;
+  /** `In` requirements: the values each label may take. */
+  readonly requirements: Readonly<Record<string, readonly string[]>>;
+  readonly taints?: readonly { readonly key: string; readonly effect: string }[];
+  readonly limits?: Readonly<Record<string, string>>;
+  readonly disruption?: Readonly<Record<string, string>>;
+}
+
+/** A NodePool document with these fields, on the smallest NodePool Karpenter accepts. */
+export function aNodePoolDocument(options: NodePoolDocumentOptions) {
+  const { metadata, spec, ...kind } = aMinimalNodePool();
+  const { nodeClassRef } = spec.template.spec;
+  const requirements = Object.entries(options.requirements).map(([key, values]) => ({
+    key,
+    operator: 'In',
+    values: [...values],
+  }));
+  return {
+    ...kind,
+    metadata: { ...metadata, name: options.name ?? metadata.name },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { ...nodeClassRef, name: options.nodeClass ?? nodeClassRef.name },
+          requirements,
+          ...(options.taints === undefined ? {} : { taints: options.taints }),
+        },
+      },
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.disruption === undefined ? {} : { disruption: options.disruption }),
+    },
+  };
+}
 
 /** The EC2NodeClass of Karpenter's getting-started guide, for a cluster named `shop`. */
 export const SHOP_NODE_CLASS = `apiVersion: karpenter.k8s.aws/v1
@@ -21,33 +64,17 @@ spec:
 `;
 
 /** A NodePool as Karpenter's getting-started guide writes it, using the class above. */
-export const SHOP_NODE_POOL = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["on-demand", "spot"]
-        - key: karpenter.k8s.aws/instance-category
-          operator: In
-          values: ["c", "m", "r"]
-      taints:
-        - key: example.com/special
-          effect: NoSchedule
-  limits:
-    cpu: "1000"
-  disruption:
-    consolidationPolicy: WhenEmptyOrUnderutilized
-    consolidateAfter: 1m
-`;
+export const SHOP_NODE_POOL = yamlOf(
+  aNodePoolDocument({
+    requirements: {
+      'karpenter.sh/capacity-type': ['on-demand', 'spot'],
+      'karpenter.k8s.aws/instance-category': ['c', 'm', 'r'],
+    },
+    taints: [{ key: 'example.com/special', effect: 'NoSchedule' }],
+    limits: { cpu: '1000' },
+    disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '1m' },
+  }),
+);
 
 /** The cluster's limits as docs/limits.md shows them. */
 export const CLUSTER_LIMITS = `apiVersion: nodesmith.io/v1

@@ -20,7 +20,7 @@ import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { apiRequest } from '../../support/api-requests.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
-import { SHOP_NODE_CLASS } from '../../support/karpenter-documents.ts';
+import { aNodePoolDocument, SHOP_NODE_CLASS, yamlOf } from '../../support/karpenter-documents.ts';
 
 const NOW = new Date('2026-11-25T09:00:00Z');
 const freshState = useFreshStateStores('api');
@@ -33,27 +33,15 @@ afterEach(async () => {
   await server.close();
 });
 
-const NODE_POOL = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["on-demand"]
-        - key: karpenter.k8s.aws/instance-category
-          operator: In
-          values: ["c", "m", "r"]
-  limits:
-    cpu: "1000"
-`;
+const NODE_POOL = yamlOf(
+  aNodePoolDocument({
+    requirements: {
+      'karpenter.sh/capacity-type': ['on-demand'],
+      'karpenter.k8s.aws/instance-category': ['c', 'm', 'r'],
+    },
+    limits: { cpu: '1000' },
+  }),
+);
 
 class Wakes implements Waker {
   readonly queued: Wake[] = [];
@@ -201,10 +189,7 @@ describe('the pools API', () => {
   it.each([
     [
       'a field Karpenter rejects',
-      NODE_POOL.replace(
-        'operator: In\n          values: ["on-demand"]',
-        'operator: Inside\n          values: ["on-demand"]',
-      ),
+      NODE_POOL.replace('operator: In', 'operator: Inside'),
       400,
       /spec\.template\.spec\.requirements\[0\]\.operator/,
     ],
@@ -247,11 +232,12 @@ describe('the pools API', () => {
   it('names the line of a bad field', async () => {
     const { call } = await setUp();
     const bad = NODE_POOL.replace('cpu: "1000"', 'cpu: "lots"');
+    const line = bad.split('\n').findIndex((row) => row.includes('"lots"')) + 1;
     const reply = await call(request('PUT', '/v1/nodepools/default', bad));
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ field: 'spec.limits.cpu', line: 20 });
+    expect(reply.body).toMatchObject({ field: 'spec.limits.cpu', line });
     expect(reply.body.error).toBe(
-      'body:20: spec.limits.cpu: "lots" is not a quantity such as 500m, 2Gi or 1.5',
+      `body:${line}: spec.limits.cpu: "lots" is not a quantity such as 500m, 2Gi or 1.5`,
     );
   });
 
