@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
+import { aNodePoolDocument, SHOP_NODE_CLASS, yamlOf } from '../support/karpenter-documents.ts';
 
 const SUMMARY_KEYS = [
   'scenario',
@@ -25,6 +26,11 @@ const SUMMARY_KEYS = [
 
 function reportPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'simulate-')), 'report.html');
+}
+
+/** `nodesmith simulate <args>` in the test's process, writing its report to a fresh file. */
+function simulate(...args: string[]) {
+  return runCliInProcess(['simulate', ...args, '--report', reportPath()]);
 }
 
 describe('nodesmith simulate', { timeout: 180_000 }, () => {
@@ -47,9 +53,9 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
   });
 
   it('shows the timeline and the summary, and the same seed gives the same run', async () => {
-    const args = ['simulate', '--pods', '40', '--seed', '5'];
-    const first = await runCliInProcess([...args, '--report', reportPath()]);
-    const second = await runCliInProcess([...args, '--report', reportPath()]);
+    const args = ['--pods', '40', '--seed', '5'];
+    const first = await simulate(...args);
+    const second = await simulate(...args);
     expect(first.status).toBe(0);
     for (const line of [
       'kube-scheduler marked 16 pods Unschedulable',
@@ -69,31 +75,16 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
   });
 
   it('runs the same with its state on DynamoDB Local', async () => {
-    const args = ['simulate', '--pods', '40', '--seed', '2', '-o', 'json'];
-    const inMemory = await runCliInProcess([...args, '--report', reportPath()]);
-    const onDynamoDb = await runCliInProcess([
-      ...args,
-      '--dynamodb-local',
-      '--report',
-      reportPath(),
-    ]);
+    const args = ['--pods', '40', '--seed', '2', '-o', 'json'];
+    const inMemory = await simulate(...args);
+    const onDynamoDb = await simulate(...args, '--dynamodb-local');
     expect(onDynamoDb.stderr).toBe('');
     expect(onDynamoDb.status).toBe(0);
     expect(JSON.parse(onDynamoDb.stdout)).toEqual(JSON.parse(inMemory.stdout));
   });
 
   it('re-plans the pods of failed launches in the same pass when capacity runs out', async () => {
-    const result = await runCliInProcess([
-      'simulate',
-      '--scenario',
-      'capacity-errors',
-      '--pods',
-      '60',
-      '-o',
-      'json',
-      '--report',
-      reportPath(),
-    ]);
+    const result = await simulate('--scenario', 'capacity-errors', '--pods', '60', '-o', 'json');
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.replans).toBeGreaterThan(0);
@@ -161,15 +152,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('launches for a dump what plan chooses for it, and reports what plan cannot place', async () => {
     const file = 'examples/web-shop.yaml';
     const plan = JSON.parse((await runCliInProcess(['plan', '-f', file, '-o', 'json'])).stdout);
-    const result = await runCliInProcess([
-      'simulate',
-      '-f',
-      file,
-      '-o',
-      'json',
-      '--report',
-      reportPath(),
-    ]);
+    const result = await simulate('-f', file, '-o', 'json');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
@@ -187,8 +170,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
 
   it('says why the pods left pending wait, one row per reason as plan shows them', async () => {
     // Act
-    const args = ['simulate', '-f', 'examples/web-shop.yaml', '--report', reportPath()];
-    const result = await runCliInProcess(args);
+    const result = await simulate('-f', 'examples/web-shop.yaml');
     // Assert
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('invariants: 11 of 11 held');
@@ -199,8 +181,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
 
   it("counts and prices a dump's running nodes", async () => {
     // Act
-    const args = ['simulate', '-f', 'examples/underused.yaml', '-o', 'json'];
-    const result = await runCliInProcess([...args, '--report', reportPath()]);
+    const result = await simulate('-f', 'examples/underused.yaml', '-o', 'json');
     // Assert
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
@@ -213,9 +194,8 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it("adopts a dump's nodes of its NodePools and consolidates them through a drain, within its budgets", async () => {
     // Arrange: the dump's nine nodes at list prices, as the run starts from them.
     const startingCostPerHour = 1.898;
-    const args = ['simulate', '-f', 'examples/underused.yaml', '--report', reportPath()];
     // Act
-    const result = await runCliInProcess(args);
+    const result = await simulate('-f', 'examples/underused.yaml');
     // Assert
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
@@ -242,7 +222,7 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('plans its first pass exactly as plan does, before kube-scheduler has bound anything', async () => {
     const file = 'examples/scale-from-zero.yaml';
     const plan = JSON.parse((await runCliInProcess(['plan', '-f', file, '-o', 'json'])).stdout);
-    const result = await runCliInProcess(['simulate', '-f', file, '--report', reportPath()]);
+    const result = await simulate('-f', file);
     expect(result.status).toBe(0);
     const first = /computed (\d+) new node claims/.exec(result.stdout);
     expect(Number(first?.[1])).toBe(plan.summary.newNodeClaims);
@@ -265,7 +245,8 @@ describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
     const file = join(dir, 'workloads.yaml');
     writeFileSync(
       file,
-      `${readFileSync('bin/cli/simulate/scenarios/pools.yaml.ts', 'utf8').split('`')[1]}---
+      `${SHOP_NODE_CLASS}---
+${yamlOf(aNodePoolDocument({ requirements: { 'karpenter.sh/capacity-type': ['spot', 'on-demand'] } }))}---
 apiVersion: apps/v1
 kind: Deployment
 metadata: { name: web, namespace: shop }
@@ -306,15 +287,7 @@ spec:
     spec: { restartPolicy: Never, containers: [{ name: report, image: report:1, resources: { requests: { cpu: "2", memory: 1Gi } } }] }
 `,
     );
-    const result = await runCliInProcess([
-      'simulate',
-      '-f',
-      file,
-      '-o',
-      'json',
-      '--report',
-      reportPath(),
-    ]);
+    const result = await simulate('-f', file, '-o', 'json');
     expect(result.stderr).toBe('');
     const summary = JSON.parse(result.stdout);
     expect(summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
@@ -334,17 +307,7 @@ spec:
 
   it('runs under the cluster limits of --limits FILE, and refuses a bad one before running', async () => {
     const limits = 'test/fixtures/conformance/limits/cluster-nodes.yaml';
-    const run = await runCliInProcess([
-      'simulate',
-      '--pods',
-      '60',
-      '--limits',
-      limits,
-      '-o',
-      'json',
-      '--report',
-      reportPath(),
-    ]);
+    const run = await simulate('--pods', '60', '--limits', limits, '-o', 'json');
     expect(run.status).toBe(0);
     const summary = JSON.parse(run.stdout);
     expect(summary.nodes.running).toBe(4);
