@@ -160,28 +160,8 @@ describe('AL2023 user data (nodeadm)', () => {
   });
 
   it('passes the EC2NodeClass kubelet settings through, its maxPods and clusterDNS winning', () => {
-    // Act
-    const config = generatedNodeConfig(
-      userData('AL2023', {
-        kubelet: {
-          maxPods: 110,
-          clusterDNS: ['10.100.0.10'],
-          systemReserved: { cpu: '100m', memory: '100Mi' },
-          kubeReserved: { cpu: '200m' },
-          evictionHard: { 'memory.available': '5%' },
-          evictionSoft: { 'memory.available': '10%' },
-          evictionSoftGracePeriod: { 'memory.available': '1m30s' },
-          evictionMaxPodGracePeriod: 60,
-          imageGCHighThresholdPercent: 85,
-          imageGCLowThresholdPercent: 80,
-          cpuCFSQuota: false,
-          podsPerCore: 10,
-        },
-        instanceStorePolicy: 'RAID0',
-      }),
-    );
-    // Assess
-    expect(config.spec.kubelet.config).toMatchObject({
+    // Prepare
+    const kubelet = {
       maxPods: 110,
       clusterDNS: ['10.100.0.10'],
       systemReserved: { cpu: '100m', memory: '100Mi' },
@@ -194,7 +174,13 @@ describe('AL2023 user data (nodeadm)', () => {
       imageGCLowThresholdPercent: 80,
       cpuCFSQuota: false,
       podsPerCore: 10,
-    });
+    };
+    // Act
+    const config = generatedNodeConfig(
+      userData('AL2023', { kubelet, instanceStorePolicy: 'RAID0' }),
+    );
+    // Assess
+    expect(config.spec.kubelet.config).toMatchObject(kubelet);
     expect(config.spec.instance).toEqual({ localStorage: { strategy: 'RAID0' } });
   });
 
