@@ -171,16 +171,21 @@ describe('capacity types', () => {
     expect(placementOf(plan, pod)).toMatchObject({ capacityType: 'on-demand' });
   });
 
-  it('falls back to on-demand when no spot offering is available', () => {
+  it.each([
+    {
+      name: 'falls back to on-demand when no spot offering is available',
+      unavailable: ['test-zone-a/spot', 'test-zone-b/spot', 'test-zone-c/spot'],
+      placement: { capacityType: 'on-demand' },
+    },
+    {
+      name: 'picks the zone of the cheapest available offering',
+      unavailable: ['test-zone-a/spot'],
+      placement: { zone: 'test-zone-b', capacityType: 'spot' },
+    },
+  ])('$name', ({ unavailable, placement }) => {
     // Prepare
     const catalog = [
-      anInstanceType({
-        name: 'm.large',
-        cpu: 2,
-        memoryGiB: 8,
-        price: 0.1,
-        unavailable: ['test-zone-a/spot', 'test-zone-b/spot', 'test-zone-c/spot'],
-      }),
+      anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1, unavailable }),
     ];
     const pod = aPod({ name: 'web', cpu: '1' });
 
@@ -188,27 +193,7 @@ describe('capacity types', () => {
     const plan = planFor({ pods: [pod], catalog });
 
     // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ capacityType: 'on-demand' });
-  });
-
-  it('picks the zone of the cheapest available offering', () => {
-    // Prepare
-    const catalog = [
-      anInstanceType({
-        name: 'm.large',
-        cpu: 2,
-        memoryGiB: 8,
-        price: 0.1,
-        unavailable: ['test-zone-a/spot'],
-      }),
-    ];
-    const pod = aPod({ name: 'web', cpu: '1' });
-
-    // Act
-    const plan = planFor({ pods: [pod], catalog });
-
-    // Assess
-    expect(placementOf(plan, pod)).toMatchObject({ zone: 'test-zone-b', capacityType: 'spot' });
+    expect(placementOf(plan, pod)).toMatchObject(placement);
   });
 });
 
