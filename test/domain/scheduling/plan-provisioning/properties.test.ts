@@ -311,151 +311,122 @@ function plan(input: ProvisioningInput): ProvisioningPlan {
   return planProvisioning(input);
 }
 
+/** Checks `property` on the plan of each random cluster, given its input and pods by key. */
+function forEveryCluster(
+  property: (
+    input: ProvisioningInput,
+    result: ProvisioningPlan,
+    pods: ReadonlyMap<string, Pod>,
+  ) => void,
+): void {
+  fc.assert(
+    fc.property(aCluster, (cluster) => {
+      // Prepare
+      const input = inputOf(cluster);
+
+      // Act
+      const result = plan(input);
+
+      // Assess
+      property(input, result, podsByKey(input));
+    }),
+    RUNS,
+  );
+}
+
 describe('planProvisioning over random small clusters', () => {
   it("never plans past a limit: a pool's or the cluster's, in nodes, resources or dollars", () => {
-    fc.assert(
-      fc.property(aCluster, (cluster) => {
-        // Prepare
-        const input = inputOf(cluster);
-
-        // Act
-        const result = plan(input);
-
-        // Assess: within each limit, or adding nothing to a scope already past it
-        for (const { scope, before, after } of limitUsage(input, result)) {
-          for (const [name, limit] of Object.entries(scope.limits)) {
-            const used = after[name] ?? 0n;
-            if (used > limit) expect(used).toBe(before[name]);
-          }
+    forEveryCluster((input, result) => {
+      // Within each limit, or adding nothing to a scope already past it
+      for (const { scope, before, after } of limitUsage(input, result)) {
+        for (const [name, limit] of Object.entries(scope.limits)) {
+          const used = after[name] ?? 0n;
+          if (used > limit) expect(used).toBe(before[name]);
         }
-      }),
-      RUNS,
-    );
+      }
+    });
   });
 
   it('never plans more than an instance type or an existing node can hold', () => {
-    fc.assert(
-      fc.property(aCluster, (cluster) => {
-        // Prepare
-        const input = inputOf(cluster);
-        const pods = podsByKey(input);
-
-        // Act
-        const result = plan(input);
-
-        // Assess
-        for (const claim of result.nodeClaims) {
-          const requests = requestsOf(claim.pods, pods);
-          expect(claim.requests).toEqual(requests);
-          for (const option of claim.instanceTypeOptions) {
-            expect(fits(requests, option.allocatable)).toBe(true);
-          }
-          expect(claim.instanceTypeOptions[0]?.name).toBe(claim.instanceType.name);
+    forEveryCluster((input, result, pods) => {
+      for (const claim of result.nodeClaims) {
+        const requests = requestsOf(claim.pods, pods);
+        expect(claim.requests).toEqual(requests);
+        for (const option of claim.instanceTypeOptions) {
+          expect(fits(requests, option.allocatable)).toBe(true);
         }
-        for (const placed of result.existingNodes) {
-          const node = input.nodes.find((n) => n.name === placed.name);
-          const running = input.pods
-            .filter((p) => p.nodeName === placed.name && !isTerminal(p))
-            .map(podKey);
-          expect(
-            fits(requestsOf([...running, ...placed.pods], pods), node?.allocatable ?? {}),
-          ).toBe(true);
-        }
-      }),
-      RUNS,
-    );
+        expect(claim.instanceTypeOptions[0]?.name).toBe(claim.instanceType.name);
+      }
+      for (const placed of result.existingNodes) {
+        const node = input.nodes.find((n) => n.name === placed.name);
+        const running = input.pods
+          .filter((p) => p.nodeName === placed.name && !isTerminal(p))
+          .map(podKey);
+        expect(fits(requestsOf([...running, ...placed.pods], pods), node?.allocatable ?? {})).toBe(
+          true,
+        );
+      }
+    });
   });
 
   it('places every pod on a node whose labels it selects and whose taints it tolerates', () => {
-    fc.assert(
-      fc.property(aCluster, (cluster) => {
-        // Prepare
-        const input = inputOf(cluster);
-        const pods = podsByKey(input);
-
-        // Act
-        const result = plan(input);
-
-        // Assess
-        for (const claim of result.nodeClaims) {
-          expectAtHome(claim.pods, pods, claim);
-          expect(claim.labels[Label.zone]).toBe(claim.offering.zone);
-          expect(claim.offering.available).toBe(true);
-        }
-        for (const placed of result.existingNodes) {
-          const node = input.nodes.find((n) => n.name === placed.name);
-          expectAtHome(placed.pods, pods, {
-            labels: node?.labels ?? {},
-            taints: node?.taints ?? [],
-          });
-        }
-      }),
-      RUNS,
-    );
+    forEveryCluster((input, result, pods) => {
+      for (const claim of result.nodeClaims) {
+        expectAtHome(claim.pods, pods, claim);
+        expect(claim.labels[Label.zone]).toBe(claim.offering.zone);
+        expect(claim.offering.available).toBe(true);
+      }
+      for (const placed of result.existingNodes) {
+        const node = input.nodes.find((n) => n.name === placed.name);
+        expectAtHome(placed.pods, pods, {
+          labels: node?.labels ?? {},
+          taints: node?.taints ?? [],
+        });
+      }
+    });
   });
 
   it('never puts pods that repel each other, or bind the same host port, on one node', () => {
-    fc.assert(
-      fc.property(aCluster, (cluster) => {
-        // Prepare
-        const input = inputOf(cluster);
-        const pods = podsByKey(input);
-
-        // Act
-        const result = plan(input);
-
-        // Assess
-        const groups = [
-          ...result.nodeClaims.map((c) => c.pods),
-          ...result.existingNodes.map((n) => [
-            ...n.pods,
-            ...input.pods.filter((p) => p.nodeName === n.name).map(podKey),
-          ]),
-        ];
-        const placed = (p: Pod) => p.nodeName === undefined;
-        for (const keys of groups) {
-          const together = keys.map((k) => pods.get(k) ?? aPod());
-          for (const pod of together) {
-            if (pod.spec.affinity?.podAntiAffinity === undefined) continue;
-            const repelled = together.filter(
-              (p) => p !== pod && p.labels.app === pod.labels.app && (placed(p) || placed(pod)),
-            );
-            expect(repelled.map(podKey)).toEqual([]);
-          }
-          const ports = together.filter(placed).flatMap((p) => hostPortsOf(p).map((hp) => hp.port));
-          const bound = together
-            .filter((p) => !placed(p))
-            .flatMap((p) => hostPortsOf(p).map((hp) => hp.port));
-          expect(new Set([...ports, ...new Set(bound)]).size).toBe(
-            ports.length + new Set(bound).size,
+    forEveryCluster((input, result, pods) => {
+      const groups = [
+        ...result.nodeClaims.map((c) => c.pods),
+        ...result.existingNodes.map((n) => [
+          ...n.pods,
+          ...input.pods.filter((p) => p.nodeName === n.name).map(podKey),
+        ]),
+      ];
+      const placed = (p: Pod) => p.nodeName === undefined;
+      for (const keys of groups) {
+        const together = keys.map((k) => pods.get(k) ?? aPod());
+        for (const pod of together) {
+          if (pod.spec.affinity?.podAntiAffinity === undefined) continue;
+          const repelled = together.filter(
+            (p) => p !== pod && p.labels.app === pod.labels.app && (placed(p) || placed(pod)),
           );
+          expect(repelled.map(podKey)).toEqual([]);
         }
-      }),
-      RUNS,
-    );
+        const ports = together.filter(placed).flatMap((p) => hostPortsOf(p).map((hp) => hp.port));
+        const bound = together
+          .filter((p) => !placed(p))
+          .flatMap((p) => hostPortsOf(p).map((hp) => hp.port));
+        expect(new Set([...ports, ...new Set(bound)]).size).toBe(
+          ports.length + new Set(bound).size,
+        );
+      }
+    });
   });
 
   it('lists every pending pod exactly once', () => {
-    fc.assert(
-      fc.property(aCluster, (cluster) => {
-        // Prepare
-        const input = inputOf(cluster);
-        const pending = input.pods.filter((p) => p.nodeName === undefined).map(podKey);
-
-        // Act
-        const result = plan(input);
-
-        // Assess
-        const listed = [
-          ...result.nodeClaims.flatMap((c) => c.pods),
-          ...result.existingNodes.flatMap((n) => n.pods),
-          ...result.unschedulable.map((u) => u.pod),
-        ];
-        expect(listed.sort()).toEqual(pending.sort());
-        expect(result.pendingPods).toBe(pending.length);
-      }),
-      RUNS,
-    );
+    forEveryCluster((input, result) => {
+      const pending = input.pods.filter((p) => p.nodeName === undefined).map(podKey);
+      const listed = [
+        ...result.nodeClaims.flatMap((c) => c.pods),
+        ...result.existingNodes.flatMap((n) => n.pods),
+        ...result.unschedulable.map((u) => u.pod),
+      ];
+      expect(listed.sort()).toEqual(pending.sort());
+      expect(result.pendingPods).toBe(pending.length);
+    });
   });
 
   it('gives the same plan for the same input, whatever the order of the pods', () => {
