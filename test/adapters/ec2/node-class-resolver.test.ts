@@ -10,6 +10,7 @@ import { aliasParameters } from '../../../functions/adapters/ec2/ami-aliases.ts'
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import type { InstanceProfileProvisioner } from '../../../functions/adapters/ec2/instance-profiles.ts';
 import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
+import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
 import { InvalidConfigError, ThrottledError } from '../../../functions/ports/errors.ts';
 import {
   AL2023_LATEST,
@@ -65,6 +66,18 @@ function setUp(options: { provisioner?: InstanceProfileProvisioner } = {}) {
   return { ...clients, clock, cloud };
 }
 
+/** A class naming its instance profile rather than a role, so resolving it asks IAM nothing. */
+function aClassWithProfile(spec: Partial<LaunchableNodeClass['spec']> = {}): LaunchableNodeClass {
+  return aNodeClass({ instanceProfile: 'prod-nodes', role: undefined, ...spec });
+}
+
+/** SSM answers the parameter `name` with an image id. */
+function stubParameter(ssmMock: ReturnType<typeof setUp>['ssmMock'], name: string): void {
+  ssmMock
+    .on(GetParameterCommand, { Name: name })
+    .resolves({ Parameter: { Name: name, Value: 'ami-0a1b2c3d4e5f60001' } });
+}
+
 function ssmNames(ssmMock: ReturnType<typeof setUp>['ssmMock']): string[] {
   return ssmMock.commandCalls(GetParameterCommand).map((call) => call.args[0].input.Name ?? '');
 }
@@ -73,9 +86,7 @@ describe('EC2NodeClass resolution', () => {
   it('selects subnets per term, with * matching any value of a tag, unique and sorted by id', async () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    const nodeClass = aClassWithProfile({
       subnetSelectorTerms: [
         { tags: { 'karpenter.sh/discovery': 'prod', 'kubernetes.io/role/internal-elb': '*' } },
         { id: 'subnet-0b1b1b1b1b1b1b1b1' },
@@ -100,9 +111,7 @@ describe('EC2NodeClass resolution', () => {
   it('selects security groups by id, by name and by tags', async () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    const nodeClass = aClassWithProfile({
       securityGroupSelectorTerms: [
         { id: 'sg-0123456789abcdef0' },
         { name: 'eks-cluster-sg-prod-1234567890' },
@@ -130,9 +139,7 @@ describe('EC2NodeClass resolution', () => {
     // Prepare
     const { cloud, ssmMock, ec2Mock } = setUp();
     // Act
-    const resolved = await cloud.resolveNodeClass(
-      aNodeClass({ instanceProfile: 'prod-nodes', role: undefined }),
-    );
+    const resolved = await cloud.resolveNodeClass(aClassWithProfile());
     // Assess
     expect(ssmNames(ssmMock).sort()).toEqual(Object.keys(AL2023_LATEST).sort());
     expect(ec2Mock.commandCalls(DescribeImagesCommand)[0]?.args[0].input).toEqual({
@@ -169,12 +176,8 @@ describe('EC2NodeClass resolution', () => {
     const { cloud, ssmMock } = setUp();
     const name =
       '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.31-v20240807/image_id';
-    ssmMock
-      .on(GetParameterCommand, { Name: name })
-      .resolves({ Parameter: { Name: name, Value: 'ami-0a1b2c3d4e5f60001' } });
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    stubParameter(ssmMock, name);
+    const nodeClass = aClassWithProfile({
       amiSelectorTerms: [{ alias: 'al2023@v20240807' }],
     });
     // Act
@@ -191,12 +194,8 @@ describe('EC2NodeClass resolution', () => {
     // Prepare
     const { cloud, ssmMock } = setUp();
     const name = '/aws/service/bottlerocket/aws-k8s-1.31/x86_64/1.20.4/image_id';
-    ssmMock
-      .on(GetParameterCommand, { Name: name })
-      .resolves({ Parameter: { Name: name, Value: 'ami-0a1b2c3d4e5f60001' } });
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    stubParameter(ssmMock, name);
+    const nodeClass = aClassWithProfile({
       amiSelectorTerms: [{ alias: 'bottlerocket@v1.20.4' }],
     });
     // Act
@@ -220,9 +219,7 @@ describe('EC2NodeClass resolution', () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();
     ec2Mock.on(DescribeImagesCommand).resolves(fixture('describe-images-by-name'));
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    const nodeClass = aClassWithProfile({
       amiFamily: 'AL2023',
       amiSelectorTerms: [{ name: 'golden-eks-1.31-*', tags: { team: 'platform' } }],
     });
@@ -247,9 +244,7 @@ describe('EC2NodeClass resolution', () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();
     ec2Mock.on(DescribeImagesCommand).resolves(fixture('describe-images-by-name'));
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    const nodeClass = aClassWithProfile({
       amiFamily: 'AL2023',
       amiSelectorTerms: [
         { id: 'ami-0c0c0c0c0c0c00001' },
@@ -277,9 +272,7 @@ describe('EC2NodeClass resolution', () => {
   it('refuses the AL2 alias with the message that names its replacement', async () => {
     // Prepare
     const { cloud } = setUp();
-    const nodeClass = aNodeClass({
-      instanceProfile: 'prod-nodes',
-      role: undefined,
+    const nodeClass = aClassWithProfile({
       amiSelectorTerms: [{ alias: 'al2@latest' }],
     });
     // Act
@@ -296,9 +289,7 @@ describe('EC2NodeClass resolution', () => {
     const { cloud, ec2Mock } = setUp();
     ec2Mock.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
     // Act
-    const resolving = cloud.resolveNodeClass(
-      aNodeClass({ instanceProfile: 'prod-nodes', role: undefined }),
-    );
+    const resolving = cloud.resolveNodeClass(aClassWithProfile());
     // Assess
     await expect(resolving).rejects.toThrow(
       new InvalidConfigError('resolving ec2nodeclass default: no subnets match its selector terms'),
@@ -316,9 +307,7 @@ describe('EC2NodeClass resolution', () => {
     });
     ec2Mock.on(DescribeSubnetsCommand).rejects(throttled);
     // Act
-    const error = await cloud
-      .resolveNodeClass(aNodeClass({ instanceProfile: 'prod-nodes', role: undefined }))
-      .catch((err: unknown) => err);
+    const error = await cloud.resolveNodeClass(aClassWithProfile()).catch((err: unknown) => err);
     // Assess
     expect(error).toBeInstanceOf(ThrottledError);
     expect((error as ThrottledError).cause).toBe(throttled);
@@ -391,7 +380,7 @@ describe('EC2NodeClass resolution caching', () => {
   it('describes subnets, security groups and images again only after a minute', async () => {
     // Prepare
     const { cloud, ec2Mock, clock } = setUp();
-    const nodeClass = aNodeClass({ instanceProfile: 'prod-nodes', role: undefined });
+    const nodeClass = aClassWithProfile();
     // Act
     await cloud.resolveNodeClass(nodeClass);
     clock.advance(59 * SECOND);
@@ -409,7 +398,7 @@ describe('EC2NodeClass resolution caching', () => {
   it('keeps alias parameters for 24 hours while images are described again every minute', async () => {
     // Prepare
     const { cloud, ssmMock, ec2Mock, clock } = setUp();
-    const nodeClass = aNodeClass({ instanceProfile: 'prod-nodes', role: undefined });
+    const nodeClass = aClassWithProfile();
     // Act
     await cloud.resolveNodeClass(nodeClass);
     clock.advance(23 * HOUR);
