@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
+import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.890Z');
 let h: Harness;
@@ -193,16 +193,13 @@ describe('failures worded as the real server words them', () => {
     );
     // Assess
     expect(failure.code).toBe(404);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'pods "web-1" not found',
-      reason: 'NotFound',
-      details: { name: 'web-1', kind: 'pods' },
-      code: 404,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(404, {
+        message: 'pods "web-1" not found',
+        reason: 'NotFound',
+        details: { name: 'web-1', kind: 'pods' },
+      }),
+    );
   });
 
   it('names the group in a NotFound for a grouped resource', async () => {
@@ -226,16 +223,13 @@ describe('failures worded as the real server words them', () => {
     );
     // Assess
     expect(failure.code).toBe(409);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'pods "web-1" already exists',
-      reason: 'AlreadyExists',
-      details: { name: 'web-1', kind: 'pods' },
-      code: 409,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(409, {
+        message: 'pods "web-1" already exists',
+        reason: 'AlreadyExists',
+        details: { name: 'web-1', kind: 'pods' },
+      }),
+    );
   });
 
   it('refuses to create in a namespace that does not exist', async () => {
@@ -263,27 +257,24 @@ describe('failures worded as the real server words them', () => {
     const nameRule =
       "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
     expect(failure.code).toBe(422);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `Pod "Web_1" is invalid: [metadata.name: Invalid value: "Web_1": ${nameRule}, spec.containers: Required value]`,
-      reason: 'Invalid',
-      details: {
-        name: 'Web_1',
-        kind: 'Pod',
-        causes: [
-          {
-            reason: 'FieldValueInvalid',
-            message: `Invalid value: "Web_1": ${nameRule}`,
-            field: 'metadata.name',
-          },
-          { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' },
-        ],
-      },
-      code: 422,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(422, {
+        message: `Pod "Web_1" is invalid: [metadata.name: Invalid value: "Web_1": ${nameRule}, spec.containers: Required value]`,
+        reason: 'Invalid',
+        details: {
+          name: 'Web_1',
+          kind: 'Pod',
+          causes: [
+            {
+              reason: 'FieldValueInvalid',
+              message: `Invalid value: "Web_1": ${nameRule}`,
+              field: 'metadata.name',
+            },
+            { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' },
+          ],
+        },
+      }),
+    );
   });
 
   it('answers unparseable JSON with 400 BadRequest', async () => {
@@ -318,14 +309,11 @@ describe('failures worded as the real server words them', () => {
     );
     // Assess
     expect(failure.code).toBe(500);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'resourceVersion should not be set on objects to be created',
-      code: 500,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(500, {
+        message: 'resourceVersion should not be set on objects to be created',
+      }),
+    );
   });
 
   it('answers an unknown path with the generic 404', async () => {
@@ -334,16 +322,11 @@ describe('failures worded as the real server words them', () => {
     // Assess
     expect(response).toEqual({
       status: 404,
-      body: {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
+      body: failureStatus(404, {
         message: 'the server could not find the requested resource',
         reason: 'NotFound',
         details: {},
-        code: 404,
-      },
+      }),
     });
   });
 });
@@ -365,17 +348,14 @@ describe('updates', () => {
     );
     // Assess
     expect(failure.code).toBe(409);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message:
-        'Operation cannot be fulfilled on nodes "n1": the object has been modified; please apply your changes to the latest version and try again',
-      reason: 'Conflict',
-      details: { name: 'n1', kind: 'nodes' },
-      code: 409,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(409, {
+        message:
+          'Operation cannot be fulfilled on nodes "n1": the object has been modified; please apply your changes to the latest version and try again',
+        reason: 'Conflict',
+        details: { name: 'n1', kind: 'nodes' },
+      }),
+    );
   });
 
   it('applies a PUT without a resourceVersion unconditionally', async () => {

@@ -75,3 +75,11 @@ export function podManifest(
     spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }], ...extra },
   };
 }
+
+/** The Status body the API server answers a failure with: its code, message, reason, details. */
+export function failureStatus(
+  code: number,
+  fields: { readonly message: string; readonly reason?: string; readonly details?: object },
+) {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...fields, code };
+}

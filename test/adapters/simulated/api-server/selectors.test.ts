@@ -4,7 +4,7 @@ import {
   matchesLabels,
   parseLabelSelector,
 } from '../../../../functions/adapters/simulated/api-server/label-selector.ts';
-import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
+import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
 
 let h: Harness;
 
@@ -139,15 +139,12 @@ describe('field selectors', () => {
     const failure = await failureOf(call);
     // Assess
     expect(failure.code).toBe(400);
-    expect(failure.body).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `field label not supported: ${selector.split('=')[0]}`,
-      reason: 'BadRequest',
-      code: 400,
-    });
+    expect(failure.body).toEqual(
+      failureStatus(400, {
+        message: `field label not supported: ${selector.split('=')[0]}`,
+        reason: 'BadRequest',
+      }),
+    );
   });
 
   it('answers a term without an operator with 400 BadRequest', async () => {
