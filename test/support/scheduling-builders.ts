@@ -273,6 +273,17 @@ export function aManagedNode(options: {
   return { node, nodeClaim };
 }
 
+/** `count` alike pods of one app, `<app>-0…`, labelled `app: <app>`, each with `spec`. */
+export function appPods(
+  app: string,
+  count: number,
+  spec: Omit<Parameters<typeof aPod>[0], 'name' | 'labels'> = {},
+): Pod[] {
+  return Array.from({ length: count }, (_, i) =>
+    aPod({ name: `${app}-${i}`, labels: { app }, ...spec }),
+  );
+}
+
 /** A NodeClaim that was launched but whose node has not joined yet. */
 export function anInFlightNodeClaim(options: {
   readonly name: string;

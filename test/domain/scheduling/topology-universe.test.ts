@@ -15,6 +15,7 @@ import type { Taint } from '../../../functions/domain/taints.ts';
 import { aNode, aNodePool, aPod, someInstanceTypes } from '../../support/builders.ts';
 import {
   anAffinityTerm,
+  appPods,
   aSpread,
   planFor,
   podAntiAffinity,
@@ -274,15 +275,11 @@ describe('spreading over the domains a pod could use', () => {
   });
 
   function web(count: number, constraint: TopologySpreadConstraint, nodeSelector = {}) {
-    return Array.from({ length: count }, (_, i) =>
-      aPod({
-        name: `web-${i}`,
-        cpu: '1',
-        labels: { app: 'web' },
-        nodeSelector,
-        topologySpreadConstraints: [constraint],
-      }),
-    );
+    return appPods('web', count, {
+      cpu: '1',
+      nodeSelector,
+      topologySpreadConstraints: [constraint],
+    });
   }
 
   it.each([

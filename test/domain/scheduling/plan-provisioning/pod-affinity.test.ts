@@ -4,6 +4,7 @@ import { aNode, anInstanceType, aPod } from '../../../support/builders.ts';
 import {
   aManagedNode,
   anAffinityTerm,
+  appPods,
   placementOf,
   planFor,
   podAffinity,
@@ -16,14 +17,10 @@ const CATALOG = [anInstanceType({ name: 'c.xlarge', cpu: 4, memoryGiB: 8, price:
 describe('pod affinity', () => {
   it('bootstraps a self-affine group into one zone', () => {
     // Prepare
-    const pods = Array.from({ length: 3 }, (_, i) =>
-      aPod({
-        name: `cache-${i}`,
-        cpu: '3',
-        labels: { app: 'cache' },
-        affinity: podAffinity(anAffinityTerm(Label.zone, { app: 'cache' })),
-      }),
-    );
+    const pods = appPods('cache', 3, {
+      cpu: '3',
+      affinity: podAffinity(anAffinityTerm(Label.zone, { app: 'cache' })),
+    });
 
     // Act
     const plan = planFor({ pods, catalog: CATALOG });
@@ -147,14 +144,10 @@ describe('pod affinity', () => {
 describe('pod anti-affinity', () => {
   it('puts pods that repel each other on separate nodes', () => {
     // Prepare
-    const pods = Array.from({ length: 3 }, (_, i) =>
-      aPod({
-        name: `web-${i}`,
-        cpu: '100m',
-        labels: { app: 'web' },
-        affinity: podAntiAffinity(anAffinityTerm(Label.hostname, { app: 'web' })),
-      }),
-    );
+    const pods = appPods('web', 3, {
+      cpu: '100m',
+      affinity: podAntiAffinity(anAffinityTerm(Label.hostname, { app: 'web' })),
+    });
 
     // Act
     const plan = planFor({ pods, catalog: CATALOG });
@@ -165,14 +158,10 @@ describe('pod anti-affinity', () => {
 
   it('places one pod per pass when zonal anti-affinity leaves its zone undecided', () => {
     // Prepare
-    const pods = Array.from({ length: 3 }, (_, i) =>
-      aPod({
-        name: `zk-${i}`,
-        cpu: '100m',
-        labels: { app: 'zk' },
-        affinity: podAntiAffinity(anAffinityTerm(Label.zone, { app: 'zk' })),
-      }),
-    );
+    const pods = appPods('zk', 3, {
+      cpu: '100m',
+      affinity: podAntiAffinity(anAffinityTerm(Label.zone, { app: 'zk' })),
+    });
 
     // Act
     const plan = planFor({ pods, catalog: CATALOG });
@@ -268,20 +257,16 @@ describe('pod anti-affinity', () => {
 
   it('lets preferred anti-affinity give way when it cannot be met', () => {
     // Prepare
-    const pods = Array.from({ length: 4 }, (_, i) =>
-      aPod({
-        name: `web-${i}`,
-        cpu: '100m',
-        labels: { app: 'web' },
-        affinity: {
-          podAntiAffinity: {
-            preferredDuringSchedulingIgnoredDuringExecution: [
-              { weight: 100, podAffinityTerm: anAffinityTerm(Label.zone, { app: 'web' }) },
-            ],
-          },
+    const pods = appPods('web', 4, {
+      cpu: '100m',
+      affinity: {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 100, podAffinityTerm: anAffinityTerm(Label.zone, { app: 'web' }) },
+          ],
         },
-      }),
-    );
+      },
+    });
 
     // Act
     const plan = planFor({ pods, catalog: CATALOG });

@@ -4,6 +4,7 @@ import type { TopologySpreadConstraint } from '../../../../functions/domain/pod.
 import { aNodePool, anInstanceType, aPod } from '../../../support/builders.ts';
 import {
   aManagedNode,
+  appPods,
   aSpread,
   planFor,
   podsPerZone,
@@ -13,9 +14,20 @@ import {
 const CATALOG = [anInstanceType({ name: 'c.xlarge', cpu: 4, memoryGiB: 8, price: 0.2 })];
 
 function webPods(count: number, spread: TopologySpreadConstraint, cpu = '100m') {
-  return Array.from({ length: count }, (_, i) =>
-    aPod({ name: `web-${i}`, cpu, labels: { app: 'web' }, topologySpreadConstraints: [spread] }),
+  return appPods('web', count, { cpu, topologySpreadConstraints: [spread] });
+}
+
+/**
+ * node-a in test-zone-a, running `count` small pods labelled `labels` beside a filler of
+ * `fillerCpu` that leaves it little room: the cluster part of a plan's input.
+ */
+function nodeARunning(labels: Record<string, string>, count: number, fillerCpu: string) {
+  const { node, nodeClaim } = aManagedNode({ name: 'node-a', zone: 'test-zone-a' });
+  const running = Array.from({ length: count }, (_, i) =>
+    aPod({ name: `running-${i}`, cpu: '100m', labels, nodeName: 'node-a' }),
   );
+  const filler = aPod({ name: 'filler', cpu: fillerCpu, nodeName: 'node-a' });
+  return { pods: [...running, filler], nodes: [node], nodeClaims: [nodeClaim] };
 }
 
 describe('zonal topology spread', () => {
@@ -64,20 +76,11 @@ describe('zonal topology spread', () => {
 
   it('fills the emptier zones first when existing pods are skewed', () => {
     // Prepare
-    const existing = aManagedNode({ name: 'node-a', zone: 'test-zone-a' });
-    const running = [0, 1].map((i) =>
-      aPod({ name: `running-${i}`, cpu: '100m', labels: { app: 'web' }, nodeName: 'node-a' }),
-    );
-    const full = aPod({ name: 'filler', cpu: '3800m', nodeName: 'node-a' });
+    const cluster = nodeARunning({ app: 'web' }, 2, '3800m');
     const pods = webPods(2, aSpread({ matchLabels: { app: 'web' } }));
 
     // Act
-    const plan = planFor({
-      pods: [...running, full, ...pods],
-      nodes: [existing.node],
-      nodeClaims: [existing.nodeClaim],
-      catalog: CATALOG,
-    });
+    const plan = planFor({ ...cluster, pods: [...cluster.pods, ...pods], catalog: CATALOG });
 
     // Assess
     expect(podsPerZone(plan)).toEqual({ 'test-zone-b': 1, 'test-zone-c': 1 });
@@ -106,20 +109,11 @@ describe('zonal topology spread', () => {
 
   it('counts only the pods the selector matches', () => {
     // Prepare
-    const existing = aManagedNode({ name: 'node-a', zone: 'test-zone-a' });
-    const others = [0, 1, 2].map((i) =>
-      aPod({ name: `db-${i}`, cpu: '100m', labels: { app: 'db' }, nodeName: 'node-a' }),
-    );
-    const full = aPod({ name: 'filler', cpu: '3000m', nodeName: 'node-a' });
+    const cluster = nodeARunning({ app: 'db' }, 3, '3000m');
     const pods = webPods(3, aSpread({ matchLabels: { app: 'web' } }));
 
     // Act
-    const plan = planFor({
-      pods: [...others, full, ...pods],
-      nodes: [existing.node],
-      nodeClaims: [existing.nodeClaim],
-      catalog: CATALOG,
-    });
+    const plan = planFor({ ...cluster, pods: [...cluster.pods, ...pods], catalog: CATALOG });
 
     // Assess
     expect(plan.existingNodes).toEqual([{ name: 'node-a', pods: ['default/web-0'] }]);
@@ -152,21 +146,17 @@ describe('zonal topology spread', () => {
 
   it('honours the nodeSelector of the pod when choosing zones to spread over', () => {
     // Prepare
-    const pods = Array.from({ length: 4 }, (_, i) =>
-      aPod({
-        name: `web-${i}`,
-        cpu: '100m',
-        labels: { app: 'web' },
-        affinity: {
-          nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: {
-              nodeSelectorTerms: [{ matchExpressions: [zoneIn('test-zone-b', 'test-zone-c')] }],
-            },
+    const pods = appPods('web', 4, {
+      cpu: '100m',
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [zoneIn('test-zone-b', 'test-zone-c')] }],
           },
         },
-        topologySpreadConstraints: [aSpread({ matchLabels: { app: 'web' } })],
-      }),
-    );
+      },
+      topologySpreadConstraints: [aSpread({ matchLabels: { app: 'web' } })],
+    });
 
     // Act
     const plan = planFor({ pods, catalog: CATALOG });
@@ -229,16 +219,12 @@ describe('hostname topology spread', () => {
   it('spreads two deployments independently', () => {
     // Prepare
     const web = webPods(2, aSpread({ topologyKey: Label.hostname, matchLabels: { app: 'web' } }));
-    const api = Array.from({ length: 2 }, (_, i) =>
-      aPod({
-        name: `api-${i}`,
-        cpu: '100m',
-        labels: { app: 'api' },
-        topologySpreadConstraints: [
-          aSpread({ topologyKey: Label.hostname, matchLabels: { app: 'api' } }),
-        ],
-      }),
-    );
+    const api = appPods('api', 2, {
+      cpu: '100m',
+      topologySpreadConstraints: [
+        aSpread({ topologyKey: Label.hostname, matchLabels: { app: 'api' } }),
+      ],
+    });
 
     // Act
     const plan = planFor({ pods: [...web, ...api], catalog: CATALOG });
