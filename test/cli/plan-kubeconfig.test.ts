@@ -37,6 +37,14 @@ function pendingPod(name: string, cpu: string) {
   };
 }
 
+/** `nodesmith plan -f <the NodePool> --kubeconfig <server> <extra>`, through the built binary. */
+function planLive(server: FakeApiServer, ...extra: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'nodesmith-kubeconfig-'));
+  const pools = join(dir, 'pools.yaml');
+  writeFileSync(pools, NODE_POOL);
+  return runCli(['plan', '-f', pools, '--kubeconfig', writeKubeconfig(server.url, dir), ...extra]);
+}
+
 describe('plan --kubeconfig', () => {
   let server: FakeApiServer | undefined;
 
@@ -51,20 +59,9 @@ describe('plan --kubeconfig', () => {
     server.store.create('namespaces', { metadata: { name: 'shop' } });
     server.store.create('pods', pendingPod('web-1', '500m'));
     server.store.create('pods', pendingPod('web-2', '500m'));
-    const dir = mkdtempSync(join(tmpdir(), 'nodesmith-kubeconfig-'));
-    const pools = join(dir, 'pools.yaml');
-    writeFileSync(pools, NODE_POOL);
 
     // Act
-    const result = await runCli([
-      'plan',
-      '-f',
-      pools,
-      '--kubeconfig',
-      writeKubeconfig(server.url, dir),
-      '-o',
-      'json',
-    ]);
+    const result = await planLive(server, '-o', 'json');
 
     // Assess
     expect(result.stderr).toBe('');
@@ -86,20 +83,9 @@ describe('plan --kubeconfig', () => {
   it('names the missing context and exits 2', async () => {
     // Prepare
     server = await startFakeApiServer();
-    const dir = mkdtempSync(join(tmpdir(), 'nodesmith-kubeconfig-'));
-    const pools = join(dir, 'pools.yaml');
-    writeFileSync(pools, NODE_POOL);
 
     // Act
-    const result = await runCli([
-      'plan',
-      '-f',
-      pools,
-      '--kubeconfig',
-      writeKubeconfig(server.url, dir),
-      '--context',
-      'prod',
-    ]);
+    const result = await planLive(server, '--context', 'prod');
 
     // Assess
     expect(result.status).toBe(2);
