@@ -58,6 +58,16 @@ function joined(overrides: Partial<Node> = {}): Node {
 
 const kinds = (actions: ReturnType<typeof lifecycleActions>) => actions.map((a) => a.kind);
 
+/** What to do for one claim, its instance listed, beside these nodes, `seconds` after T0. */
+function actionsFor(claim: NodeClaimRecord, nodes: readonly Node[], seconds: number) {
+  return lifecycleActions({
+    claims: [claim],
+    nodes,
+    instances: [anInstance()],
+    now: secondsAfter(T0, seconds),
+  });
+}
+
 describe('lifecycle actions', () => {
   it('launches a claim a stopped pass wrote, and records an instance it launched instead of launching again', () => {
     const claim = aClaim();
@@ -66,12 +76,7 @@ describe('lifecycle actions', () => {
         lifecycleActions({ claims: [claim], nodes: [], instances: [], now: secondsAfter(T0, 10) }),
       ),
     ).toEqual(['Launch']);
-    const adopt = lifecycleActions({
-      claims: [claim],
-      nodes: [],
-      instances: [anInstance()],
-      now: secondsAfter(T0, 10),
-    });
+    const adopt = actionsFor(claim, [], 10);
     expect(adopt).toEqual([{ kind: 'Adopt', claim, instance: anInstance() }]);
   });
 
@@ -88,34 +93,14 @@ describe('lifecycle actions', () => {
   it('registers the node that joined with the claim’s provider id, and waits for one that has not', () => {
     const claim = launched();
     const node = joined();
-    expect(
-      lifecycleActions({
-        claims: [claim],
-        nodes: [node],
-        instances: [anInstance()],
-        now: secondsAfter(T0, 40),
-      }),
-    ).toEqual([{ kind: 'Register', claim, node }]);
+    expect(actionsFor(claim, [node], 40)).toEqual([{ kind: 'Register', claim, node }]);
     const stranger = joined({ providerID: 'aws:///us-east-1a/i-0fffffffffffffff0' });
-    expect(
-      lifecycleActions({
-        claims: [claim],
-        nodes: [stranger],
-        instances: [anInstance()],
-        now: secondsAfter(T0, 40),
-      }),
-    ).toEqual([]);
+    expect(actionsFor(claim, [stranger], 40)).toEqual([]);
   });
 
   it('terminates an instance whose node has not registered within 15 minutes', () => {
     const claim = launched();
-    const at = (s: number) =>
-      lifecycleActions({
-        claims: [claim],
-        nodes: [],
-        instances: [anInstance()],
-        now: secondsAfter(T0, s),
-      });
+    const at = (s: number) => actionsFor(claim, [], s);
     expect(at(900)).toEqual([]);
     expect(at(901)).toEqual([
       { kind: 'Remove', claim, reason: 'node did not register within 15m' },
@@ -128,15 +113,7 @@ describe('lifecycle actions', () => {
       startupTaints: [{ key: 'node.cilium.io/agent-not-ready', effect: 'NoExecute' }],
       requests: { cpu: 1000, 'nvidia.com/gpu': 1 },
     });
-    const at = (node: Node) =>
-      kinds(
-        lifecycleActions({
-          claims: [claim],
-          nodes: [node],
-          instances: [anInstance()],
-          now: secondsAfter(T0, 60),
-        }),
-      );
+    const at = (node: Node) => kinds(actionsFor(claim, [node], 60));
     const gpu = { ...joined().allocatable, 'nvidia.com/gpu': 1 };
     expect(at(joined({ ready: false, allocatable: gpu }))).toEqual([]);
     expect(
@@ -175,40 +152,21 @@ describe('lifecycle actions', () => {
 
   it('removes the claim and its instance when its registered node was deleted', () => {
     const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
-    expect(
-      lifecycleActions({
-        claims: [claim],
-        nodes: [],
-        instances: [anInstance()],
-        now: secondsAfter(T0, 60),
-      }),
-    ).toEqual([{ kind: 'Remove', claim, reason: 'node ip-10-0-1-7.ec2.internal was deleted' }]);
+    expect(actionsFor(claim, [], 60)).toEqual([
+      { kind: 'Remove', claim, reason: 'node ip-10-0-1-7.ec2.internal was deleted' },
+    ]);
   });
 
   it('marks the claim for deletion when its node was deleted and the finalizer holds it', () => {
     const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
     const node = joined({ deleting: true });
-    expect(
-      lifecycleActions({
-        claims: [claim],
-        nodes: [node],
-        instances: [anInstance()],
-        now: secondsAfter(T0, 60),
-      }),
-    ).toEqual([{ kind: 'MarkForDeletion', claim, node }]);
+    expect(actionsFor(claim, [node], 60)).toEqual([{ kind: 'MarkForDeletion', claim, node }]);
   });
 
   it('leaves a deleted node without the finalizer to go on its own, as before', () => {
     const claim = launched({ phase: 'Initialized', nodeName: 'ip-10-0-1-7.ec2.internal' });
     const node = joined({ deleting: true, finalizers: ['example.com/other'] });
-    expect(
-      lifecycleActions({
-        claims: [claim],
-        nodes: [node],
-        instances: [anInstance()],
-        now: secondsAfter(T0, 60),
-      }),
-    ).toEqual([]);
+    expect(actionsFor(claim, [node], 60)).toEqual([]);
   });
 
   it('adds the finalizer to the node of a claim registered before it was added, once', () => {
@@ -242,12 +200,7 @@ describe('lifecycle actions', () => {
       name: 'ip-10-0-9-7.ec2.internal',
       finalizers: ['karpenter.sh/termination'],
     };
-    const actions = lifecycleActions({
-      claims: [claim],
-      nodes: [owned, orphan, live, foreign],
-      instances: [anInstance()],
-      now: secondsAfter(T0, 60),
-    });
+    const actions = actionsFor(claim, [owned, orphan, live, foreign], 60);
     expect(actions).toEqual([
       { kind: 'MarkForDeletion', claim, node: owned },
       { kind: 'ReleaseNode', node: orphan },
