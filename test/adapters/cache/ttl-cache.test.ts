@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MINUTE_MS, TtlCache } from '../../../functions/adapters/cache/ttl-cache.ts';
-
-function aClock(start = Date.parse('2026-11-24T10:00:00Z')) {
-  let nowMs = start;
-  return {
-    now: () => new Date(nowMs),
-    advance: (ms: number) => {
-      nowMs += ms;
-    },
-  };
-}
+import { aClock } from '../../support/clock.ts';
 
 describe('the adapters cache', () => {
   it('serves a value until its TTL has passed, then loads again', async () => {

@@ -39,19 +39,7 @@ export function fixture<T = Record<string, unknown>>(name: string): T {
   ) as T;
 }
 
-export function aClock(start = '2024-08-10T09:00:00.000Z') {
-  let current = new Date(start).getTime();
-  return {
-    now: (): Date => new Date(current),
-    advance(ms: number): void {
-      current += ms;
-    },
-  };
-}
-
-export const SECOND = 1000;
-export const MINUTE = 60 * SECOND;
-export const HOUR = 60 * MINUTE;
+export { aClock, HOUR, MINUTE, SECOND } from '../../support/clock.ts';
 
 export const CLUSTER: ClusterSettings = {
   name: 'prod',

@@ -15,8 +15,7 @@ import { TOKEN_PREFIX } from '../../../functions/adapters/eks/eks-token.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-export const SECOND = 1000;
-export const MINUTE = 60 * SECOND;
+export { aClock, MINUTE, SECOND } from '../../support/clock.ts';
 
 export const CLUSTER_NAME = 'prod';
 export const REGION = 'us-west-2';
@@ -28,16 +27,6 @@ export const CREDENTIALS: AwsCredentials = {
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE/session+token==',
 };
-
-export function aClock(start = '2024-08-10T09:00:00.000Z') {
-  let current = new Date(start).getTime();
-  return {
-    now: (): Date => new Date(current),
-    advance(ms: number): void {
-      current += ms;
-    },
-  };
-}
 
 /** A credential provider that counts its calls and can hand out other keys. */
 export function aCredentialProvider(credentials: AwsCredentials = CREDENTIALS) {
