@@ -17,17 +17,11 @@ import { parseInterruptionMessage } from '../../functions/handlers/interruption/
 import { makeInterruptionHandler } from '../../functions/handlers/interruption/handler.ts';
 import type { Wake } from '../../functions/ports/wake.ts';
 import { handleInterruption } from '../../functions/use-cases/interruption/handle-interruption.ts';
-import { seedNode } from '../adapters/kubernetes/support.ts';
-import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
+import { seedClaims } from '../handlers/interruption/fixture-claims.ts';
 import { aNodePool } from '../support/builders.ts';
 import { anyText, FUZZ, FUZZ_TIMEOUT, mutated } from './fuzz-support.ts';
 
 const NOW = new Date('2026-11-24T09:00:30Z');
-const CLAIMS = [
-  { name: 'default-spot1', instanceId: 'i-0b662ef9931388ba0', node: 'ip-10-0-1-1.ec2.internal' },
-  { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
-  { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
-];
 
 const FIXTURES = [
   'health-issue',
@@ -53,20 +47,9 @@ const bodies = fc.oneof(
 /** A cluster of the claims' nodes and a store of their claims, fresh for each case. */
 async function seeded() {
   const server = await startFakeApiServer({ namespaces: ['default'] });
-  for (const c of CLAIMS) {
-    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
-  }
   const state = makeMemoryStateStore();
   await state.nodePools.create(aNodePool(), 'hash');
-  for (const c of CLAIMS) {
-    await state.nodeClaims.create({
-      ...aNewNodeClaim({ name: c.name }),
-      phase: 'Initialized',
-      instanceId: c.instanceId,
-      nodeName: c.node,
-      providerID: `aws:///us-east-1a/${c.instanceId}`,
-    });
-  }
+  await seedClaims(state, server);
   const wakes: Wake[] = [];
   const logger = new Logger({ serviceName: 'interruption-fuzz', logLevel: 'SILENT' });
   const failures: unknown[] = [];

@@ -20,10 +20,9 @@ import { makeInterruptionHandler } from '../../../functions/handlers/interruptio
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
-import { seedNode } from '../../adapters/kubernetes/support.ts';
-import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aNodePool } from '../../support/builders.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
+import { CLAIMS, seedClaims } from './fixture-claims.ts';
 
 const NOW = new Date('2026-11-24T09:00:30Z');
 const freshState = useFreshStateStores('interruption');
@@ -75,25 +74,10 @@ class Wakes implements Waker {
   }
 }
 
-const CLAIMS = [
-  { name: 'default-spot1', instanceId: 'i-0b662ef9931388ba0', node: 'ip-10-0-1-1.ec2.internal' },
-  { name: 'default-od001', instanceId: 'i-0c1d2e3f4a5b6c7d8', node: 'ip-10-0-1-2.ec2.internal' },
-  { name: 'default-od002', instanceId: 'i-0e9f8a7b6c5d4e3f2', node: 'ip-10-0-1-3.ec2.internal' },
-];
-
 async function setUp(pool: NodePool = aNodePool()) {
   const state = await freshState();
   await state.nodePools.create(pool, 'hash');
-  for (const c of CLAIMS) {
-    await state.nodeClaims.create({
-      ...aNewNodeClaim({ name: c.name }),
-      phase: 'Initialized',
-      instanceId: c.instanceId,
-      nodeName: c.node,
-      providerID: `aws:///us-east-1a/${c.instanceId}`,
-    });
-    seedNode(server, c.node, { spec: { providerID: `aws:///us-east-1a/${c.instanceId}` } });
-  }
+  await seedClaims(state, server);
   const waker = new Wakes();
   const logger = new Logger({ serviceName: 'test' });
   const real = kubernetesClusterFrom(kubeConfigFor(server.url), { now: () => NOW });
