@@ -20,7 +20,12 @@ import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { apiRequest } from '../../support/api-requests.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
-import { aNodePoolDocument, SHOP_NODE_CLASS, yamlOf } from '../../support/karpenter-documents.ts';
+import {
+  aMinimalNodeClass,
+  aNodePoolDocument,
+  SHOP_NODE_CLASS,
+  yamlOf,
+} from '../../support/karpenter-documents.ts';
 
 const NOW = new Date('2026-11-25T09:00:00Z');
 const freshState = useFreshStateStores('api');
@@ -117,16 +122,11 @@ describe('the pools API', () => {
 
   it('takes JSON too, lists what it holds, and applies an unchanged document as a no-op', async () => {
     const { waker, call } = await setUp();
+    const minimal = aMinimalNodeClass();
     const asJson = JSON.stringify({
-      apiVersion: 'karpenter.k8s.aws/v1',
-      kind: 'EC2NodeClass',
+      ...minimal,
       metadata: { name: 'gpu' },
-      spec: {
-        role: 'KarpenterNodeRole-shop',
-        amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
-        subnetSelectorTerms: [{ tags: { a: 'b' } }],
-        securityGroupSelectorTerms: [{ tags: { a: 'b' } }],
-      },
+      spec: { ...minimal.spec, amiSelectorTerms: [{ alias: 'bottlerocket@latest' }] },
     });
     const headers = { 'content-type': 'application/json' };
     expect((await call(request('PUT', '/v1/nodeclasses/gpu', asJson, headers))).status).toBe(201);
