@@ -76,18 +76,25 @@ export const SHOP_NODE_POOL = yamlOf(
   }),
 );
 
+/** A ClusterLimits document holding these limits. */
+export function aClusterLimitsDocument(limits: Readonly<Record<string, string>>) {
+  return {
+    apiVersion: 'nodesmith.io/v1',
+    kind: 'ClusterLimits',
+    metadata: { name: 'cluster' },
+    spec: { limits },
+  };
+}
+
 /** The cluster's limits as docs/limits.md shows them. */
-export const CLUSTER_LIMITS = `apiVersion: nodesmith.io/v1
-kind: ClusterLimits
-metadata:
-  name: cluster
-spec:
-  limits:
-    nodes: "400"
-    cpu: "2000"
-    memory: 8000Gi
-    nodesmith.io/hourly-cost: "900"
-`;
+export const CLUSTER_LIMITS = yamlOf(
+  aClusterLimitsDocument({
+    nodes: '400',
+    cpu: '2000',
+    memory: '8000Gi',
+    'nodesmith.io/hourly-cost': '900',
+  }),
+);
 
 /** The smallest NodePool Karpenter accepts; a fresh copy on every call. */
 export function aMinimalNodePool() {

@@ -21,6 +21,7 @@ import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { apiRequest } from '../../support/api-requests.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
 import {
+  aClusterLimitsDocument,
   aMinimalNodeClass,
   aNodePoolDocument,
   SHOP_NODE_CLASS,
@@ -379,15 +380,7 @@ describe('the pools API', () => {
   });
 });
 
-const LIMITS = `apiVersion: nodesmith.io/v1
-kind: ClusterLimits
-metadata:
-  name: cluster
-spec:
-  limits:
-    nodes: "400"
-    nodesmith.io/hourly-cost: "900"
-`;
+const LIMITS = yamlOf(aClusterLimitsDocument({ nodes: '400', 'nodesmith.io/hourly-cost': '900' }));
 
 describe('the cluster limits API', () => {
   it("has none until they are set, then the deployment's starting value until one is stored", async () => {
