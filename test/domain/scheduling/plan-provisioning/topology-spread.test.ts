@@ -86,12 +86,26 @@ describe('zonal topology spread', () => {
     expect(podsPerZone(plan)).toEqual({ 'test-zone-b': 1, 'test-zone-c': 1 });
   });
 
-  it('never exceeds maxSkew, even against a zone only an existing full node offers', () => {
+  // The pool launches only in test-zone-a; test-zone-b has a node, but full.
+  it.each([
+    {
+      name: 'never exceeds maxSkew, even against a zone only an existing full node offers',
+      whenUnsatisfiable: 'DoNotSchedule' as const,
+      perZone: { 'test-zone-a': 1 },
+      refused: ['Topology', 'Topology'],
+    },
+    {
+      name: 'relaxes a ScheduleAnyway spread that cannot be met',
+      whenUnsatisfiable: 'ScheduleAnyway' as const,
+      perZone: { 'test-zone-a': 3 },
+      refused: [],
+    },
+  ])('$name', ({ whenUnsatisfiable, perZone, refused }) => {
     // Prepare
     const pool = aNodePool({ requirements: [zoneIn('test-zone-a')] });
     const other = aManagedNode({ name: 'node-b', zone: 'test-zone-b' });
     const blocker = aPod({ name: 'filler', cpu: '4', nodeName: 'node-b' });
-    const pods = webPods(3, aSpread({ matchLabels: { app: 'web' } }));
+    const pods = webPods(3, aSpread({ matchLabels: { app: 'web' }, whenUnsatisfiable }));
 
     // Act
     const plan = planFor({
@@ -103,8 +117,8 @@ describe('zonal topology spread', () => {
     });
 
     // Assess
-    expect(podsPerZone(plan)).toEqual({ 'test-zone-a': 1 });
-    expect(plan.unschedulable.map((u) => u.reasons[0]?.code)).toEqual(['Topology', 'Topology']);
+    expect(podsPerZone(plan)).toEqual(perZone);
+    expect(plan.unschedulable.map((u) => u.reasons[0]?.code)).toEqual(refused);
   });
 
   it('counts only the pods the selector matches', () => {
@@ -163,30 +177,6 @@ describe('zonal topology spread', () => {
 
     // Assess
     expect(podsPerZone(plan)).toEqual({ 'test-zone-b': 2, 'test-zone-c': 2 });
-  });
-
-  it('relaxes a ScheduleAnyway spread that cannot be met', () => {
-    // Prepare
-    const pool = aNodePool({ requirements: [zoneIn('test-zone-a')] });
-    const other = aManagedNode({ name: 'node-b', zone: 'test-zone-b' });
-    const blocker = aPod({ name: 'filler', cpu: '4', nodeName: 'node-b' });
-    const pods = webPods(
-      3,
-      aSpread({ matchLabels: { app: 'web' }, whenUnsatisfiable: 'ScheduleAnyway' }),
-    );
-
-    // Act
-    const plan = planFor({
-      pods: [blocker, ...pods],
-      nodes: [other.node],
-      nodeClaims: [other.nodeClaim],
-      nodePools: [pool],
-      catalog: CATALOG,
-    });
-
-    // Assess
-    expect(podsPerZone(plan)).toEqual({ 'test-zone-a': 3 });
-    expect(plan.unschedulable).toEqual([]);
   });
 });
 
