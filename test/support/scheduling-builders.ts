@@ -230,6 +230,17 @@ export function aDaemonSet(options: {
   };
 }
 
+/** The labels of a node a NodePool launched on demand in `zone`. */
+function launchedLabels(nodePool: string, zone: string): Record<string, string> {
+  return {
+    [Label.nodePool]: nodePool,
+    [Label.zone]: zone,
+    [Label.capacityType]: 'on-demand',
+    [Label.arch]: 'amd64',
+    [Label.os]: 'linux',
+  };
+}
+
 /** A node a NodePool launched, in one zone, with the NodeClaim that owns it. */
 export function aManagedNode(options: {
   readonly name: string;
@@ -248,11 +259,7 @@ export function aManagedNode(options: {
     cpu: options.cpu ?? '4',
     memory: options.memory ?? '16Gi',
     labels: {
-      [Label.nodePool]: nodePool,
-      [Label.zone]: options.zone ?? ZONES[0],
-      [Label.capacityType]: 'on-demand',
-      [Label.arch]: 'amd64',
-      [Label.os]: 'linux',
+      ...launchedLabels(nodePool, options.zone ?? ZONES[0]),
       ...(options.initialized === false ? {} : { [Label.initialized]: 'true' }),
       ...options.labels,
     },
@@ -301,13 +308,7 @@ export function anInFlightNodeClaim(options: {
   return {
     metadata: {
       name: options.name,
-      labels: {
-        [Label.nodePool]: nodePool,
-        [Label.zone]: options.zone ?? ZONES[0],
-        [Label.capacityType]: 'on-demand',
-        [Label.arch]: 'amd64',
-        [Label.os]: 'linux',
-      },
+      labels: launchedLabels(nodePool, options.zone ?? ZONES[0]),
     },
     spec: {
       requirements: [],

@@ -13,7 +13,12 @@ import {
   withoutPreferences,
 } from '../../../functions/domain/scheduling/preferences.ts';
 import { aPod } from '../../support/builders.ts';
-import { anAffinityTerm, aSpread, zoneIn } from '../../support/scheduling-builders.ts';
+import {
+  anAffinityTerm,
+  aSpread,
+  requiredNodeAffinity,
+  zoneIn,
+} from '../../support/scheduling-builders.ts';
 
 function weighted(weight: number, app: string): WeightedPodAffinityTerm {
   return { weight, podAffinityTerm: anAffinityTerm(Label.hostname, { app }) };
@@ -24,12 +29,7 @@ function aDemandingPod(): Pod {
   return aPod({
     affinity: {
       nodeAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [
-            { matchExpressions: [zoneIn('a')] },
-            { matchExpressions: [zoneIn('b')] },
-          ],
-        },
+        ...requiredNodeAffinity([zoneIn('a')], [zoneIn('b')])?.nodeAffinity,
         preferredDuringSchedulingIgnoredDuringExecution: [
           { weight: 1, preference: { matchExpressions: [zoneIn('c')] } },
         ],
@@ -192,18 +192,7 @@ describe('the node requirements a pod implies', () => {
 
   it('moves to the next required term once the first is relaxed', () => {
     // Prepare
-    const pod = aPod({
-      affinity: {
-        nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [
-              { matchExpressions: [zoneIn('a')] },
-              { matchExpressions: [zoneIn('b')] },
-            ],
-          },
-        },
-      },
-    });
+    const pod = aPod({ affinity: requiredNodeAffinity([zoneIn('a')], [zoneIn('b')]) });
     const relaxed = relax(preferencesOf(pod), false)?.preferences ?? preferencesOf(pod);
 
     // Act
