@@ -7,6 +7,7 @@ import {
   restrictedLabelReason,
   WELL_KNOWN_LABELS,
 } from '../../functions/domain/labels.ts';
+import { NORMALIZED_LABEL_KEYS } from '../support/label-keys.ts';
 
 describe('restricted node labels', () => {
   it.each([
@@ -91,16 +92,7 @@ describe('restricted node labels', () => {
 });
 
 describe('label keys', () => {
-  it.each([
-    ['failure-domain.beta.kubernetes.io/zone', Label.zone],
-    ['failure-domain.beta.kubernetes.io/region', Label.region],
-    ['beta.kubernetes.io/arch', Label.arch],
-    ['beta.kubernetes.io/os', Label.os],
-    ['beta.kubernetes.io/instance-type', Label.instanceType],
-    ['topology.ebs.csi.aws.com/zone', Label.zone],
-    [Label.zone, Label.zone],
-    ['team', 'team'],
-  ])('normalizes %s to %s', (key, normalized) => {
+  it.each(NORMALIZED_LABEL_KEYS)('normalizes %s to %s', (key, normalized) => {
     // Act
     const result = normalizeLabelKey(key);
 

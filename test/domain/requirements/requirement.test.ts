@@ -16,6 +16,7 @@ import {
   type Requirement,
   requirement,
 } from '../../../functions/domain/requirements/requirement.ts';
+import { NORMALIZED_LABEL_KEYS } from '../../support/label-keys.ts';
 
 /** The values every table below probes. */
 const PROBES = ['a', 'b', 'c', '0', '3', '4', '5', '6', '10', 'x'] as const;
@@ -70,14 +71,7 @@ describe('a requirement built from each operator', () => {
     expect(results).toEqual([true, false, false, false]);
   });
 
-  it.each([
-    ['failure-domain.beta.kubernetes.io/zone', Label.zone],
-    ['failure-domain.beta.kubernetes.io/region', Label.region],
-    ['beta.kubernetes.io/arch', Label.arch],
-    ['beta.kubernetes.io/os', Label.os],
-    ['beta.kubernetes.io/instance-type', Label.instanceType],
-    ['example.com/team', 'example.com/team'],
-  ])('normalizes the key %s to %s', (key, normalized) => {
+  it.each(NORMALIZED_LABEL_KEYS)('normalizes the key %s to %s', (key, normalized) => {
     // Act
     const req = requirement(key, 'In', ['v']);
 
