@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../functions/adapters/simulated/api-server/json.ts';
-import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
+import { expectFailure, failureOf, type Harness, podManifest, startHarness } from './harness.ts';
 
 const NOW = new Date('2025-03-04T05:06:07Z');
 let h: Harness;
@@ -90,15 +90,12 @@ describe('binding', () => {
       }),
     );
     // Assess
-    expect(failure.code).toBe(409);
-    expect(failure.body).toEqual(
-      failureStatus(409, {
-        message:
-          'Operation cannot be fulfilled on pods/binding "p1": pod p1 is already assigned to node "n1"',
-        reason: 'Conflict',
-        details: { name: 'p1', kind: 'pods/binding' },
-      }),
-    );
+    expectFailure(failure, 409, {
+      message:
+        'Operation cannot be fulfilled on pods/binding "p1": pod p1 is already assigned to node "n1"',
+      reason: 'Conflict',
+      details: { name: 'p1', kind: 'pods/binding' },
+    });
   });
 
   it('answers a binding without a target with the 500 its validation error becomes', async () => {
@@ -205,21 +202,18 @@ describe('eviction', () => {
     // Act
     const failure = await failureOf(evict('p1'));
     // Assess
-    expect(failure.code).toBe(429);
-    expect(failure.body).toEqual(
-      failureStatus(429, {
-        message: "Cannot evict pod as it would violate the pod's disruption budget.",
-        reason: 'TooManyRequests',
-        details: {
-          causes: [
-            {
-              reason: 'DisruptionBudget',
-              message: 'The disruption budget web-pdb needs 2 healthy pods and has 2 currently',
-            },
-          ],
-        },
-      }),
-    );
+    expectFailure(failure, 429, {
+      message: "Cannot evict pod as it would violate the pod's disruption budget.",
+      reason: 'TooManyRequests',
+      details: {
+        causes: [
+          {
+            reason: 'DisruptionBudget',
+            message: 'The disruption budget web-pdb needs 2 healthy pods and has 2 currently',
+          },
+        ],
+      },
+    });
     expect(failure.headers['retry-after']).toBeUndefined();
     expect(h.server.store.get('pods', 'p1', 'default')?.metadata).not.toHaveProperty(
       'deletionTimestamp',
@@ -292,13 +286,10 @@ describe('eviction', () => {
     // Act
     const failure = await failureOf(evict('p1'));
     // Assess
-    expect(failure.code).toBe(500);
-    expect(failure.body).toEqual(
-      failureStatus(500, {
-        message:
-          'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
-      }),
-    );
+    expectFailure(failure, 500, {
+      message:
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    });
   });
 
   it('answers an eviction of a missing pod with 404 NotFound', async () => {

@@ -1,6 +1,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
+import {
+  expectFailure,
+  failureOf,
+  failureStatus,
+  type Harness,
+  podManifest,
+  startHarness,
+} from './harness.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.890Z');
 let h: Harness;
@@ -192,14 +199,11 @@ describe('failures worded as the real server words them', () => {
       h.core.readNamespacedPod({ namespace: 'default', name: 'web-1' }),
     );
     // Assess
-    expect(failure.code).toBe(404);
-    expect(failure.body).toEqual(
-      failureStatus(404, {
-        message: 'pods "web-1" not found',
-        reason: 'NotFound',
-        details: { name: 'web-1', kind: 'pods' },
-      }),
-    );
+    expectFailure(failure, 404, {
+      message: 'pods "web-1" not found',
+      reason: 'NotFound',
+      details: { name: 'web-1', kind: 'pods' },
+    });
   });
 
   it('names the group in a NotFound for a grouped resource', async () => {
@@ -222,14 +226,11 @@ describe('failures worded as the real server words them', () => {
       h.core.createNamespacedPod({ namespace: 'default', body: podManifest('web-1') }),
     );
     // Assess
-    expect(failure.code).toBe(409);
-    expect(failure.body).toEqual(
-      failureStatus(409, {
-        message: 'pods "web-1" already exists',
-        reason: 'AlreadyExists',
-        details: { name: 'web-1', kind: 'pods' },
-      }),
-    );
+    expectFailure(failure, 409, {
+      message: 'pods "web-1" already exists',
+      reason: 'AlreadyExists',
+      details: { name: 'web-1', kind: 'pods' },
+    });
   });
 
   it('refuses to create in a namespace that does not exist', async () => {
@@ -256,25 +257,22 @@ describe('failures worded as the real server words them', () => {
     // Assess
     const nameRule =
       "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-    expect(failure.code).toBe(422);
-    expect(failure.body).toEqual(
-      failureStatus(422, {
-        message: `Pod "Web_1" is invalid: [metadata.name: Invalid value: "Web_1": ${nameRule}, spec.containers: Required value]`,
-        reason: 'Invalid',
-        details: {
-          name: 'Web_1',
-          kind: 'Pod',
-          causes: [
-            {
-              reason: 'FieldValueInvalid',
-              message: `Invalid value: "Web_1": ${nameRule}`,
-              field: 'metadata.name',
-            },
-            { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' },
-          ],
-        },
-      }),
-    );
+    expectFailure(failure, 422, {
+      message: `Pod "Web_1" is invalid: [metadata.name: Invalid value: "Web_1": ${nameRule}, spec.containers: Required value]`,
+      reason: 'Invalid',
+      details: {
+        name: 'Web_1',
+        kind: 'Pod',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: "Web_1": ${nameRule}`,
+            field: 'metadata.name',
+          },
+          { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' },
+        ],
+      },
+    });
   });
 
   it('answers unparseable JSON with 400 BadRequest', async () => {
@@ -308,12 +306,9 @@ describe('failures worded as the real server words them', () => {
       h.core.createNode({ body: { metadata: { name: 'n1', resourceVersion: '7' } } }),
     );
     // Assess
-    expect(failure.code).toBe(500);
-    expect(failure.body).toEqual(
-      failureStatus(500, {
-        message: 'resourceVersion should not be set on objects to be created',
-      }),
-    );
+    expectFailure(failure, 500, {
+      message: 'resourceVersion should not be set on objects to be created',
+    });
   });
 
   it('answers an unknown path with the generic 404', async () => {
@@ -347,15 +342,12 @@ describe('updates', () => {
       }),
     );
     // Assess
-    expect(failure.code).toBe(409);
-    expect(failure.body).toEqual(
-      failureStatus(409, {
-        message:
-          'Operation cannot be fulfilled on nodes "n1": the object has been modified; please apply your changes to the latest version and try again',
-        reason: 'Conflict',
-        details: { name: 'n1', kind: 'nodes' },
-      }),
-    );
+    expectFailure(failure, 409, {
+      message:
+        'Operation cannot be fulfilled on nodes "n1": the object has been modified; please apply your changes to the latest version and try again',
+      reason: 'Conflict',
+      details: { name: 'n1', kind: 'nodes' },
+    });
   });
 
   it('applies a PUT without a resourceVersion unconditionally', async () => {

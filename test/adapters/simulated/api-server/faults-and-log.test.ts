@@ -1,7 +1,7 @@
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreChange } from '../../../../functions/adapters/simulated/api-server/storage.ts';
-import { failureOf, failureStatus, type Harness, startHarness } from './harness.ts';
+import { expectFailure, failureOf, type Harness, startHarness } from './harness.ts';
 
 let h: Harness;
 
@@ -58,14 +58,11 @@ describe('fault injection', () => {
     const failure = await failureOf(h.core.readNode({ name: 'n1' }));
     const recovered = await h.core.readNode({ name: 'n1' });
     // Assess
-    expect(failure.code).toBe(500);
-    expect(failure.body).toEqual(
-      failureStatus(500, {
-        message: 'Internal error occurred: injected failure',
-        reason: 'InternalError',
-        details: { causes: [{ message: 'injected failure' }] },
-      }),
-    );
+    expectFailure(failure, 500, {
+      message: 'Internal error occurred: injected failure',
+      reason: 'InternalError',
+      details: { causes: [{ message: 'injected failure' }] },
+    });
     expect(recovered.metadata?.name).toBe('n1');
     expect(fault).toMatchObject({ hits: 1, remaining: 0 });
     expect(h.server.requests.entries.map((r) => [r.status, r.faulted])).toEqual([

@@ -9,6 +9,7 @@ import {
   PolicyV1Api,
   StorageV1Api,
 } from '@kubernetes/client-node';
+import { expect } from 'vitest';
 import { kubeConfigFor } from '../../../../functions/adapters/simulated/api-server/kube-config.ts';
 import {
   type FakeApiServer,
@@ -76,10 +77,21 @@ export function podManifest(
   };
 }
 
+interface StatusFields {
+  readonly message: string;
+  readonly reason?: string;
+  readonly details?: object;
+}
+
 /** The Status body the API server answers a failure with: its code, message, reason, details. */
-export function failureStatus(
-  code: number,
-  fields: { readonly message: string; readonly reason?: string; readonly details?: object },
-) {
+export function failureStatus(code: number, fields: StatusFields) {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...fields, code };
+}
+
+/** Asserts that the call failed with this HTTP code and the Status body the server gives it. */
+export function expectFailure(failure: Failure, code: number, fields: StatusFields): void {
+  expect({ code: failure.code, body: failure.body }).toEqual({
+    code,
+    body: failureStatus(code, fields),
+  });
 }

@@ -4,7 +4,7 @@ import {
   matchesLabels,
   parseLabelSelector,
 } from '../../../../functions/adapters/simulated/api-server/label-selector.ts';
-import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
+import { expectFailure, failureOf, type Harness, podManifest, startHarness } from './harness.ts';
 
 let h: Harness;
 
@@ -138,13 +138,10 @@ describe('field selectors', () => {
         : h.core.listNode({ fieldSelector: selector });
     const failure = await failureOf(call);
     // Assess
-    expect(failure.code).toBe(400);
-    expect(failure.body).toEqual(
-      failureStatus(400, {
-        message: `field label not supported: ${selector.split('=')[0]}`,
-        reason: 'BadRequest',
-      }),
-    );
+    expectFailure(failure, 400, {
+      message: `field label not supported: ${selector.split('=')[0]}`,
+      reason: 'BadRequest',
+    });
   });
 
   it('answers a term without an operator with 400 BadRequest', async () => {
