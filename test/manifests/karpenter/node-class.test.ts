@@ -126,9 +126,23 @@ describe('parseEC2NodeClass', () => {
     expect(ubuntu?.spec.blockDeviceMappings?.[0]?.rootVolume).toBe(true);
   });
 
-  it('defaults instance metadata to IMDSv2 with a hop limit of 1', () => {
+  it.each([
+    {
+      name: 'defaults instance metadata to IMDSv2 with a hop limit of 1',
+      given: undefined,
+      hops: 1,
+    },
+    {
+      name: 'fills in the metadata options a partial block leaves out',
+      given: { httpPutResponseHopLimit: 2 },
+      hops: 2,
+    },
+  ])('$name', ({ given, hops }) => {
     // Prepare
-    const doc = aMinimalNodeClass();
+    const doc =
+      given === undefined
+        ? aMinimalNodeClass()
+        : withField(aMinimalNodeClass(), ['spec', 'metadataOptions'], given);
 
     // Act
     const nodeClass = parseEC2NodeClass(doc);
@@ -137,25 +151,7 @@ describe('parseEC2NodeClass', () => {
     expect(nodeClass.spec.metadataOptions).toEqual({
       httpEndpoint: 'enabled',
       httpProtocolIPv6: 'disabled',
-      httpPutResponseHopLimit: 1,
-      httpTokens: 'required',
-    });
-  });
-
-  it('fills in the metadata options a partial block leaves out', () => {
-    // Prepare
-    const doc = withField(aMinimalNodeClass(), ['spec', 'metadataOptions'], {
-      httpPutResponseHopLimit: 2,
-    });
-
-    // Act
-    const nodeClass = parseEC2NodeClass(doc);
-
-    // Assess
-    expect(nodeClass.spec.metadataOptions).toEqual({
-      httpEndpoint: 'enabled',
-      httpProtocolIPv6: 'disabled',
-      httpPutResponseHopLimit: 2,
+      httpPutResponseHopLimit: hops,
       httpTokens: 'required',
     });
   });
