@@ -87,35 +87,33 @@ describe('cluster limits in plan (--limits FILE)', () => {
     expect(plan.nodeClaims).toHaveLength(6);
   });
 
-  it('exits 2 naming the file, line and field of a misspelt limit', async () => {
+  it.each([
+    {
+      name: 'naming the file, line and field of a misspelt limit',
+      limits: 'invalid/cluster-limits-unknown-key',
+      says: [
+        'cluster-limits-unknown-key.yaml:9: spec.limits[hourly-cost]',
+        'unknown limit "hourly-cost"',
+      ],
+    },
+    {
+      name: 'for a limits file that is not one ClusterLimits document',
+      limits: 'limits-two-pools',
+      says: ['a limits file holds one ClusterLimits'],
+    },
+  ])('exits 2 $name', async ({ limits, says }) => {
     // Act
     const run = await runCli([
       'plan',
       '-f',
       fixture('limits-two-pools'),
       '--limits',
-      fixture('invalid/cluster-limits-unknown-key'),
+      fixture(limits),
     ]);
 
     // Assess
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('cluster-limits-unknown-key.yaml:9: spec.limits[hourly-cost]');
-    expect(run.stderr).toContain('unknown limit "hourly-cost"');
-  });
-
-  it('exits 2 for a limits file that is not one ClusterLimits document', async () => {
-    // Act
-    const run = await runCli([
-      'plan',
-      '-f',
-      fixture('limits-two-pools'),
-      '--limits',
-      fixture('limits-two-pools'),
-    ]);
-
-    // Assess
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain('a limits file holds one ClusterLimits');
+    for (const words of says) expect(run.stderr).toContain(words);
   });
 });
