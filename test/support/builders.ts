@@ -162,6 +162,22 @@ export function anInstanceType(options: InstanceTypeOptions): InstanceType {
   };
 }
 
+/** A 4 vCPU, 16 GiB instance type with one NVIDIA GPU; `options` may add labels or zones. */
+export function aGpuInstanceType(
+  name: string,
+  price: number,
+  options: Partial<InstanceTypeOptions> = {},
+): InstanceType {
+  return anInstanceType({
+    name,
+    cpu: 4,
+    memoryGiB: 16,
+    price,
+    extra: { 'nvidia.com/gpu': 1 },
+    ...options,
+  });
+}
+
 /** A small catalog: three sizes of a general-purpose family and one arm64 type. */
 export function someInstanceTypes(): InstanceType[] {
   return [

@@ -10,7 +10,12 @@ import type { NodeOverlay } from '../../../functions/domain/overlays/node-overla
 import { overlaidPrice } from '../../../functions/domain/overlays/node-overlay.ts';
 import { overlayInstanceTypes } from '../../../functions/domain/overlays/overlaid-instance-types.ts';
 import type { NodeSelectorRequirement } from '../../../functions/domain/requirements/requirement.ts';
-import { aNodePool, anInstanceType, instanceTypesFor } from '../../support/builders.ts';
+import {
+  aGpuInstanceType,
+  aNodePool,
+  anInstanceType,
+  instanceTypesFor,
+} from '../../support/builders.ts';
 
 function anOverlay(
   name: string,
@@ -122,12 +127,7 @@ describe('overlayInstanceTypes', () => {
 
   it('adds extended resources to capacity and allocatable, replacing the type’s own', () => {
     // Prepare
-    const gpu = anInstanceType({
-      name: 'g4dn.xlarge',
-      cpu: 4,
-      memoryGiB: 16,
-      price: 0.526,
-      extra: { 'nvidia.com/gpu': 1 },
+    const gpu = aGpuInstanceType('g4dn.xlarge', 0.526, {
       labels: { [Label.instanceGpuCount]: '1' },
     });
     const overlay = anOverlay(

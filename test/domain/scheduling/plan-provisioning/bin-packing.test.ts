@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { anInstanceType, aPod, someInstanceTypes } from '../../../support/builders.ts';
+import {
+  aGpuInstanceType,
+  anInstanceType,
+  aPod,
+  someInstanceTypes,
+} from '../../../support/builders.ts';
 import { placementOf, planFor } from '../../../support/scheduling-builders.ts';
 
 const FOUR_CPU = anInstanceType({ name: 'c.xlarge', cpu: 4, memoryGiB: 8, price: 0.2 });
@@ -79,13 +84,7 @@ describe('packing pending pods onto new nodes', () => {
 
   it('places an extended-resource pod only on a type that has the resource', () => {
     // Prepare
-    const gpu = anInstanceType({
-      name: 'p.xlarge',
-      cpu: 4,
-      memoryGiB: 16,
-      price: 3,
-      extra: { 'nvidia.com/gpu': 1 },
-    });
+    const gpu = aGpuInstanceType('p.xlarge', 3);
     const pod = aPod({ name: 'train', cpu: '1', requests: { 'nvidia.com/gpu': '1' } });
 
     // Act

@@ -3,7 +3,13 @@ import { Label } from '../../../../functions/domain/labels.ts';
 import { clusterLimits } from '../../../../functions/domain/limits/cluster-limits.ts';
 import { HOURLY_COST } from '../../../../functions/domain/limits/hourly-cost.ts';
 import type { ProvisioningPlan } from '../../../../functions/domain/scheduling/provisioning-plan.ts';
-import { aNode, aNodePool, anInstanceType, aPod } from '../../../support/builders.ts';
+import {
+  aGpuInstanceType,
+  aNode,
+  aNodePool,
+  anInstanceType,
+  aPod,
+} from '../../../support/builders.ts';
 import { anAffinityTerm, planFor, podAntiAffinity } from '../../../support/scheduling-builders.ts';
 
 /** Pods that each need their own node. */
@@ -267,13 +273,7 @@ describe('the cluster limits', () => {
 
   it('counts a GPU limit in devices', () => {
     // Prepare
-    const gpu = anInstanceType({
-      name: 'g.xlarge',
-      cpu: 4,
-      memoryGiB: 16,
-      price: 0.5,
-      extra: { 'nvidia.com/gpu': 1 },
-    });
+    const gpu = aGpuInstanceType('g.xlarge', 0.5);
     const pods = Array.from({ length: 3 }, (_, i) =>
       aPod({ name: `train-${i}`, cpu: '1', requests: { 'nvidia.com/gpu': '1' } }),
     );
