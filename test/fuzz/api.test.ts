@@ -18,10 +18,8 @@ import {
   startFakeApiServer,
 } from '../../functions/adapters/simulated/api-server/server.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
-import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
-import type { Wake } from '../../functions/ports/wake.ts';
 import { liveDryRun } from '../../functions/use-cases/plan/live-dry-run.ts';
-import { apiRequest } from '../support/api-requests.ts';
+import { anApiHandler, apiRequest } from '../support/api-requests.ts';
 import { CLUSTER_LIMITS, SHOP_NODE_CLASS, SHOP_NODE_POOL } from '../support/karpenter-documents.ts';
 import {
   anyText,
@@ -49,11 +47,7 @@ const instanceTypes = new BundledInstanceTypes({
 /** A handler over a store holding one NodePool, one EC2NodeClass and the cluster's limits. */
 async function seeded() {
   const state = makeMemoryStateStore();
-  const wakes: Wake[] = [];
-  const handler = makeApiHandler({
-    state,
-    waker: { wake: async (wake) => void wakes.push(wake) },
-    now: () => new Date('2026-11-25T09:00:00Z'),
+  const { handler, wakes } = anApiHandler(state, {
     dryRun: () =>
       liveDryRun({
         cluster: kubernetesClusterFrom(kubeConfigFor(server.url)),

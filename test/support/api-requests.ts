@@ -1,5 +1,11 @@
-/** API Gateway HTTP API (payload 2.0) requests on the IAM-authorized `ANY /v1/{proxy+}` route. */
+/**
+ * API Gateway HTTP API (payload 2.0) requests on the IAM-authorized `ANY /v1/{proxy+}` route, and
+ * the API function to send them to.
+ */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
+import type { ApiDependencies } from '../../functions/handlers/api/routes.ts';
+import type { Wake } from '../../functions/ports/wake.ts';
 
 export interface ApiRequestOptions {
   readonly body?: string;
@@ -45,4 +51,23 @@ export function apiRequest(
     },
     ...(body === undefined ? {} : { body, isBase64Encoded }),
   } as APIGatewayProxyEventV2;
+}
+
+/**
+ * The API function over `state`, at a fixed time, with a waker that keeps what it is asked and,
+ * unless `dryRun` is given, no cluster to plan against.
+ */
+export function anApiHandler(
+  state: ApiDependencies['state'],
+  options: Partial<Omit<ApiDependencies, 'state' | 'waker'>> = {},
+) {
+  const wakes: Wake[] = [];
+  const handler = makeApiHandler({
+    state,
+    waker: { wake: async (wake) => void wakes.push(wake) },
+    now: () => new Date('2026-11-25T09:00:00Z'),
+    dryRun: () => Promise.reject(new Error('no cluster in this test')),
+    ...options,
+  });
+  return { handler, wakes };
 }

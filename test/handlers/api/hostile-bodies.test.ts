@@ -6,20 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
-import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
-import type { Wake } from '../../../functions/ports/wake.ts';
-import { apiRequest } from '../../support/api-requests.ts';
+import { anApiHandler, apiRequest } from '../../support/api-requests.ts';
 import { aliasChain, nested } from '../../support/hostile-documents.ts';
 
 function setUp() {
   const state = makeMemoryStateStore();
-  const wakes: Wake[] = [];
-  const handler = makeApiHandler({
-    state,
-    waker: { wake: async (wake) => void wakes.push(wake) },
-    now: () => new Date('2026-11-25T09:00:00Z'),
-    dryRun: () => Promise.reject(new Error('no cluster in this test')),
-  });
+  const { handler, wakes } = anApiHandler(state);
   const put = async (path: string, body: string) => {
     const reply = await handler(apiRequest('PUT', path, { body }), lambdaContext('api-test'));
     return { status: reply.statusCode, body: JSON.parse(String(reply.body)) };
