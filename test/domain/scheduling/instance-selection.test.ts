@@ -7,9 +7,14 @@ import {
   selectInstances,
 } from '../../../functions/domain/scheduling/instance-selection.ts';
 import { nodeClaimTemplate } from '../../../functions/domain/scheduling/node-claim-template.ts';
-import { aNodePool, anInstanceType } from '../../support/builders.ts';
+import { aNodePool, anInstanceType, type InstanceTypeOptions } from '../../support/builders.ts';
 
 const ALL: CapacityType[] = ['reserved', 'spot', 'on-demand'];
+
+/** The test catalog's m.large (2 vCPU, 8 GiB, $0.10), with `options` over it. */
+function mLarge(options: Partial<InstanceTypeOptions> = {}): InstanceType {
+  return anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1, ...options });
+}
 
 function capacityTypes(values: readonly string[]): NodeSelectorRequirement {
   return { key: Label.capacityType, operator: 'In', values };
@@ -61,11 +66,7 @@ describe('choosing the capacity type of a claim', () => {
   ])('launches %s', (_label, allowed, offered, unavailable, expected) => {
     // Prepare
     const catalog = [
-      anInstanceType({
-        name: 'm.large',
-        cpu: 2,
-        memoryGiB: 8,
-        price: 0.1,
+      mLarge({
         capacityTypes: offered as CapacityType[],
         unavailable,
       }),
@@ -84,7 +85,7 @@ describe('choosing the capacity type of a claim', () => {
 
   it('launches on-demand when the pool names no capacity type', () => {
     // Prepare
-    const catalog = [anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1 })];
+    const catalog = [mLarge()];
 
     // Act
     const { selection } = select({ requirements: [], catalog });
@@ -103,7 +104,7 @@ describe('choosing the capacity type of a claim', () => {
         price: 0.05,
         capacityTypes: ['on-demand'],
       }),
-      anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1 }),
+      mLarge(),
     ];
 
     // Act
@@ -116,7 +117,7 @@ describe('choosing the capacity type of a claim', () => {
 
   it('selects nothing when no option is open', () => {
     // Prepare
-    const catalog = [anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1 })];
+    const catalog = [mLarge()];
 
     // Act
     const { selection } = select({ catalog, isOpen: () => false });
@@ -152,11 +153,7 @@ describe('ordering the options of a claim', () => {
   ])('launches in %s', (_label, unavailable, zone) => {
     // Prepare
     const catalog = [
-      anInstanceType({
-        name: 'm.large',
-        cpu: 2,
-        memoryGiB: 8,
-        price: 0.1,
+      mLarge({
         zones: ['test-zone-c', 'test-zone-b', 'test-zone-a'],
         unavailable,
       }),
@@ -171,7 +168,7 @@ describe('ordering the options of a claim', () => {
 
   it('prefers a cheaper zone to an earlier name', () => {
     // Prepare
-    const cheapInC = anInstanceType({ name: 'm.large', cpu: 2, memoryGiB: 8, price: 0.1 });
+    const cheapInC = mLarge();
     const catalog = [
       {
         ...cheapInC,
