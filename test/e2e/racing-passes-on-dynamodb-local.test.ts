@@ -50,7 +50,7 @@ describe('passes racing on DynamoDB Local', () => {
   }, 180_000);
 
   it('never runs more nodes than the NodePool nodes limit, however the passes race', async () => {
-    const burst = burstScenario(22, 300);
+    const burst = burstScenario(22, 120);
     const limited = {
       ...burst,
       manifests: burst.manifests.map((m) => ({
