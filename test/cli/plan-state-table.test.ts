@@ -2,7 +2,8 @@
  * `nodesmith plan --state-table`: NodePools, EC2NodeClasses, NodeOverlays and limits from
  * Nodesmith's DynamoDB state (here DynamoDB Local, reached through AWS_ENDPOINT_URL_DYNAMODB, the
  * SDK's own setting), pods from files or from a live cluster (the fake API server), and one line
- * with exit status 2 when the table cannot be read.
+ * with exit status 2 when the table cannot be read. The command runs in the test's process with
+ * an environment of its own; the case about what it loads runs the built binary.
  */
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { parseNodeOverlay } from '../../functions/manifests/karpenter/node-overl
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
 import { aNodePoolDocument, yamlOf } from '../support/karpenter-documents.ts';
 
@@ -163,7 +165,7 @@ function writeFile(dir: string, name: string, text: string): string {
 }
 
 /**
- * The child's environment: DynamoDB Local and the credentials its data is kept under (see
+ * The command's environment: DynamoDB Local and the credentials its data is kept under (see
  * makeLocalClient), and nothing of this machine's AWS setup (no profile files, no instance
  * metadata), so each case sees exactly the credentials it names.
  */
@@ -219,9 +221,12 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', `${podYaml('web-1')}---\n${podYaml('web-2')}`);
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table, '-o', 'json'], {
-      env: awsEnv(dir),
-    });
+    const result = await runCliInProcess(
+      ['plan', '-f', pods, '--state-table', table, '-o', 'json'],
+      {
+        env: awsEnv(dir),
+      },
+    );
 
     // Assess
     expectStoredPoolPlan(result, ['shop/web-1', 'shop/web-2']);
@@ -234,9 +239,12 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table, '-o', 'json'], {
-      env: awsEnv(dir),
-    });
+    const result = await runCliInProcess(
+      ['plan', '-f', pods, '--state-table', table, '-o', 'json'],
+      {
+        env: awsEnv(dir),
+      },
+    );
 
     // Assess
     expect(result.status).toBe(0);
@@ -257,9 +265,12 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', `${licensed('web-1')}---\n${licensed('web-2')}`);
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table, '-o', 'json'], {
-      env: awsEnv(dir),
-    });
+    const result = await runCliInProcess(
+      ['plan', '-f', pods, '--state-table', table, '-o', 'json'],
+      {
+        env: awsEnv(dir),
+      },
+    );
 
     // Assess: a node each, at the overlay's price
     expect(result.stderr).toBe('');
@@ -280,7 +291,7 @@ describe('plan --state-table', () => {
     const dir = tempDir();
 
     // Act
-    const result = await runCli(
+    const result = await runCliInProcess(
       [
         'plan',
         '--kubeconfig',
@@ -308,7 +319,7 @@ describe('plan --state-table', () => {
     const file = writeFile(dir, 'cluster.yaml', `${document}---\n${podYaml('web-1')}`);
 
     // Act
-    const result = await runCli(['plan', '-f', file, '--state-table', table], {
+    const result = await runCliInProcess(['plan', '-f', file, '--state-table', table], {
       env: awsEnv(dir),
     });
 
@@ -338,7 +349,7 @@ describe('plan --state-table', () => {
       const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
       // Act
-      const result = await runCli(['plan', '-f', pods, '--state-table', table], {
+      const result = await runCliInProcess(['plan', '-f', pods, '--state-table', table], {
         env: awsEnv(dir),
       });
 
@@ -354,7 +365,7 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table], {
+    const result = await runCliInProcess(['plan', '-f', pods, '--state-table', table], {
       env: awsEnv(dir),
     });
 
@@ -389,7 +400,7 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', table], {
+    const result = await runCliInProcess(['plan', '-f', pods, '--state-table', table], {
       env: awsEnv(dir, overrides),
     });
 
@@ -403,7 +414,9 @@ describe('plan --state-table', () => {
     const pods = writeFile(dir, 'pods.yaml', podYaml('web-1'));
 
     // Act
-    const result = await runCli(['plan', '-f', pods, '--state-table', 'x'], { env: awsEnv(dir) });
+    const result = await runCliInProcess(['plan', '-f', pods, '--state-table', 'x'], {
+      env: awsEnv(dir),
+    });
 
     // Assess
     expectOneLineError(result, '--state-table', '"x"');

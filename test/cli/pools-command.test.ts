@@ -1,7 +1,8 @@
 /**
- * `nodesmith pools` through the built binary, against the API served locally behind a SigV4
- * check, with the state on DynamoDB Local: the user's credentials come from the environment as
- * the SDK reads them, and requests the signature check refuses never reach the function.
+ * `nodesmith pools`, run in the test's process with an environment of its own, against the API
+ * served locally behind a SigV4 check, with the state on DynamoDB Local: the user's credentials
+ * come from the environment as the SDK reads them, and requests the signature check refuses
+ * never reach the function.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApiHandler } from '../../functions/handlers/api/handler.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
 import { aNewNodeClaim } from '../contracts/state-fixtures.ts';
-import { runCli } from '../support/cli.ts';
+import { runCliInProcess } from '../support/cli-in-process.ts';
 import { useFreshStateStores } from '../support/dynamodb-local.ts';
 import {
   aNodePoolDocument,
@@ -89,7 +90,7 @@ function pools(args: string[], credentials = CALLER) {
 }
 
 function nodesmith(args: string[], credentials = CALLER) {
-  return runCli(args, {
+  return runCliInProcess(args, {
     env: {
       PATH: process.env.PATH,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
@@ -182,7 +183,7 @@ describe('nodesmith pools', () => {
     expect(forged.status).toBe(2);
     expect(forged.stderr).toBe('nodesmith: Forbidden (HTTP 403)\n');
     expect(server.served).toEqual([]);
-    const nowhere = await runCli(['pools', 'get'], { env: { PATH: process.env.PATH } });
+    const nowhere = await runCliInProcess(['pools', 'get'], { env: { PATH: process.env.PATH } });
     expect(nowhere.status).toBe(2);
     expect(nowhere.stderr).toBe(
       "nodesmith: no API endpoint: give --endpoint or set NODESMITH_API_URL to the stack's ApiUrl output\n",

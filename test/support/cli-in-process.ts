@@ -2,8 +2,8 @@
  * Runs the command line in the test's own process: the same `runNodesmith` the bundled binary
  * calls with `process.argv`, with stdout and stderr captured and the exit status returned, so a
  * test that plans or simulates many inputs does not start a node process for each. Runs wait for
- * each other (they share `process.stdout` and `process.exitCode`). Standard input is not given;
- * the tests of the real binary's contract use `runCli` of `./cli.ts`.
+ * each other (they share `process.stdout`, `process.exitCode` and `process.env`). Standard
+ * input is not given; the tests of the real binary's contract use `runCli` of `./cli.ts`.
  */
 import { Console } from 'node:console';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,23 @@ function replace(target: object, key: string, value: unknown): () => void {
   };
 }
 
-async function runCaptured(args: readonly string[]): Promise<CliResult> {
+export interface InProcessOptions {
+  /** The whole environment of the run, as a child's would be; the process's own when absent. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Makes `env` the process's environment for the run; the returned function puts it back. */
+function useEnvironment(env: NodeJS.ProcessEnv): () => void {
+  const own = { ...process.env };
+  const set = (to: NodeJS.ProcessEnv) => {
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, to);
+  };
+  set(env);
+  return () => set(own);
+}
+
+async function runCaptured(args: readonly string[], options: InProcessOptions): Promise<CliResult> {
   const { stdout, stderr } = process;
   const exitCode = process.exitCode;
   let out = '';
@@ -59,6 +75,7 @@ async function runCaptured(args: readonly string[]): Promise<CliResult> {
     replace(stdout, 'isTTY', undefined),
     // The test runner's console reports to the runner; the binary's writes to its own streams.
     replace(globalThis, 'console', new Console({ stdout, stderr })),
+    ...(options.env === undefined ? [] : [useEnvironment(options.env)]),
   ];
   process.exitCode = undefined;
   try {
@@ -73,8 +90,11 @@ async function runCaptured(args: readonly string[]): Promise<CliResult> {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** `nodesmith <args>` in this process: its exit status, stdout and stderr. */
-export function runCliInProcess(args: readonly string[]): Promise<CliResult> {
-  const run = queue.then(() => runCaptured(args));
+export function runCliInProcess(
+  args: readonly string[],
+  options: InProcessOptions = {},
+): Promise<CliResult> {
+  const run = queue.then(() => runCaptured(args, options));
   queue = run.catch(() => undefined);
   return run;
 }
