@@ -27,6 +27,7 @@ import type {
 } from '../../ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
 import type { Ec2Api, Now } from './clients.ts';
+import { LastBuilt } from './last-built.ts';
 import { toCatalogEntry } from './mappers.ts';
 import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
@@ -58,10 +59,14 @@ interface BuildInput {
   readonly unavailable: ReadonlySet<string>;
 }
 
+const MAX_BUILT_LISTS = 32;
+
 export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
   readonly #options: InstanceTypeProviderOptions;
   readonly #catalog: RefreshedValue<readonly CatalogEntry[]>;
   readonly #offered: RefreshedValue<OfferedZones>;
+  /** Built lists by class, subnets and unavailable offerings, for the current refreshed inputs. */
+  readonly #built = new LastBuilt<Map<string, readonly InstanceType[]>>();
 
   constructor(options: InstanceTypeProviderOptions) {
     this.#options = options;
@@ -97,17 +102,28 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
       this.#catalog.current(),
       this.#offered.current(),
     ]);
-    const unavailable = new Set(
-      (options.unavailable ?? []).map((o) => offeringKey(o.instanceType, o.zone, o.capacityType)),
+    const unavailable = (options.unavailable ?? []).map((o) =>
+      offeringKey(o.instanceType, o.zone, o.capacityType),
     );
-    return this.#build({
-      nodeClass,
-      subnets,
-      prices,
-      catalog: catalog ?? BUNDLED_CATALOG,
-      offered,
-      unavailable,
-    });
+    // Kept until the prices, the catalog or the offerings are refreshed, as Karpenter keeps
+    // built instance types (aws: pkg/providers/instancetype/instancetype.go, `List`).
+    const built = this.#built.get([prices, catalog, offered], () => new Map());
+    const key = JSON.stringify([nodeClass, subnets, [...unavailable].sort()]);
+    let types = built.get(key);
+    if (types === undefined) {
+      types = this.#build({
+        nodeClass,
+        subnets,
+        prices,
+        catalog: catalog ?? BUNDLED_CATALOG,
+        offered,
+        unavailable: new Set(unavailable),
+      });
+      // Many classes or sets of unavailable offerings between refreshes: start over.
+      if (built.size >= MAX_BUILT_LISTS) built.clear();
+      built.set(key, types);
+    }
+    return types;
   }
 
   /** Types offered in the same zones are built together: offerings and zone labels match EC2's. */

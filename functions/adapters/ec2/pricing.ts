@@ -13,6 +13,7 @@ import { onDemandPrices } from '../../domain/instance-types/prices.ts';
 import type { WindowsPrices } from '../../domain/instance-types/windows-prices.ts';
 import type { OfferingPrices, PriceOptions, PriceProvider } from '../../ports/cloud-provider.ts';
 import type { Ec2Api, Now, PricingApi } from './clients.ts';
+import { LastBuilt } from './last-built.ts';
 import { collect } from './pages.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { RefreshedValue } from './refreshed-value.ts';
@@ -111,6 +112,9 @@ export class Ec2PriceProvider implements PriceProvider {
   readonly #options: PriceProviderOptions;
   readonly #linux: PriceValues;
   readonly #windows: PriceValues;
+  readonly #linuxPrices = new LastBuilt<OfferingPrices>();
+  readonly #windowsLists = new LastBuilt<WindowsPrices>();
+  readonly #withWindows = new LastBuilt<OfferingPrices>();
 
   constructor(options: PriceProviderOptions) {
     this.#options = options;
@@ -141,11 +145,26 @@ export class Ec2PriceProvider implements PriceProvider {
     };
   }
 
+  /**
+   * The same object until a price list is refreshed, so what is built from the prices (the
+   * instance types, their templates) can be kept for as long as they hold.
+   */
   async prices(options: PriceOptions = {}): Promise<OfferingPrices> {
-    const bundled = onDemandPrices(this.#options.region);
     const live = await this.#liveOnDemand(this.#linux);
     const spot = await this.#linux.spot.current();
-    const prices: OfferingPrices = {
+    const linux = this.#linuxPrices.get([live, spot], () => this.#merged(live, spot));
+    if (options.windows !== true) return linux;
+    const windows = await this.#windowsPrices();
+    if (windows === undefined) return linux;
+    return this.#withWindows.get([linux, windows], () => ({ ...linux, windows }));
+  }
+
+  #merged(
+    live: ReadonlyMap<string, number> | undefined,
+    spot: SpotPrices | undefined,
+  ): OfferingPrices {
+    const bundled = onDemandPrices(this.#options.region);
+    return {
       onDemand: live === undefined ? bundled.prices : new Map([...bundled.prices, ...live]),
       spot: spot ?? new Map(),
       currency: bundled.currency,
@@ -153,8 +172,6 @@ export class Ec2PriceProvider implements PriceProvider {
       spotSource: spot === undefined ? 'none' : 'live',
       priceSource: bundled.priceSource,
     };
-    const windows = options.windows === true ? await this.#windowsPrices() : undefined;
-    return windows === undefined ? prices : { ...prices, windows };
   }
 
   /** The Pricing API does not serve GovCloud; its bundled table is all there is. */
@@ -167,7 +184,10 @@ export class Ec2PriceProvider implements PriceProvider {
     const onDemand = await this.#liveOnDemand(this.#windows);
     const spot = await this.#windows.spot.current();
     if (onDemand === undefined && spot === undefined) return undefined;
-    return { onDemand: onDemand ?? new Map(), spot: spot ?? new Map() };
+    return this.#windowsLists.get([onDemand, spot], () => ({
+      onDemand: onDemand ?? new Map(),
+      spot: spot ?? new Map(),
+    }));
   }
 
   async #fetchOnDemand(os: PricedOs): Promise<ReadonlyMap<string, number>> {

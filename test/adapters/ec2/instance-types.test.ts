@@ -212,6 +212,32 @@ describe('instance types from DescribeInstanceTypes', () => {
     ]);
   });
 
+  it('builds the list once between refreshes, again for other unavailable offerings, a changed class or new prices', async () => {
+    // Prepare
+    const { cloud, clock } = setUp();
+    const spotGone = {
+      unavailable: [{ instanceType: 'm5.large', zone: 'us-west-2b', capacityType: 'spot' }],
+    } as const;
+    const first = await cloud.instanceTypes(NODE_CLASS);
+    // Act
+    const again = await cloud.instanceTypes(NODE_CLASS);
+    const withUnavailable = await cloud.instanceTypes(NODE_CLASS, spotGone);
+    const otherClass = await cloud.instanceTypes(
+      aNodeClass({ instanceProfile: 'batch-nodes', role: undefined }),
+    );
+    clock.advance(12 * HOUR + SECOND);
+    const afterRefresh = await cloud.instanceTypes(NODE_CLASS);
+    // Assess: kept while nothing it was built from changed, and equal when rebuilt
+    expect(again).toBe(first);
+    expect(withUnavailable).not.toBe(first);
+    expect(offeringsOf(withUnavailable, 'm5.large')).toContain(
+      'us-west-2b/spot/0.0351/unavailable',
+    );
+    expect(otherClass).not.toBe(first);
+    expect(afterRefresh).not.toBe(first);
+    expect(afterRefresh).toEqual(first);
+  });
+
   it('refuses a class whose subnet terms select nothing', async () => {
     // Prepare
     const { cloud, ec2Mock } = setUp();

@@ -115,6 +115,20 @@ describe('on-demand prices', () => {
     expect(pricingMock.commandCalls(GetProductsCommand)).toHaveLength(4);
   });
 
+  it('answers with the same prices until a list is refreshed', async () => {
+    // Prepare
+    const { cloud, clock } = setUp();
+    const first = await cloud.prices();
+    // Act
+    const again = await cloud.prices();
+    clock.advance(12 * HOUR + SECOND);
+    const refreshed = await cloud.prices();
+    // Assess: what is built from the prices can be kept for as long as they are the same object
+    expect(again).toBe(first);
+    expect(refreshed).not.toBe(first);
+    expect(refreshed).toEqual(first);
+  });
+
   it('asks nothing for GovCloud, where the Pricing API does not answer', async () => {
     // Prepare
     const { cloud, pricingMock } = setUp({ ...CLUSTER, region: 'us-gov-west-1' });
