@@ -26,7 +26,7 @@ import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/clie
 import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
@@ -99,6 +99,11 @@ afterEach(() => {
   for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs]) mock.reset();
   vi.unstubAllEnvs();
   vi.resetModules();
+});
+
+// The mocks stub the clients' classes; the next file in this worker needs the real ones.
+afterAll(() => {
+  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs]) mock.restore();
 });
 
 describe('every composition root', () => {

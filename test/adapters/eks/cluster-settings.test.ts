@@ -1,7 +1,7 @@
 /** The cluster's settings for launches: from EKS DescribeCluster, or as given for a self-managed cluster. */
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   clusterDnsOf,
   eksClusterSettings,
@@ -12,6 +12,8 @@ import { EksClusterDescription } from '../../../functions/adapters/eks/eks-clust
 describe('cluster settings', () => {
   const eks = mockClient(EKSClient);
   afterEach(() => eks.reset());
+  // The mock stubs the client's class; the next file in this worker needs the real one.
+  afterAll(() => eks.restore());
 
   it('takes version, endpoint, CA and service range, and derives the cluster DNS address', async () => {
     eks.on(DescribeClusterCommand, { name: 'shop-prod' }).resolves({

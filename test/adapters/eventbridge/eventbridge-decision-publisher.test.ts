@@ -1,12 +1,14 @@
 /** Decisions as EventBridge events, through the real SDK client (mocked transport). */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventBridgeDecisionPublisher } from '../../../functions/adapters/eventbridge/eventbridge-decision-publisher.ts';
 import type { Decision, LimitReached } from '../../../functions/ports/decisions.ts';
 
 const events = mockClient(EventBridgeClient);
 afterEach(() => events.reset());
+// The mock stubs the client's class; the next file in this worker needs the real one.
+afterAll(() => events.restore());
 
 function decision(n: number, kind: Decision['kind'] = 'Launched'): Decision {
   return {

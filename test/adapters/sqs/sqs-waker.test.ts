@@ -1,7 +1,7 @@
 /** Wakes as SQS messages on the work queue, through the real SDK client (mocked transport). */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SqsWaker } from '../../../functions/adapters/sqs/sqs-waker.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 
@@ -9,6 +9,10 @@ const QUEUE = 'https://sqs.us-east-1.amazonaws.com/111122223333/nodesmith-work';
 const sqs = mockClient(SQSClient);
 
 afterEach(() => sqs.reset());
+
+// The mock stubs the client's class; the next file in this worker needs the real one.
+
+afterAll(() => sqs.restore());
 
 describe('the SQS waker', () => {
   it('sends the wake as the message body with its delay, kept within what SQS allows', async () => {

@@ -13,7 +13,7 @@ import {
   RemoveRoleFromInstanceProfileCommand,
 } from '@aws-sdk/client-iam';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { IamInstanceProfileCollection } from '../../../functions/adapters/ec2/iam-instance-profile-collection.ts';
 import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { collectInstanceProfiles } from '../../../functions/use-cases/controller/collect-instance-profiles.ts';
@@ -21,6 +21,8 @@ import { aNewNodeClaim, anEC2NodeClass } from '../../contracts/state-fixtures.ts
 
 const iam = mockClient(IAMClient);
 afterEach(() => iam.reset());
+// The mock stubs the client's class; the next file in this worker needs the real one.
+afterAll(() => iam.restore());
 
 const ours = (nodeClass: string, region = 'us-east-1', cluster = 'shop') => [
   { Key: 'kubernetes.io/cluster/shop', Value: cluster === 'shop' ? 'owned' : 'shared' },
