@@ -64,8 +64,8 @@ module.exports = {
     ),
     forbid(
       'sdk-only-at-the-edge',
-      'AWS SDK, client-node, middy and Powertools appear only in adapters and handlers.',
-      { pathNot: '^functions/(adapters|handlers)/' },
+      'AWS SDK, client-node, middy and Powertools appear only in adapters, handlers and the simulator (whose API server hands out kubeconfigs).',
+      { pathNot: '^(functions/(adapters|handlers)|simulator)/' },
       {
         path: 'node_modules/(@aws-sdk|@smithy|@kubernetes/client-node|@middy|@aws-lambda-powertools)/',
       },

@@ -4,11 +4,12 @@
  * Local, every EC2 call taking 200 ms. Measures, from the SQS trigger reaching the handler, the
  * first CreateFleet and the last CreateFleet of the pass.
  */
-import { lambdaContext, sqsEvent } from '../bin/cli/simulate/lambda-events.ts';
-import { burstScenario } from '../bin/cli/simulate/scenarios/burst.ts';
-import { startFakeApiServer } from '../functions/adapters/simulated/api-server/server.ts';
-import type { SimulatedCloud } from '../functions/adapters/simulated/cloud/simulated-cloud.ts';
+
 import type { CloudProvider } from '../functions/ports/cloud-provider.ts';
+import { startFakeApiServer } from '../simulator/api-server/server.ts';
+import type { SimulatedCloud } from '../simulator/cloud/simulated-cloud.ts';
+import { lambdaContext, sqsEvent } from '../simulator/run/lambda-events.ts';
+import { burstScenario } from '../simulator/scenarios/burst.ts';
 import { EC2_LATENCY_MS, localPass, passHandler, withDynamoDbLocal } from './local-pass.ts';
 import { median } from './median.ts';
 

@@ -6,8 +6,6 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { configurePools } from '../bin/cli/simulate/configure-pools.ts';
-import type { Scenario } from '../bin/cli/simulate/scenarios/scenario.ts';
 import {
   makeLocalClient,
   startDynamoDbLocal,
@@ -15,9 +13,6 @@ import {
 import { makeDynamoDbStateStore } from '../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables, type StateTableNames } from '../functions/adapters/dynamodb/tables.ts';
 import { kubernetesClusterFrom } from '../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { kubeConfigFor } from '../functions/adapters/simulated/api-server/kube-config.ts';
-import { SimulatedCloud } from '../functions/adapters/simulated/cloud/simulated-cloud.ts';
-import { SimulatedWorkQueue } from '../functions/adapters/simulated/simulated-work-queue.ts';
 import { makeControllerHandler } from '../functions/handlers/controller/handler.ts';
 import type { Clock } from '../functions/ports/clock.ts';
 import type { CloudProvider } from '../functions/ports/cloud-provider.ts';
@@ -25,6 +20,11 @@ import type { StateStore } from '../functions/ports/state-store.ts';
 import { runControllerPass } from '../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../functions/use-cases/controller/pass-report.ts';
+import { kubeConfigFor } from '../simulator/api-server/kube-config.ts';
+import { SimulatedCloud } from '../simulator/cloud/simulated-cloud.ts';
+import { configurePools } from '../simulator/run/configure-pools.ts';
+import type { Scenario } from '../simulator/scenarios/scenario.ts';
+import { SimulatedWorkQueue } from '../simulator/simulated-work-queue.ts';
 
 /** What each EC2 call takes in the benches, about what CreateFleet and DescribeInstances take. */
 export const EC2_LATENCY_MS = 200;

@@ -1,5 +1,5 @@
 /** The simulations' seeded generator, so every benchmark run builds the same pods. */
-import { seededRandom } from '../bin/cli/simulate/scenarios/random.ts';
+import { seededRandom } from '../simulator/scenarios/random.ts';
 
 export { seededRandom };
 

@@ -6,12 +6,7 @@
  * instances (200 ms, as EC2's DescribeInstances), finds nothing to launch, weighs every node for
  * disruption, and releases the lease. Measured from the SQS event to the handler's return.
  */
-import { lambdaContext, sqsEvent } from '../bin/cli/simulate/lambda-events.ts';
-import { burstScenario } from '../bin/cli/simulate/scenarios/burst.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../functions/adapters/simulated/api-server/server.ts';
+
 import { nodeClassHash } from '../functions/domain/disruption/node-class-hash.ts';
 import { templateHash } from '../functions/domain/disruption/template-hash.ts';
 import type { EC2NodeClass } from '../functions/domain/node-class.ts';
@@ -20,6 +15,9 @@ import type { NewNodeClaimRecord } from '../functions/domain/state/node-claim-re
 import type { CloudProvider, ManagedInstance } from '../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../functions/ports/state-store.ts';
 import type { PassReport } from '../functions/use-cases/controller/pass-report.ts';
+import { type FakeApiServer, startFakeApiServer } from '../simulator/api-server/server.ts';
+import { lambdaContext, sqsEvent } from '../simulator/run/lambda-events.ts';
+import { burstScenario } from '../simulator/scenarios/burst.ts';
 import { EC2_LATENCY_MS, localPass, passHandler, withDynamoDbLocal } from './local-pass.ts';
 import { median } from './median.ts';
 

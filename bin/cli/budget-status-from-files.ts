@@ -7,11 +7,11 @@
  * their controllers, which a dump of pods does not carry.
  */
 
-import { budgetNumbers } from '../../functions/adapters/simulated/api-server/controllers/disruption.ts';
-import type { JsonObject } from '../../functions/adapters/simulated/api-server/json.ts';
 import type { PodDisruptionBudget } from '../../functions/domain/pod-disruption-budget.ts';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import type { ManifestFile } from '../../functions/manifests/load-cluster.ts';
+import { budgetNumbers } from '../../simulator/api-server/controllers/disruption.ts';
+import type { JsonObject } from '../../simulator/api-server/json.ts';
 
 const DEFAULT_NAMESPACE = 'default';
 

@@ -1,7 +1,8 @@
 /** The human view of a plan: what would launch, where pods go, what cannot run, and the cost. */
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { groupByReason } from '../../functions/use-cases/plan/unschedulable-groups.ts';
 import { plural, table } from './text-table.ts';
-import { groupByReason, listPods, unschedulableTable } from './unschedulable-table.ts';
+import { listPods, unschedulableTable } from './unschedulable-table.ts';
 
 export function renderPlanTable(report: PlanReport, currency = '$'): string {
   const sections: string[] = [];

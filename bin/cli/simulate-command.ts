@@ -6,20 +6,20 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { clusterLimitsFromFile } from './limits-file.ts';
-import { renderHtmlReport } from './simulate/report/html-report.ts';
-import { runSimulation } from './simulate/run-simulation.ts';
-import { burstScenario, capacityErrorsScenario } from './simulate/scenarios/burst.ts';
+import { renderHtmlReport } from '../../simulator/report/html-report.ts';
+import { runSimulation } from '../../simulator/run/run-simulation.ts';
+import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
+import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
 import {
   consolidationScenario,
   driftScenario,
   spotInterruptionScenario,
-} from './simulate/scenarios/disruption-scenarios.ts';
-import { scenarioFromFiles } from './simulate/scenarios/from-files.ts';
-import { limitsScenario } from './simulate/scenarios/limits-scenario.ts';
-import type { Scenario } from './simulate/scenarios/scenario.ts';
-import { takeoverScenario } from './simulate/scenarios/takeover.ts';
-import type { SimulationReport } from './simulate/simulation-report.ts';
+} from '../../simulator/scenarios/disruption-scenarios.ts';
+import { scenarioFromFiles } from '../../simulator/scenarios/from-files.ts';
+import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
+import type { Scenario } from '../../simulator/scenarios/scenario.ts';
+import { takeoverScenario } from '../../simulator/scenarios/takeover.ts';
+import { clusterLimitsFromFile } from './limits-file.ts';
 import { readManifests } from './snapshot-from-files.ts';
 import { unschedulableTable } from './unschedulable-table.ts';
 import { UsageError } from './usage-error.ts';

@@ -6,10 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../functions/adapters/simulated/api-server/index.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../simulator/api-server/index.ts';
 import { runCli, writeKubeconfig } from '../support/cli.ts';
 import { aNodePoolDocument, yamlOf } from '../support/karpenter-documents.ts';
 

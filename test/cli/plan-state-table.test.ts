@@ -15,10 +15,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../functions/adapters/simulated/api-server/index.ts';
 import { type ClusterLimits, clusterLimits } from '../../functions/domain/limits/cluster-limits.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
 import type { NodeOverlay } from '../../functions/domain/overlays/node-overlay.ts';
@@ -26,6 +22,7 @@ import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-clas
 import { parseNodeOverlay } from '../../functions/manifests/karpenter/node-overlay.ts';
 import { parseNodePool } from '../../functions/manifests/karpenter/node-pool.ts';
 import type { PlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../simulator/api-server/index.ts';
 import { type CliResult, runCli, writeKubeconfig } from '../support/cli.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';

@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHtmlReport } from '../../bin/cli/simulate/report/html-report.ts';
-import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
+import { renderHtmlReport } from '../../simulator/report/html-report.ts';
+import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 
 interface Opened {

@@ -5,13 +5,13 @@
  * after a crash at any step of a launch, capacity errors resolved in the pass that met them.
  */
 import { describe, expect, it } from 'vitest';
-import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
-import { burstScenario, capacityErrorsScenario } from '../../bin/cli/simulate/scenarios/burst.ts';
-import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
-import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
 import type { NodeClaimRecord } from '../../functions/domain/state/node-claim-record.ts';
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
+import { makeMemoryStateStore } from '../../simulator/memory/memory-state-store.ts';
+import { runSimulation } from '../../simulator/run/run-simulation.ts';
+import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
+import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
 
 function invariantsHeld(report: SimulationReport): void {
   for (const invariant of report.invariants) {

@@ -5,13 +5,13 @@
  * evicted, no budget exceeded, no moved pod left without a place).
  */
 import { describe, expect, it } from 'vitest';
-import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
+import { runSimulation } from '../../simulator/run/run-simulation.ts';
+import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
 import {
   consolidationScenario,
   driftScenario,
   spotInterruptionScenario,
-} from '../../bin/cli/simulate/scenarios/disruption-scenarios.ts';
-import type { SimulationReport } from '../../bin/cli/simulate/simulation-report.ts';
+} from '../../simulator/scenarios/disruption-scenarios.ts';
 
 /** The burst the scenarios start from has settled by then, and the disruption begins. */
 const DISRUPTION_STARTS = 240;

@@ -4,7 +4,7 @@
  * requests. `npm run faults` runs hundreds of seeds the same way.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCampaign } from '../../bin/cli/simulate/faults/fault-campaign.ts';
+import { runCampaign } from '../../simulator/faults/fault-campaign.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
 const endpoint = useDynamoDbLocal();

@@ -5,10 +5,10 @@
  * run again elsewhere, and the instance is terminated only after the drain.
  */
 import { describe, expect, it } from 'vitest';
-import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
-import { burstScenario } from '../../bin/cli/simulate/scenarios/burst.ts';
-import type { Scenario } from '../../bin/cli/simulate/scenarios/scenario.ts';
 import { TERMINATION_FINALIZER } from '../../functions/domain/termination/finalizer.ts';
+import { runSimulation } from '../../simulator/run/run-simulation.ts';
+import { burstScenario } from '../../simulator/scenarios/burst.ts';
+import type { Scenario } from '../../simulator/scenarios/scenario.ts';
 
 /** The burst has settled by then: every pod runs. */
 const AFTER_BURST = 240;

@@ -5,11 +5,11 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSimulation } from '../../bin/cli/simulate/run-simulation.ts';
-import { burstScenario } from '../../bin/cli/simulate/scenarios/burst.ts';
-import { limitsScenario } from '../../bin/cli/simulate/scenarios/limits-scenario.ts';
 import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import { runSimulation } from '../../simulator/run/run-simulation.ts';
+import { burstScenario } from '../../simulator/scenarios/burst.ts';
+import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
 const endpoint = useDynamoDbLocal();

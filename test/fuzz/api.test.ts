@@ -8,17 +8,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
 import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
-import { kubeConfigFor } from '../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../functions/adapters/simulated/api-server/server.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { liveDryRun } from '../../functions/use-cases/plan/live-dry-run.ts';
+import { kubeConfigFor } from '../../simulator/api-server/kube-config.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../simulator/api-server/server.ts';
+import { makeMemoryStateStore } from '../../simulator/memory/memory-state-store.ts';
+import { lambdaContext } from '../../simulator/run/lambda-events.ts';
 import { anApiHandler, apiRequest } from '../support/api-requests.ts';
 import { CLUSTER_LIMITS, SHOP_NODE_CLASS, SHOP_NODE_POOL } from '../support/karpenter-documents.ts';
 import {

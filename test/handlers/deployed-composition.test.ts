@@ -27,9 +27,9 @@ import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
+import { lambdaContext } from '../../simulator/run/lambda-events.ts';
 import { fixture } from '../adapters/ec2/support.ts';
 import { EKS_CONTEXT } from '../lib/stack-fixture.ts';
 import { templateEnvironments } from './template-environment.ts';

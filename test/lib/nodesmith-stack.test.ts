@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TTL_ATTRIBUTE, tableDefinitions } from '../../functions/adapters/dynamodb/tables.ts';
-import { makeMemoryStateStore } from '../../functions/adapters/memory/memory-state-store.ts';
 import { Variable } from '../../functions/contract/environment.ts';
 import { INSTANCE_ID_INDEX } from '../../functions/contract/state-tables.ts';
 import { apiRoutes } from '../../functions/handlers/api/routes.ts';
 import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
+import { makeMemoryStateStore } from '../../simulator/memory/memory-state-store.ts';
 import {
   type BuiltStack,
   buildStack,

@@ -9,9 +9,9 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { lambdaContext } from '../../bin/cli/simulate/lambda-events.ts';
 import { readBody } from '../../functions/adapters/http/read-body.ts';
 import type { ApiHandler } from '../../functions/handlers/api/handler.ts';
+import { lambdaContext } from '../../simulator/run/lambda-events.ts';
 
 export interface Caller {
   readonly accessKeyId: string;

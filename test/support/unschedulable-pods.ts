@@ -2,7 +2,7 @@
  * Pods as a web shop's Deployments scale up at once: made by their ReplicaSets, and left Pending
  * by kube-scheduler, which marked them Unschedulable, as the API server then lists them.
  */
-import type { JsonObject } from '../../functions/adapters/simulated/api-server/json.ts';
+import type { JsonObject } from '../../simulator/api-server/json.ts';
 
 interface Workload {
   readonly app: string;

@@ -7,11 +7,8 @@ import {
   makeEksKubeConfigProvider,
   makeSecretKubeConfigProvider,
 } from '../../../functions/adapters/eks/kube-config-provider.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/index.ts';
 import { NotFoundError } from '../../../functions/ports/errors.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-server/index.ts';
 import {
   aClock,
   aCredentialProvider,

@@ -1,7 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/index.ts';
 import {
   ConflictError,
   InvalidConfigError,
@@ -9,6 +8,7 @@ import {
   NotFoundError,
   ThrottledError,
 } from '../../../functions/ports/errors.ts';
+import { kubeConfigFor } from '../../../simulator/api-server/index.ts';
 import { seedNode, seedPod, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();

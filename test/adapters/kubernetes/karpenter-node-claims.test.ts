@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import {
-  type JsonObject,
-  kubeConfigFor,
-} from '../../../functions/adapters/simulated/api-server/index.ts';
-import {
   ConflictError,
   InvalidConfigError,
   ThrottledError,
 } from '../../../functions/ports/errors.ts';
+import { type JsonObject, kubeConfigFor } from '../../../simulator/api-server/index.ts';
 import { NOW, resourceVersionOf, seedNodeClaim, useFakeCluster } from './support.ts';
 
 const PAGE_SIZE = 2;

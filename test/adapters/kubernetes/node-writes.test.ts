@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import {
-  type JsonObject,
-  kubeConfigFor,
-} from '../../../functions/adapters/simulated/api-server/index.ts';
 import { UNREGISTERED_TAINT } from '../../../functions/domain/lifecycle/node-readiness.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
@@ -12,6 +8,7 @@ import {
   InvalidConfigError,
   NotFoundError,
 } from '../../../functions/ports/errors.ts';
+import { type JsonObject, kubeConfigFor } from '../../../simulator/api-server/index.ts';
 import { NOW, resourceVersionOf, seedNode, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();

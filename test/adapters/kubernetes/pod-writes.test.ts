@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  FakeApiServer,
-  JsonObject,
-} from '../../../functions/adapters/simulated/api-server/index.ts';
+import type { FakeApiServer, JsonObject } from '../../../simulator/api-server/index.ts';
 import { seedPod, uidOf, useFakeCluster } from './support.ts';
 
 const fake = useFakeCluster();

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { RecordedRequest } from '../../../functions/adapters/simulated/api-server/index.ts';
+import type { RecordedRequest } from '../../../simulator/api-server/index.ts';
 
 /** The controller's grant, then the one applied only when it adopts Karpenter's nodes. */
 export const RBAC_FILES = [

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import type { Cluster } from '../../../functions/ports/cluster.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { makeMemoryStateStore } from '../../../simulator/memory/memory-state-store.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import {
   attributesOf,

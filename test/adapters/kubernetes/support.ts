@@ -10,14 +10,14 @@ import {
   type KubernetesClusterOptions,
   kubernetesClusterFrom,
 } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import type { Cluster } from '../../../functions/ports/cluster.ts';
 import {
   type FakeApiServer,
   type FakeApiServerOptions,
   type JsonObject,
   kubeConfigFor,
   startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/index.ts';
-import type { Cluster } from '../../../functions/ports/cluster.ts';
+} from '../../../simulator/api-server/index.ts';
 import { controllerRules, readRbacDocuments, uncovered } from './rbac-rules.ts';
 
 export const NOW = new Date('2025-06-01T12:00:00Z');

@@ -1,13 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { BundledInstanceTypes } from '../../../functions/adapters/bundled/bundled-instance-types.ts';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
 import {
   type ClusterLimits,
@@ -17,6 +11,9 @@ import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-famil
 import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
+import { kubeConfigFor } from '../../../simulator/api-server/kube-config.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-server/server.ts';
+import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { apiRequest } from '../../support/api-requests.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';

@@ -4,8 +4,8 @@
  * as Lambda invokes it, on the in-memory state store.
  */
 import { describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
+import { makeMemoryStateStore } from '../../../simulator/memory/memory-state-store.ts';
+import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
 import { anApiHandler, apiRequest } from '../../support/api-requests.ts';
 import { aliasChain, nested } from '../../support/hostile-documents.ts';
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, CloudWatchLogsEvent } from 'aws-lambda';
-import { lambdaContext, webhookEvent } from '../../../bin/cli/simulate/lambda-events.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
+import { lambdaContext, webhookEvent } from '../../../simulator/run/lambda-events.ts';
 
 export const TOKEN = 's3cr3t-audit-token-0123456789';
 

@@ -5,12 +5,12 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { makeControllerHandler } from '../../../functions/handlers/controller/handler.ts';
 import {
   emptyPassReport,
   type PassReport,
 } from '../../../functions/use-cases/controller/pass-report.ts';
+import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
 
 const REPORT: PassReport = {
   ...emptyPassReport('2026-11-24T09:00:00.000Z'),

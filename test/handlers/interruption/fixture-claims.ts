@@ -2,8 +2,9 @@
  * The claims the interruption fixtures' instances belong to (fixtures/*.json name them), each
  * Initialized on its node, for the interruption function's tests and its fuzzing.
  */
-import type { FakeApiServer } from '../../../functions/adapters/simulated/api-server/server.ts';
+
 import type { StateStore } from '../../../functions/ports/state-store.ts';
+import type { FakeApiServer } from '../../../simulator/api-server/server.ts';
 import { seedNode } from '../../adapters/kubernetes/support.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 

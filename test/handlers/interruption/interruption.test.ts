@@ -8,18 +8,15 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lambdaContext } from '../../../bin/cli/simulate/lambda-events.ts';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
 import { makeInterruptionHandler } from '../../../functions/handlers/interruption/handler.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { kubeConfigFor } from '../../../simulator/api-server/kube-config.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-server/server.ts';
+import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
 import { aNodePool } from '../../support/builders.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
 import { CLAIMS, seedClaims } from './fixture-claims.ts';

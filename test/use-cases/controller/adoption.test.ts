@@ -6,13 +6,10 @@
  * Without the setting, Karpenter's NodeClaims are never even read.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
-import type {
-  ForeignInstance,
-  SimulatedCloud,
-} from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import type { JsonObject } from '../../../simulator/api-server/json.ts';
+import type { ForeignInstance, SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { aPassWorld, T0, useFakeApiServer } from './pass-world.ts';
 
 const ADOPTING = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1', adoptKarpenterNodes: true };

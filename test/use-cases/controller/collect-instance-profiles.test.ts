@@ -15,8 +15,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { IamInstanceProfileCollection } from '../../../functions/adapters/ec2/iam-instance-profile-collection.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
 import { collectInstanceProfiles } from '../../../functions/use-cases/controller/collect-instance-profiles.ts';
+import { makeMemoryStateStore } from '../../../simulator/memory/memory-state-store.ts';
 import { aNewNodeClaim, anEC2NodeClass } from '../../contracts/state-fixtures.ts';
 
 const iam = mockClient(IAMClient);

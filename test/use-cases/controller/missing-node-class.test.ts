@@ -5,10 +5,10 @@
  * next pass launches.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
 import type { EC2NodeClass } from '../../../functions/domain/node-class.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import type { JsonObject } from '../../../simulator/api-server/json.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aPassWorld, aRunningClaim, type PassWorld, T0, useFakeApiServer } from './pass-world.ts';
 

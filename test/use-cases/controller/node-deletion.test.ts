@@ -8,16 +8,16 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
-import type { JsonObject } from '../../../functions/adapters/simulated/api-server/json.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import type { CloudProvider, ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../../functions/use-cases/controller/pass-report.ts';
+import type { JsonObject } from '../../../simulator/api-server/json.ts';
+import { kubeConfigFor } from '../../../simulator/api-server/kube-config.ts';
+import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
+import { MemoryDecisionPublisher } from '../../../simulator/memory/memory-decision-publisher.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aStateWithGeneralPool, SetClock, T0, useFakeApiServer } from './pass-world.ts';
 

@@ -6,20 +6,17 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { MemoryDecisionPublisher } from '../../../functions/adapters/memory/memory-decision-publisher.ts';
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
-import { kubeConfigFor } from '../../../functions/adapters/simulated/api-server/kube-config.ts';
-import {
-  type FakeApiServer,
-  startFakeApiServer,
-} from '../../../functions/adapters/simulated/api-server/server.ts';
-import { SimulatedCloud } from '../../../functions/adapters/simulated/cloud/simulated-cloud.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import type { PassDependencies } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import { kubeConfigFor } from '../../../simulator/api-server/kube-config.ts';
+import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-server/server.ts';
+import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
+import { MemoryDecisionPublisher } from '../../../simulator/memory/memory-decision-publisher.ts';
+import { makeMemoryStateStore } from '../../../simulator/memory/memory-state-store.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aMinimalNodeClass, aMinimalNodePool } from '../../support/karpenter-documents.ts';
 import { storeDocuments } from '../../support/stored-documents.ts';

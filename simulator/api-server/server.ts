@@ -1,0 +1,163 @@
+/**
+ * The HTTP side: a node:http server on 127.0.0.1 with an ephemeral port that reads each request,
+ * consults the fault injector, serves it from the registry, logs it and answers in JSON.
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readBody } from '../../functions/adapters/http/read-body.ts';
+import { describe } from './catalog.ts';
+import { runDisruptionController } from './controllers/disruption.ts';
+import { runNamespaceLifecycle } from './controllers/namespace-lifecycle.ts';
+import { FaultInjector, type FaultResponse } from './faults.ts';
+import { type ApiRequest, handle } from './handlers.ts';
+import type { JsonObject } from './json.ts';
+import type { Registry } from './registry/context.ts';
+import { RequestLog } from './request-log.ts';
+import { ApiError, internalError } from './status-errors.ts';
+import { ObjectStore } from './storage.ts';
+
+export interface FakeApiServerOptions {
+  /** The clock behind every timestamp the server writes; the wall clock when absent. */
+  readonly now?: () => Date;
+  /** Namespaces that exist from the start; a cluster's four built-in ones when absent. */
+  readonly namespaces?: readonly string[];
+  /** Keep PodDisruptionBudget status current after every pod or budget write; on by default. */
+  readonly disruptionController?: boolean;
+  /**
+   * Serve the custom resources (Karpenter's NodeClaims), as a cluster with Karpenter's
+   * CustomResourceDefinitions installed does; on by default. Without, their paths answer 404
+   * like any unknown resource, while the store still holds whatever is seeded.
+   */
+  readonly customResourceDefinitions?: boolean;
+}
+
+export interface FakeApiServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** The objects: seed and inspect them directly (no validation, defaults or admission). */
+  readonly store: ObjectStore;
+  readonly requests: RequestLog;
+  readonly faults: FaultInjector;
+  close(): Promise<void>;
+}
+
+const BUILT_IN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function seedNamespace(store: ObjectStore, name: string): void {
+  store.create('namespaces', {
+    metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  });
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function serveFromRegistry(registry: Registry, request: ApiRequest): FaultResponse {
+  try {
+    const { status, body } = handle(registry, request);
+    return { status, body, headers: {} };
+  } catch (error) {
+    const failure = error instanceof ApiError ? error : internalError(String(error));
+    const retry = failure.retryAfterSeconds;
+    // ErrorNegotiated: a Status asking for a delay also says so in Retry-After.
+    const headers: Record<string, string> = {};
+    if (retry !== undefined && retry > 0) headers['Retry-After'] = String(retry);
+    return { status: failure.httpStatus, body: failure.status, headers };
+  }
+}
+
+function write(
+  response: ServerResponse,
+  answer: { status: number; body: JsonObject; headers: Readonly<Record<string, string>> },
+): void {
+  response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
+  // Go's json.Encoder ends every body with a newline.
+  response.end(`${JSON.stringify(answer.body)}\n`);
+}
+
+interface Parts {
+  readonly registry: Registry;
+  readonly requests: RequestLog;
+  readonly faults: FaultInjector;
+}
+
+async function serve(
+  parts: Parts,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const rawBody = await readBody(incoming);
+  const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+  const method = (incoming.method ?? 'GET').toUpperCase();
+  const headers = headersOf(incoming);
+  const request: ApiRequest = {
+    method,
+    pathname: url.pathname,
+    query: url.searchParams,
+    contentType: headers['content-type'],
+    body: rawBody,
+  };
+  const fault = parts.faults.take(method, url.pathname);
+  let answer: FaultResponse;
+  if (fault === undefined) {
+    answer = serveFromRegistry(parts.registry, request);
+  } else {
+    if (fault.afterApply) serveFromRegistry(parts.registry, request);
+    answer = fault.response;
+  }
+  parts.requests.record({
+    method,
+    url,
+    headers,
+    rawBody,
+    status: answer.status,
+    faulted: fault !== undefined,
+  });
+  write(response, answer);
+}
+
+/** Starts a fake kube-apiserver; `close()` it when done. */
+export async function startFakeApiServer(
+  options: FakeApiServerOptions = {},
+): Promise<FakeApiServer> {
+  const now = options.now ?? (() => new Date());
+  const store = new ObjectStore(describe, now);
+  for (const name of options.namespaces ?? BUILT_IN_NAMESPACES) seedNamespace(store, name);
+  const stops = [runNamespaceLifecycle(store, describe)];
+  if (options.disruptionController ?? true) stops.push(runDisruptionController(store, now));
+  const parts: Parts = {
+    registry: { store, now, customResources: options.customResourceDefinitions ?? true },
+    requests: new RequestLog(),
+    faults: new FaultInjector(),
+  };
+  const server = createServer((incoming, response) => {
+    serve(parts, incoming, response).catch((error: unknown) => {
+      write(response, { status: 500, body: internalError(String(error)).status, headers: {} });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    store,
+    requests: parts.requests,
+    faults: parts.faults,
+    close: async () => {
+      for (const stop of stops) stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** An instance of the simulated cloud, with the times the report and the leak check read. */
+import type { CapacityType } from '../../functions/domain/labels.ts';
+
+/** Who launched an instance: Nodesmith, or what was in the cluster before it. */
+export type InstanceOrigin = 'nodesmith' | 'karpenter' | 'node-group';
+
+export interface SimulatedInstance {
+  readonly instanceId: string;
+  readonly providerID: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly pricePerHour: number;
+  readonly nodeClaim: string;
+  readonly nodePool: string;
+  readonly nodeClass: string;
+  /** The AMI the class resolved to at launch. */
+  readonly imageId: string;
+  /** Epoch milliseconds of simulated time. */
+  readonly launchedAt: number;
+  terminatedAt?: number;
+  readonly origin: InstanceOrigin;
+  /** Carries Nodesmith's ownership tag: launched by it, or adopted. */
+  owned: boolean;
+}

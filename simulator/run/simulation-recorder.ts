@@ -1,0 +1,214 @@
+/**
+ * Watches a simulation run and keeps what the report shows: the timeline a Karpenter user
+ * recognises, samples of the cluster, decision latencies, and the invariants checked at the end.
+ */
+
+import { HOURLY_COST } from '../../functions/domain/limits/hourly-cost.ts';
+import { toNode } from '../../functions/manifests/kubernetes/node.ts';
+import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
+import type { LaunchRecord, PassReport } from '../../functions/use-cases/controller/pass-report.ts';
+import type { JsonObject } from '../api-server/json.ts';
+import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
+import type { Scenario } from '../scenarios/scenario.ts';
+import type { QueuedWake } from '../simulated-work-queue.ts';
+import { checkInvariants } from './invariants.ts';
+import type { SimulationOptions } from './simulation-options.ts';
+import type { Sample, SimulationReport, TimelineEntry } from './simulation-report.ts';
+import { round4, summarize } from './summary.ts';
+import { SIMULATION_START, type World } from './world.ts';
+
+const money = (n: number) => `$${n.toFixed(4)}/h`;
+
+export class SimulationRecorder {
+  readonly #world: World;
+  readonly #scenario: Scenario;
+  readonly #options: SimulationOptions;
+  readonly #timeline: TimelineEntry[] = [];
+  readonly #samples: Sample[] = [];
+  readonly #markedAt = new Map<string, number>();
+  readonly #latencies: number[] = [];
+  readonly #decided = new Set<string>();
+  #seenPasses = 0;
+  /** The cluster's hourly-cost limit, drawn beside the cost. */
+  readonly #costLimit: number | undefined;
+  #lastT = 0;
+
+  constructor(world: World, scenario: Scenario, options: SimulationOptions) {
+    this.#world = world;
+    this.#scenario = scenario;
+    this.#options = options;
+    const limit = scenario.clusterLimits?.[HOURLY_COST];
+    this.#costLimit = limit === undefined ? undefined : Number(limit);
+  }
+
+  note(t: number, message: string): void {
+    this.#timeline.push({ t, message });
+    this.#options.onProgress?.(`${clock(t)}  ${message}`);
+  }
+
+  scheduled(t: number, cycle: SchedulingCycle): void {
+    for (const pod of cycle.markedUnschedulable) {
+      if (!this.#markedAt.has(pod)) this.#markedAt.set(pod, t);
+    }
+    if (cycle.markedUnschedulable.length > 0) {
+      this.note(t, `kube-scheduler marked ${cycle.markedUnschedulable.length} pods Unschedulable`);
+    }
+    if (cycle.bound.length > 0) {
+      const nodes = new Set(cycle.bound.map((b) => b.node)).size;
+      this.note(t, `kube-scheduler bound ${cycle.bound.length} pods to ${nodes} nodes`);
+    }
+  }
+
+  /** Hands the batch to the audit relay, as the apiserver's webhook backend posts it. */
+  async relayAudit(eventList: JsonObject | undefined): Promise<void> {
+    if (eventList === undefined) return;
+    await this.#world.relay(eventList);
+  }
+
+  async passes(t: number, due: readonly QueuedWake[]): Promise<void> {
+    await this.#world.deliver(due);
+    for (const report of this.#world.passes.slice(this.#seenPasses)) this.#pass(t, report);
+    this.#seenPasses = this.#world.passes.length;
+  }
+
+  #pass(t: number, report: PassReport): void {
+    if (!report.ran) {
+      this.note(t, 'a pass found the lease held by another and left the work to it');
+      return;
+    }
+    for (const step of report.lifecycle) {
+      const line = lifecycleLine(step);
+      if (line !== undefined) this.note(t, line);
+    }
+    if (report.provisionablePods > 0) {
+      this.note(t, `found ${report.provisionablePods} provisionable pods`);
+    }
+    for (const round of report.rounds.filter((r) => r.newNodeClaims > 0 || r.round > 0)) {
+      const prefix = round.round === 0 ? 'computed' : `re-planned ${round.pendingPods} pods:`;
+      this.note(t, `${prefix} ${round.newNodeClaims} new node claims`);
+    }
+    for (const failure of report.failures) {
+      this.note(t, `launch of ${failure.claim} failed: ${failure.reason}`);
+    }
+    for (const launch of report.launches) this.#launched(t, launch);
+    for (const reached of report.limitsReached) {
+      this.note(t, `limit reached: ${reached.message}; ${reached.pods} pods stay pending`);
+    }
+  }
+
+  #launched(t: number, launch: LaunchRecord): void {
+    const o = launch.claim.offering;
+    const offering = `${o.instanceType}, ${o.zone}, ${o.capacityType}, ${money(o.pricePerHour)}`;
+    this.note(t, `launched ${launch.claim.name} (${offering}) for ${launch.pods.length} pods`);
+    const at = (Date.parse(launch.at) - SIMULATION_START) / 1000;
+    for (const pod of launch.pods) {
+      // The first claim made for a pod is the decision; later plans may move it elsewhere.
+      const marked = this.#markedAt.get(pod);
+      if (marked === undefined || this.#decided.has(pod)) continue;
+      this.#decided.add(pod);
+      this.#latencies.push(Math.max(0, at - marked) * 1000);
+    }
+  }
+
+  sample(t: number): void {
+    this.#lastT = t;
+    const pods = this.#world.server.store.list('pods');
+    const running = pods.filter((p) => (p.spec as JsonObject | undefined)?.nodeName !== undefined);
+    const live = this.#world.cloud.instances().filter((i) => i.terminatedAt === undefined);
+    const nodesByType: Record<string, number> = {};
+    for (const i of live) nodesByType[i.instanceType] = (nodesByType[i.instanceType] ?? 0) + 1;
+    const budget = this.#world.ledger.current();
+    this.#samples.push({
+      t,
+      pendingPods: pods.length - running.length,
+      runningPods: running.length,
+      nodesByType,
+      costPerHour: round4(live.reduce((sum, i) => sum + i.pricePerHour, 0)),
+      disruptingNodes: budget.disrupting,
+      disruptionsAllowed: budget.allowed,
+      ...(this.#costLimit === undefined ? {} : { costLimit: this.#costLimit }),
+    });
+  }
+
+  /**
+   * Every pod runs and no claim is still on its way: each is Initialized on a running instance,
+   * with nothing decided or failed that a later pass has yet to finish (a claim whose instance
+   * EC2 reclaimed, say, is removed only after a grace period and any retries).
+   */
+  async settled(): Promise<boolean> {
+    const pods = this.#world.server.store.list('pods');
+    if (pods.some((p) => (p.spec as JsonObject | undefined)?.nodeName === undefined)) return false;
+    if (pods.some((p) => (p.metadata as JsonObject | undefined)?.deletionTimestamp !== undefined)) {
+      return false;
+    }
+    const running = new Set(
+      this.#world.cloud
+        .instances()
+        .filter((i) => i.terminatedAt === undefined)
+        .map((i) => i.instanceId),
+    );
+    const claims = await this.#world.state.nodeClaims.list();
+    return claims.every(
+      (c) =>
+        c.phase === 'Initialized' &&
+        c.disruption === undefined &&
+        c.failure === undefined &&
+        c.instanceId !== undefined &&
+        running.has(c.instanceId),
+    );
+  }
+
+  async report(): Promise<SimulationReport> {
+    const world = this.#world;
+    const pods = world.server.store.list('pods').map(toPod);
+    const instances = world.cloud.instances();
+    const claims = await world.state.nodeClaims.list();
+    const outcome = {
+      pods,
+      nodes: world.server.store.list('nodes').map(toNode),
+      instances,
+      terminations: world.terminations,
+      claims,
+      passes: world.passes,
+      removals: world.ledger.removals,
+      budgets: world.ledger.budgets,
+    };
+    return {
+      summary: summarize(this.#scenario.name, outcome, this.#latencies),
+      seed: this.#options.seed,
+      duration: this.#lastT,
+      samples: this.#samples,
+      timeline: this.#timeline,
+      decisions: world.decisions.published().map((d) => ({
+        t: (Date.parse(d.time) - SIMULATION_START) / 1000,
+        kind: d.kind,
+        nodeClaim: d.nodeClaim,
+        nodePool: d.nodePool,
+        instanceType: d.instanceType,
+        zone: d.zone,
+        capacityType: d.capacityType,
+        pricePerHour: d.pricePerHour,
+        reason: d.reason,
+      })),
+      invariants: checkInvariants(outcome),
+    };
+  }
+}
+
+function clock(t: number): string {
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+/** One lifecycle step as a timeline line; none for a drain that only waited on pods leaving. */
+function lifecycleLine(step: PassReport['lifecycle'][number]): string | undefined {
+  const drain = step.kind === 'Drain';
+  if (drain && step.reason?.startsWith('evicted 0, refused 0, deleted 0')) return undefined;
+  const what = step.claim ?? step.instanceId ?? '';
+  const node = step.nodeName ? ` as ${step.nodeName}` : '';
+  return `${words(step.kind)} ${what}${node}${drain ? `: ${step.reason}` : ''}`;
+}
+
+/** `DisruptionCancelled` → `disruption cancelled`. */
+function words(kind: string): string {
+  return kind.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+}

@@ -1,4 +1,0 @@
-import { makeMemoryStateStore } from '../../../functions/adapters/memory/memory-state-store.ts';
-import { describeStateStoreContract } from '../../contracts/state-store.contract.ts';
-
-describeStateStoreContract('in memory', async () => makeMemoryStateStore());
