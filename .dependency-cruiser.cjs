@@ -82,6 +82,18 @@ module.exports = {
       { path: '^lib/' },
       { path: '^functions/', pathNot: '^functions/contract/' },
     ),
+    never(
+      'simulator-ships-nowhere',
+      'simulator/ is the simulated world behind nodesmith simulate and the tests: nothing a Lambda bundle holds (functions/) or the stack deploys (lib/) imports it.',
+      '^(functions|lib)/',
+      '^simulator/',
+    ),
+    never(
+      'simulator-inward',
+      'simulator/ runs the real functions against a simulated cloud and cluster: it imports functions/ and packages, never the command line, the stack or the tests.',
+      '^simulator/',
+      '^(bin|lib|test|bench|scripts)/',
+    ),
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {
