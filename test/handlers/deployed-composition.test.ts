@@ -2,14 +2,18 @@
  * Each function's composition root started from exactly the environment the synthesized
  * template gives it, its AWS calls answered by aws-sdk-client-mock: the controller describes
  * the cluster once per container and fails an invocation cleanly when it cannot, and resolves
- * the deploy guide's EC2NodeClass (`role:`) by making its instance profile; the interruption
+ * the deploy guide's EC2NodeClass (`role:`) by making its instance profile, and keeps the
+ * instance types and prices it built for a warm container's next passes; the interruption
  * function answers an event about an instance that is none of the cluster's without EKS.
  */
 import { readFileSync } from 'node:fs';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DescribeImagesCommand,
+  DescribeInstanceTypeOfferingsCommand,
+  DescribeInstanceTypesCommand,
   DescribeSecurityGroupsCommand,
+  DescribeSpotPriceHistoryCommand,
   DescribeSubnetsCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
@@ -21,6 +25,7 @@ import {
   IAMClient,
   NoSuchEntityException,
 } from '@aws-sdk/client-iam';
+import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -42,6 +47,7 @@ const ec2 = mockClient(EC2Client);
 const ssm = mockClient(SSMClient);
 const iam = mockClient(IAMClient);
 const sqs = mockClient(SQSClient);
+const pricing = mockClient(PricingClient);
 
 const CLUSTER = {
   name: 'shop',
@@ -96,14 +102,14 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs]) mock.reset();
+  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs, pricing]) mock.reset();
   vi.unstubAllEnvs();
   vi.resetModules();
 });
 
 // The mocks stub the clients' classes; the next file in this worker needs the real ones.
 afterAll(() => {
-  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs]) mock.restore();
+  for (const mock of [eks, dynamodb, ec2, ssm, iam, sqs, pricing]) mock.restore();
 });
 
 describe('every composition root', () => {
@@ -191,6 +197,54 @@ describe('the controller as deployed', () => {
       InstanceProfileName: resolved.instanceProfile,
       RoleName: 'KarpenterNodeRole-shop-prod',
     });
+  });
+});
+
+describe('the controller in a warm container', () => {
+  it('keeps the instance types and prices it built for the next passes', async () => {
+    // Prepare: EC2 and the Pricing API as the adapter tests answer them
+    eks.on(DescribeClusterCommand).resolves({ cluster: CLUSTER });
+    ec2.on(DescribeSubnetsCommand).resolves(fixture('describe-subnets'));
+    ec2.on(DescribeInstanceTypesCommand).resolves(fixture('describe-instance-types'));
+    ec2
+      .on(DescribeInstanceTypeOfferingsCommand)
+      .resolves(fixture('describe-instance-type-offerings'));
+    ec2.on(DescribeSpotPriceHistoryCommand).resolves(fixture('describe-spot-price-history'));
+    const [first, second] = fixture<{ pages: object[] }>('get-products').pages;
+    pricing.on(GetProductsCommand).resolves(first ?? {});
+    pricing.on(GetProductsCommand, { NextToken: 'page-2' }).resolves(second ?? {});
+    const nodeClass = parseEC2NodeClass({
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'default' },
+      spec: {
+        amiSelectorTerms: [{ alias: 'al2023@latest' }],
+        instanceProfile: 'shop-nodes',
+        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop' } }],
+        securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop' } }],
+      },
+    });
+    startAs('Controller');
+    const { cloudProvider } = await import('../../functions/handlers/controller/index.ts');
+
+    // Act: what three passes ask of the provider
+    const cloud = await cloudProvider();
+    const asked = [];
+    for (let pass = 0; pass < 3; pass++) {
+      asked.push({ prices: await cloud.prices(), types: await cloud.instanceTypes(nodeClass) });
+    }
+
+    // Assess: built once, each call to EC2 and the Pricing API made once
+    // Compared as identities: a diff of two catalogs is too large to print.
+    const [firstPass] = asked;
+    expect(firstPass?.types.length).toBeGreaterThan(0);
+    expect(asked.map((a) => a.types === firstPass?.types)).toEqual([true, true, true]);
+    expect(asked.map((a) => a.prices === firstPass?.prices)).toEqual([true, true, true]);
+    expect(ec2.commandCalls(DescribeInstanceTypesCommand)).toHaveLength(1);
+    expect(ec2.commandCalls(DescribeInstanceTypeOfferingsCommand)).toHaveLength(1);
+    expect(ec2.commandCalls(DescribeSpotPriceHistoryCommand)).toHaveLength(1);
+    // Two pages, once.
+    expect(pricing.commandCalls(GetProductsCommand)).toHaveLength(2);
   });
 });
 
