@@ -98,14 +98,14 @@ function builtScenario(options: SimulateOptions): Scenario {
 
 function summaryText(report: SimulationReport, reportPath: string): string {
   const { summary: s } = report;
-  const held = report.invariants.filter((i) => i.held).length;
-  const failed = report.invariants.filter((i) => !i.held).map((i) => `  ✗ ${i.name}: ${i.detail}`);
+  const held = s.invariants.filter((i) => i.held).length;
+  const failed = s.invariants.filter((i) => !i.held).map((i) => `  ✗ ${i.name}: ${i.detail}`);
   return [
     '',
     `${s.scenario}: ${s.pods.running}/${s.pods.total} pods running on ${s.nodes.running} nodes, $${s.costPerHour.toFixed(4)}/h`,
     `  launches ${s.launches}, re-planned pods ${s.replans}, duplicate launches ${s.duplicateLaunches}, leaked instances ${s.leakedInstances}`,
     `  decision latency p50 ${s.decisionLatencyMs.p50 / 1000}s, p99 ${s.decisionLatencyMs.p99 / 1000}s (simulated time)`,
-    `  invariants: ${held} of ${report.invariants.length} held`,
+    `  invariants: ${held} of ${s.invariants.length} held`,
     ...failed,
     ...(s.unschedulable.length > 0 ? ['', unschedulableTable(s.unschedulable), ''] : []),
     `report: ${reportPath}`,
@@ -139,7 +139,7 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
   writeFileSync(reportPath, renderHtmlReport(report));
   if (text) process.stdout.write(summaryText(report, reportPath));
   else process.stdout.write(`${JSON.stringify(report.summary)}\n`);
-  if (report.invariants.some((i) => !i.held)) process.exitCode = 1;
+  if (report.summary.invariants.some((i) => !i.held)) process.exitCode = 1;
 }
 
 export function addSimulateCommand(program: Command): void {

@@ -48,7 +48,7 @@ export async function runFaultRun(seed: number, state: StateStore): Promise<Faul
     concurrentPasses: plan.summary.concurrentPasses,
     faults: plan,
   });
-  const problems = report.invariants
+  const problems = report.summary.invariants
     .filter((i) => !i.held && !NOT_REQUIRED.has(i.name))
     .map((i) => `${i.name}: ${i.detail}`);
   if (report.duration >= scenario.maxSeconds) {

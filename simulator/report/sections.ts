@@ -28,8 +28,8 @@ ${figure('leaked instances', String(summary.leakedInstances), bad(summary.leaked
 </section>`;
 }
 
-export function invariantsSection({ invariants }: SimulationReport): string {
-  const rows = invariants
+export function invariantsSection({ summary }: SimulationReport): string {
+  const rows = summary.invariants
     .map(
       (i) =>
         `<li class="${i.held ? 'held' : 'failed'}"><span class="mark">${i.held ? '✓' : '✗'}</span> <b>${e(i.name)}</b> — ${e(i.detail)}</li>`,

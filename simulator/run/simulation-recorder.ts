@@ -11,7 +11,6 @@ import type { JsonObject } from '../api-server/json.ts';
 import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
-import { checkInvariants } from './invariants.ts';
 import type { SimulationOptions } from './simulation-options.ts';
 import type { Sample, SimulationReport, TimelineEntry } from './simulation-report.ts';
 import { round4, summarize } from './summary.ts';
@@ -190,7 +189,6 @@ export class SimulationRecorder {
         pricePerHour: d.pricePerHour,
         reason: d.reason,
       })),
-      invariants: checkInvariants(outcome),
     };
   }
 }

@@ -27,6 +27,8 @@ export interface SimulationSummary {
   readonly leakedInstances: number;
   /** Pods still pending at the end, grouped by the reason given, as `plan` groups them. */
   readonly unschedulable: readonly UnschedulableGroup[];
+  /** The invariants of docs/design.md §5 checked at the end; the exit status is 1 if one failed. */
+  readonly invariants: readonly InvariantCheck[];
 }
 
 /** The cluster at one moment of simulated time. */
@@ -78,5 +80,4 @@ export interface SimulationReport {
   readonly samples: readonly Sample[];
   readonly timeline: readonly TimelineEntry[];
   readonly decisions: readonly DecisionRow[];
-  readonly invariants: readonly InvariantCheck[];
 }

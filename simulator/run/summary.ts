@@ -1,5 +1,5 @@
 /** The summary line of a run: the `simulate --output json` object of docs/design.md §6.4. */
-import type { RunOutcome } from './invariants.ts';
+import { checkInvariants, type RunOutcome } from './invariants.ts';
 import { pendingReasons } from './pending-reasons.ts';
 import type { SimulationSummary } from './simulation-report.ts';
 
@@ -15,9 +15,10 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export function summarize(
   scenario: string,
-  { pods, instances, claims, passes }: RunOutcome,
+  outcome: RunOutcome,
   latenciesMs: readonly number[],
 ): SimulationSummary {
+  const { pods, instances, claims, passes } = outcome;
   const running = pods.filter((p) => p.nodeName !== undefined).length;
   const live = instances.filter((i) => i.terminatedAt === undefined);
   // Nodes running and cost are the cluster's; launches and leaks are Nodesmith's own.
@@ -40,5 +41,6 @@ export function summarize(
     duplicateLaunches: launched.length - new Set(launched.map((i) => i.nodeClaim)).size,
     leakedInstances: owned.filter((i) => !claimNames.has(i.nodeClaim)).length,
     unschedulable: pendingReasons(pods, passes),
+    invariants: checkInvariants(outcome),
   };
 }

@@ -22,6 +22,7 @@ const SUMMARY_KEYS = [
   'duplicateLaunches',
   'leakedInstances',
   'unschedulable',
+  'invariants',
 ];
 
 function reportPath(): string {
@@ -48,6 +49,9 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     expect(summary.costPerHour).toBeGreaterThan(0);
     expect(summary.duplicateLaunches).toBe(0);
     expect(summary.leakedInstances).toBe(0);
+    expect(summary.invariants).toHaveLength(11);
+    expect(summary.invariants.filter((i: { held: boolean }) => !i.held)).toEqual([]);
+    expect(Object.keys(summary.invariants[0])).toEqual(['name', 'held', 'detail']);
     expect(summary.decisionLatencyMs.p50).toBeLessThanOrEqual(summary.decisionLatencyMs.p99);
     expect(readFileSync(report, 'utf8')).toContain('<!doctype html>');
   });

@@ -162,6 +162,7 @@ describe('the simulate report in a browser', () => {
         duplicateLaunches: 0,
         leakedInstances: 0,
         unschedulable: [],
+        invariants: [{ name: 'every pod is running', held: true, detail: hostile }],
       },
       seed: 1,
       duration: 60,
@@ -199,7 +200,6 @@ describe('the simulate report in a browser', () => {
           reason: `</script>${hostile}`,
         },
       ],
-      invariants: [{ name: 'every pod is running', held: true, detail: hostile }],
     };
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'hostile.html');
     writeFileSync(file, renderHtmlReport(report));
@@ -226,13 +226,13 @@ describe('the report file', () => {
         duplicateLaunches: 0,
         leakedInstances: 0,
         unschedulable: [],
+        invariants: [],
       },
       seed: 1,
       duration: 0,
       samples: [],
       timeline: [],
       decisions: [],
-      invariants: [],
     });
     // uPlot's licence banner is a comment naming its home; nothing else may carry a URL.
     const withoutBanner = html.replace('/*! https://github.com/leeoniya/uPlot (v1.6.32) */', '');

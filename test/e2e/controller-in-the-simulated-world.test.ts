@@ -14,7 +14,7 @@ import type { SimulationReport } from '../../simulator/run/simulation-report.ts'
 import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
 
 function invariantsHeld(report: SimulationReport): void {
-  for (const invariant of report.invariants) {
+  for (const invariant of report.summary.invariants) {
     expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
   }
 }

@@ -17,8 +17,8 @@ import {
 const DISRUPTION_STARTS = 240;
 
 function invariantsHeld(report: SimulationReport): void {
-  expect(report.invariants.length).toBe(11);
-  for (const invariant of report.invariants) {
+  expect(report.summary.invariants.length).toBe(11);
+  for (const invariant of report.summary.invariants) {
     expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
   }
 }

@@ -41,7 +41,7 @@ function nodeDeletionScenario(seed: number, pods: number): Scenario {
 describe('kubectl delete node in the simulated world', () => {
   it('holds the node while its pods are evicted within the budget, then terminates it', async () => {
     const report = await runSimulation(nodeDeletionScenario(7, 60), { seed: 7 });
-    for (const invariant of report.invariants) {
+    for (const invariant of report.summary.invariants) {
       expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
     }
     expect(report.summary.pods).toEqual({ total: 60, running: 60, pending: 0 });

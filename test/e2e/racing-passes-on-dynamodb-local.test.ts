@@ -39,7 +39,7 @@ describe('passes racing on DynamoDB Local', () => {
       concurrentPasses: 2,
       duplicateWakes: true,
     });
-    for (const invariant of raced.invariants) {
+    for (const invariant of raced.summary.invariants) {
       expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
     }
     expect(raced.summary.launches).toBe(alone.summary.launches);
@@ -88,7 +88,7 @@ describe('passes racing on DynamoDB Local', () => {
     expect(raced.summary.pods.pending).toBeGreaterThan(0);
     const reached = raced.timeline.filter((line) => line.message.startsWith('limit reached'));
     expect(reached).toHaveLength(1);
-    for (const invariant of raced.invariants) {
+    for (const invariant of raced.summary.invariants) {
       expect(invariant.held, `${invariant.name}: ${invariant.detail}`).toBe(true);
     }
   }, 180_000);
