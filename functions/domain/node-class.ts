@@ -40,6 +40,8 @@ export interface BlockDeviceMapping {
     readonly encrypted?: boolean;
     readonly kmsKeyID?: string;
     readonly snapshotID?: string;
+    /** MiB/s at which a volume made from a snapshot is filled at launch. */
+    readonly volumeInitializationRate?: number;
     readonly deleteOnTermination?: boolean;
   };
 }

@@ -28,6 +28,11 @@ export interface MetadataOptions {
   readonly httpTokens?: 'required' | 'optional';
 }
 
+/** The instance's CPU options; absent ones take the instance type's defaults. */
+export interface CpuOptions {
+  readonly nestedVirtualization?: 'enabled' | 'disabled';
+}
+
 /**
  * An EC2NodeClass as launches read it: the domain's view plus the settings that only pass
  * through to the launch template and the fleet. A parsed `EC2NodeClassDocument` is one.
@@ -37,6 +42,7 @@ export interface LaunchableNodeClass extends EC2NodeClass {
     readonly metadataOptions?: MetadataOptions;
     readonly associatePublicIPAddress?: boolean;
     readonly detailedMonitoring?: boolean;
+    readonly cpuOptions?: CpuOptions;
     /** The EC2 Fleet context, for capacity reserved through it. */
     readonly context?: string;
   };

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { AmiFamily, BlockDeviceMapping } from '../../domain/node-class.ts';
 import type {
+  CpuOptions,
   LaunchableNodeClass,
   MetadataOptions,
   ResolvedNodeClass,
@@ -22,6 +23,7 @@ export interface LaunchTemplateConfig {
   readonly metadataOptions: Required<MetadataOptions>;
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring: boolean;
+  readonly cpuOptions?: CpuOptions;
   readonly tags: Readonly<Record<string, string>>;
 }
 
@@ -78,6 +80,7 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
       mappings.length > 0 ? mappings : defaultBlockDeviceMappings(input.resolved.amiFamily),
     metadataOptions: metadataOptions(spec.metadataOptions),
     detailedMonitoring: spec.detailedMonitoring ?? false,
+    ...(spec.cpuOptions === undefined ? {} : { cpuOptions: spec.cpuOptions }),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;

@@ -31,6 +31,7 @@ function toBlockDeviceMapping(
             KmsKeyId: ebs.kmsKeyID,
             SnapshotId: ebs.snapshotID,
             Throughput: ebs.throughput,
+            VolumeInitializationRate: ebs.volumeInitializationRate,
             VolumeSize: volumeSizeGiB(ebs.volumeSize),
             VolumeType: ebs.volumeType as VolumeType | undefined,
           },
@@ -51,6 +52,12 @@ function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplate
   };
 }
 
+/** CpuOptions only when the EC2NodeClass sets them, as Karpenter sends them (aws: pkg/providers/launchtemplate/launchtemplate.go). */
+function cpuOptions(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
+  const nested = config.cpuOptions?.nestedVirtualization;
+  return nested === undefined ? {} : { CpuOptions: { NestedVirtualization: nested } };
+}
+
 export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunchTemplateData {
   const metadata = config.metadataOptions;
   return {
@@ -68,6 +75,7 @@ export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunc
       HttpTokens: metadata.httpTokens,
     },
     Monitoring: { Enabled: config.detailedMonitoring },
+    ...cpuOptions(config),
     ...networking(config),
     TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTags(config.tags) }],
   };

@@ -441,6 +441,34 @@ describe('launch templates', () => {
     expect(tuned?.LaunchTemplateData?.SecurityGroupIds).toBeUndefined();
   });
 
+  it('passes CPU options and the initialization rate of a volume made from a snapshot through', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+    const nodeClass = aNodeClass({
+      instanceProfile: 'prod-nodes',
+      role: undefined,
+      cpuOptions: { nestedVirtualization: 'disabled' },
+      blockDeviceMappings: [
+        {
+          deviceName: '/dev/xvda',
+          ebs: { volumeSize: '50Gi', snapshotID: 'snap-0123456789', volumeInitializationRate: 200 },
+        },
+      ],
+    });
+    // Act
+    await mocked.cloud.launch(claim, aLaunchContext());
+    await mocked.cloud.launch(claim, aLaunchContext({ nodeClass }));
+    // Assess
+    const [plain, tuned] = templateInputs(mocked);
+    expect(plain?.LaunchTemplateData?.CpuOptions).toBeUndefined();
+    expect(tuned?.LaunchTemplateData?.CpuOptions).toEqual({ NestedVirtualization: 'disabled' });
+    expect(tuned?.LaunchTemplateData?.BlockDeviceMappings?.[0]?.Ebs).toMatchObject({
+      SnapshotId: 'snap-0123456789',
+      VolumeInitializationRate: 200,
+    });
+  });
+
   it('bootstraps AL2023 nodes with their labels, taints and the unregistered taint', async () => {
     // Prepare
     const mocked = setUp();
