@@ -1,9 +1,10 @@
 /**
  * EC2NodeClass settings passed through to the launch template: instance metadata (IMDS) with its
- * secure defaults, network interfaces, connection tracking and Nitro Enclaves.
+ * secure defaults, CPU options, network interfaces and connection tracking.
  */
 import { z } from 'zod';
 import { nonNegativeInt } from './fields.ts';
+import { notSupportedYetMessage } from './not-supported-yet.ts';
 
 const endpointState = z.enum(['enabled', 'disabled']);
 
@@ -32,4 +33,21 @@ export const connectionTracking = z.strictObject({
   udpTimeout: z.int().min(30).max(60).optional(),
 });
 
-export const enclaveOptions = z.strictObject({ enabled: z.boolean().optional() });
+/**
+ * Nested virtualization (aws v1.13+). `disabled` goes to the launch template as it is; `enabled`
+ * also needs the instance types narrowed to those whose processors report the feature, which the
+ * catalog does not say yet (aws: pkg/providers/instancetype/compatibility/compatibility.go).
+ */
+export const cpuOptions = z
+  .strictObject({ nestedVirtualization: z.enum(['enabled', 'disabled']).optional() })
+  .superRefine((options, ctx) => {
+    if (options.nestedVirtualization !== 'enabled') return;
+    ctx.addIssue({
+      code: 'custom',
+      message: notSupportedYetMessage(
+        'spec.cpuOptions.nestedVirtualization: enabled',
+        'instance types are not yet narrowed to those that support nested virtualization',
+      ),
+      path: ['nestedVirtualization'],
+    });
+  });

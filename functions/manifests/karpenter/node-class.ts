@@ -12,12 +12,13 @@ import { nonEmpty, nonNegativeInt } from './fields.ts';
 import { kubelet } from './kubelet.ts';
 import {
   connectionTracking,
-  enclaveOptions,
+  cpuOptions,
   metadataOptions,
   networkInterfaces,
 } from './launch-settings.ts';
 import { nodeClassStatus } from './node-class-status.ts';
 import { nodeClassTags } from './node-class-tags.ts';
+import { notSupportedYet } from './not-supported-yet.ts';
 import { objectMeta } from './object-meta.ts';
 import { parseDocument } from './parse-document.ts';
 import {
@@ -43,13 +44,30 @@ const AMI_FAMILIES = [
   'Windows2025',
 ] as const satisfies readonly AmiFamily[];
 
+/**
+ * The fields of the v1.14.1 CRD (aws: pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml), and
+ * only those: the API server prunes any other, so accepting one here would promise a setting
+ * Karpenter never had. Fields no launch acts on yet are refused rather than dropped.
+ */
 const fields = z.strictObject({
   subnetSelectorTerms,
   securityGroupSelectorTerms,
-  capacityReservationSelectorTerms: capacityReservationSelectorTerms.optional(),
-  placementGroupSelector: placementGroupSelector.optional(),
+  capacityReservationSelectorTerms: notSupportedYet(
+    capacityReservationSelectorTerms,
+    'spec.capacityReservationSelectorTerms',
+    'launches never target a capacity reservation',
+  ).optional(),
+  placementGroupSelector: notSupportedYet(
+    placementGroupSelector,
+    'spec.placementGroupSelector',
+    'instances are never launched into a placement group',
+  ).optional(),
   associatePublicIPAddress: z.boolean().optional(),
-  ipPrefixCount: nonNegativeInt.optional(),
+  ipPrefixCount: notSupportedYet(
+    nonNegativeInt,
+    'spec.ipPrefixCount',
+    'prefix delegation is not configured on the network interface',
+  ).optional(),
   amiSelectorTerms,
   amiFamily: z.enum(AMI_FAMILIES).optional(),
   userData: z.string().optional(),
@@ -61,9 +79,17 @@ const fields = z.strictObject({
   instanceStorePolicy: z.enum(['RAID0']).optional(),
   detailedMonitoring: z.boolean().optional(),
   metadataOptions,
-  enclaveOptions: enclaveOptions.optional(),
-  networkInterfaces: networkInterfaces.optional(),
-  connectionTracking: connectionTracking.optional(),
+  cpuOptions: cpuOptions.optional(),
+  networkInterfaces: notSupportedYet(
+    networkInterfaces,
+    'spec.networkInterfaces',
+    'launches attach only the primary network interface',
+  ).optional(),
+  connectionTracking: notSupportedYet(
+    connectionTracking,
+    'spec.connectionTracking',
+    'the network interface keeps the EC2 default timeouts',
+  ).optional(),
   context: z.string().optional(),
 });
 type Spec = z.output<typeof fields>;

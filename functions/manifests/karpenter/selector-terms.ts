@@ -68,13 +68,12 @@ const securityGroupTerm = z
     tags: selectorTags.optional(),
     id: patterned(/^sg-[0-9a-z]+$/, 'a security group id such as sg-063d7acfb4b06c82c').optional(),
     name: z.string().optional(),
-    vpcID: patterned(/^vpc-[0-9a-z]+$/, 'a VPC id such as vpc-12345678').optional(),
   })
   .superRefine((term, ctx) =>
     checkTerm(
       {
         required: ['tags', 'id', 'name'],
-        exclusive: { id: ['tags', 'name', 'vpcID'], name: ['tags', 'id'] },
+        exclusive: { id: ['tags', 'name'], name: ['tags', 'id'] },
       },
       term,
       ctx,
