@@ -11,6 +11,7 @@ import type { JsonObject } from '../api-server/json.ts';
 import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
+import { DecisionLatencies } from './decision-latencies.ts';
 import type { SimulationOptions } from './simulation-options.ts';
 import type { Sample, SimulationReport, TimelineEntry } from './simulation-report.ts';
 import { round4, summarize } from './summary.ts';
@@ -24,9 +25,7 @@ export class SimulationRecorder {
   readonly #options: SimulationOptions;
   readonly #timeline: TimelineEntry[] = [];
   readonly #samples: Sample[] = [];
-  readonly #markedAt = new Map<string, number>();
-  readonly #latencies: number[] = [];
-  readonly #decided = new Set<string>();
+  readonly #latencies = new DecisionLatencies();
   #seenPasses = 0;
   /** The cluster's hourly-cost limit, drawn beside the cost. */
   readonly #costLimit: number | undefined;
@@ -46,9 +45,8 @@ export class SimulationRecorder {
   }
 
   scheduled(t: number, cycle: SchedulingCycle): void {
-    for (const pod of cycle.markedUnschedulable) {
-      if (!this.#markedAt.has(pod)) this.#markedAt.set(pod, t);
-    }
+    this.#latencies.marked(t, cycle.markedUnschedulable);
+    this.#latencies.bound(cycle.bound.map((b) => b.pod));
     if (cycle.markedUnschedulable.length > 0) {
       this.note(t, `kube-scheduler marked ${cycle.markedUnschedulable.length} pods Unschedulable`);
     }
@@ -90,6 +88,9 @@ export class SimulationRecorder {
       this.note(t, `launch of ${failure.claim} failed: ${failure.reason}`);
     }
     for (const launch of report.launches) this.#launched(t, launch);
+    // Pods the plan put on capacity already there or on its way were decided by this pass too.
+    const started = simulatedSeconds(report.startedAt);
+    for (const round of report.rounds) this.#latencies.placed(started, round.onExistingCapacity);
     for (const reached of report.limitsReached) {
       this.note(t, `limit reached: ${reached.message}; ${reached.pods} pods stay pending`);
     }
@@ -99,14 +100,8 @@ export class SimulationRecorder {
     const o = launch.claim.offering;
     const offering = `${o.instanceType}, ${o.zone}, ${o.capacityType}, ${money(o.pricePerHour)}`;
     this.note(t, `launched ${launch.claim.name} (${offering}) for ${launch.pods.length} pods`);
-    const at = (Date.parse(launch.at) - SIMULATION_START) / 1000;
-    for (const pod of launch.pods) {
-      // The first claim made for a pod is the decision; later plans may move it elsewhere.
-      const marked = this.#markedAt.get(pod);
-      if (marked === undefined || this.#decided.has(pod)) continue;
-      this.#decided.add(pod);
-      this.#latencies.push(Math.max(0, at - marked) * 1000);
-    }
+    // The first place a pod is given is the decision; later plans may move it elsewhere.
+    this.#latencies.placed(simulatedSeconds(launch.at), launch.pods);
   }
 
   sample(t: number): void {
@@ -173,7 +168,7 @@ export class SimulationRecorder {
       budgets: world.ledger.budgets,
     };
     return {
-      summary: summarize(this.#scenario.name, outcome, this.#latencies),
+      summary: summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
       seed: this.#options.seed,
       duration: this.#lastT,
       samples: this.#samples,
@@ -191,6 +186,10 @@ export class SimulationRecorder {
       })),
     };
   }
+}
+
+function simulatedSeconds(iso: string): number {
+  return (Date.parse(iso) - SIMULATION_START) / 1000;
 }
 
 function clock(t: number): string {
