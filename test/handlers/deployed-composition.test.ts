@@ -2,16 +2,20 @@
  * Each function's composition root started from exactly the environment the synthesized
  * template gives it, its AWS calls answered by aws-sdk-client-mock: the controller describes
  * the cluster once per container and fails an invocation cleanly when it cannot, and resolves
- * the deploy guide's EC2NodeClass (`role:`) by making its instance profile, and keeps the
+ * the deploy guide's EC2NodeClass (`role:`) by making its instance profile and launches a claim
+ * of it on that profile, and keeps the
  * instance types and prices it built for a warm container's next passes; the interruption
  * function answers an event about an instance that is none of the cluster's without EKS.
  */
 import { readFileSync } from 'node:fs';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
   DescribeImagesCommand,
   DescribeInstanceTypeOfferingsCommand,
   DescribeInstanceTypesCommand,
+  DescribeLaunchTemplatesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSpotPriceHistoryCommand,
   DescribeSubnetsCommand,
@@ -35,7 +39,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { readDocuments } from '../../functions/manifests/documents.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { lambdaContext } from '../../simulator/run/lambda-events.ts';
-import { fixture } from '../adapters/ec2/support.ts';
+import { aClaim, aLaunchContext, fixture } from '../adapters/ec2/support.ts';
 import { EKS_CONTEXT } from '../lib/stack-fixture.ts';
 import { templateEnvironments } from './template-environment.ts';
 
@@ -162,7 +166,8 @@ describe('the controller as deployed', () => {
     expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(2);
   });
 
-  it('resolves the deploy guide’s EC2NodeClass, making the instance profile for its role', async () => {
+  /** EKS, EC2, SSM and IAM answering the discovery of the deploy guide's EC2NodeClass. */
+  function answerTheGuidesDiscovery() {
     eks.on(DescribeClusterCommand).resolves({ cluster: CLUSTER });
     ec2.on(DescribeSubnetsCommand).resolves(fixture('describe-subnets'));
     ec2.on(DescribeSecurityGroupsCommand).resolves(fixture('describe-security-groups'));
@@ -183,11 +188,14 @@ describe('the controller as deployed', () => {
     const document = readDocuments(guide, 'deploy/nodepool.yaml').find(
       (d) => d.kind === 'EC2NodeClass',
     );
+    return parseEC2NodeClass(document?.object);
+  }
+
+  it('resolves the deploy guide’s EC2NodeClass, making the instance profile for its role', async () => {
+    const nodeClass = answerTheGuidesDiscovery();
     startAs('Controller');
     const { cloudProvider } = await import('../../functions/handlers/controller/index.ts');
-    const resolved = await (await cloudProvider()).resolveNodeClass(
-      parseEC2NodeClass(document?.object),
-    );
+    const resolved = await (await cloudProvider()).resolveNodeClass(nodeClass);
     expect(resolved.instanceProfile).toMatch(/^shop_\d+$/);
     expect(iam.commandCalls(CreateInstanceProfileCommand)[0]?.args[0].input).toMatchObject({
       InstanceProfileName: resolved.instanceProfile,
@@ -197,6 +205,37 @@ describe('the controller as deployed', () => {
       InstanceProfileName: resolved.instanceProfile,
       RoleName: 'KarpenterNodeRole-shop-prod',
     });
+  });
+
+  it('launches a claim of the deploy guide’s EC2NodeClass on the instance profile it made', async () => {
+    // Prepare
+    const nodeClass = answerTheGuidesDiscovery();
+    ec2.on(DescribeLaunchTemplatesCommand).rejects(
+      Object.assign(new Error('no such template'), {
+        name: 'InvalidLaunchTemplateName.NotFoundException',
+      }),
+    );
+    ec2.on(CreateLaunchTemplateCommand).resolves(fixture('create-launch-template'));
+    ec2.on(CreateFleetCommand).resolves(fixture('create-fleet-launched'));
+    startAs('Controller');
+    const { cloudProvider } = await import('../../functions/handlers/controller/index.ts');
+
+    // Act
+    const cloud = await cloudProvider();
+    const instance = await cloud.launch(
+      aClaim({ nodeClass: nodeClass.metadata.name }),
+      aLaunchContext({ nodeClass }),
+    );
+
+    // Assess: the launch template names the profile made for the guide's role
+    const made = iam.commandCalls(CreateInstanceProfileCommand)[0]?.args[0].input;
+    const template = ec2.commandCalls(CreateLaunchTemplateCommand)[0]?.args[0].input;
+    expect(made?.InstanceProfileName).toMatch(/^shop_\d+$/);
+    expect(template?.LaunchTemplateData?.IamInstanceProfile).toEqual({
+      Name: made?.InstanceProfileName,
+    });
+    expect(ec2.commandCalls(CreateFleetCommand)).toHaveLength(1);
+    expect(instance.instanceId).toBe('i-0123456789abcdef0');
   });
 });
 
