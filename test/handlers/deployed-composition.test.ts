@@ -1,11 +1,11 @@
 /**
- * Each function's composition root started from exactly the environment the synthesized
- * template gives it, its AWS calls answered by aws-sdk-client-mock: the controller describes
- * the cluster once per container and fails an invocation cleanly when it cannot, and resolves
- * the deploy guide's EC2NodeClass (`role:`) by making its instance profile and launches a claim
- * of it on that profile, and keeps the
- * instance types and prices it built for a warm container's next passes; the interruption
- * function answers an event about an instance that is none of the cluster's without EKS.
+ * Each function's composition root started from exactly the environment the synthesized template
+ * gives it, its AWS calls answered by aws-sdk-client-mock: the controller describes the cluster
+ * once per container and fails an invocation cleanly when it cannot, and resolves the deploy
+ * guide's EC2NodeClass (`role:`) by making its instance profile and launches a claim of it on that
+ * profile, and keeps the instance types and prices it built for a warm container's next passes; the
+ * interruption function answers an event about an instance that is none of the cluster's without
+ * EKS.
  */
 import { readFileSync } from 'node:fs';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
