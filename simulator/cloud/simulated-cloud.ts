@@ -11,6 +11,7 @@ import { BUNDLED_CATALOG } from '../../functions/domain/instance-types/bundled-c
 import { buildInstanceTypes } from '../../functions/domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../functions/domain/instance-types/offerings.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
+import { KeptValues } from '../../functions/domain/kept-values.ts';
 import { Label } from '../../functions/domain/labels.ts';
 import { has } from '../../functions/domain/requirements/requirement.ts';
 import { fromNodeSelector, get } from '../../functions/domain/requirements/requirements.ts';
@@ -105,6 +106,7 @@ function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Can
     );
 }
 
+/** A long run meets many sets of unavailable offerings: past this many, all start over. */
 const MAX_BUILT_LISTS = 32;
 
 export class SimulatedCloud implements CloudProvider {
@@ -121,7 +123,7 @@ export class SimulatedCloud implements CloudProvider {
    * Karpenter keeps built instance types the same way, keyed by what they are built from
    * (aws: pkg/providers/instancetype/instancetype.go, `List`).
    */
-  readonly #builtTypes = new Map<string, readonly InstanceType[]>();
+  readonly #builtTypes = new KeptValues<readonly InstanceType[]>(MAX_BUILT_LISTS);
   #interruptions = 0;
   #throttled = 0;
   #launchCalls = 0;
@@ -249,9 +251,8 @@ export class SimulatedCloud implements CloudProvider {
       offeringKey(o.instanceType, o.zone, o.capacityType),
     );
     const key = JSON.stringify([nodeClass, [...unavailable].sort()]);
-    let types = this.#builtTypes.get(key);
-    if (types === undefined) {
-      types = buildInstanceTypes({
+    return this.#builtTypes.get(key, () =>
+      buildInstanceTypes({
         catalog: BUNDLED_CATALOG,
         region: this.#options.region,
         prices: this.#prices.onDemand,
@@ -260,12 +261,8 @@ export class SimulatedCloud implements CloudProvider {
         zones: this.#options.zones,
         unavailable: new Set(unavailable),
         nodeClass,
-      });
-      // A long run meets many sets of unavailable offerings: start over past a few dozen.
-      if (this.#builtTypes.size >= MAX_BUILT_LISTS) this.#builtTypes.clear();
-      this.#builtTypes.set(key, types);
-    }
-    return types;
+      }),
+    );
   }
 
   async prices(): Promise<OfferingPrices> {

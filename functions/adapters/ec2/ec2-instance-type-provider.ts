@@ -16,6 +16,7 @@ import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts'
 import type { CatalogEntry } from '../../domain/instance-types/catalog.ts';
 import { buildInstanceTypes } from '../../domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../domain/instance-types/offerings.ts';
+import { KeptValues } from '../../domain/kept-values.ts';
 import { amiFamilyOf, isWindows } from '../../domain/node-class.ts';
 import type {
   InstanceTypeOptions,
@@ -59,6 +60,7 @@ interface BuildInput {
   readonly unavailable: ReadonlySet<string>;
 }
 
+/** Classes and sets of unavailable offerings kept between refreshes, past which all start over. */
 const MAX_BUILT_LISTS = 32;
 
 export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
@@ -66,7 +68,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
   readonly #catalog: RefreshedValue<readonly CatalogEntry[]>;
   readonly #offered: RefreshedValue<OfferedZones>;
   /** Built lists by class, subnets and unavailable offerings, for the current refreshed inputs. */
-  readonly #built = new LastBuilt<Map<string, readonly InstanceType[]>>();
+  readonly #built = new LastBuilt<KeptValues<readonly InstanceType[]>>();
 
   constructor(options: InstanceTypeProviderOptions) {
     this.#options = options;
@@ -107,23 +109,21 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
     );
     // Kept until the prices, the catalog or the offerings are refreshed, as Karpenter keeps
     // built instance types (aws: pkg/providers/instancetype/instancetype.go, `List`).
-    const built = this.#built.get([prices, catalog, offered], () => new Map());
+    const built = this.#built.get(
+      [prices, catalog, offered],
+      () => new KeptValues(MAX_BUILT_LISTS),
+    );
     const key = JSON.stringify([nodeClass, subnets, [...unavailable].sort()]);
-    let types = built.get(key);
-    if (types === undefined) {
-      types = this.#build({
+    return built.get(key, () =>
+      this.#build({
         nodeClass,
         subnets,
         prices,
         catalog: catalog ?? BUNDLED_CATALOG,
         offered,
         unavailable: new Set(unavailable),
-      });
-      // Many classes or sets of unavailable offerings between refreshes: start over.
-      if (built.size >= MAX_BUILT_LISTS) built.clear();
-      built.set(key, types);
-    }
-    return types;
+      }),
+    );
   }
 
   /** Types offered in the same zones are built together: offerings and zone labels match EC2's. */

@@ -9,13 +9,14 @@
  */
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
+import { KeptValues } from '../kept-values.ts';
 import type { NodePool } from '../node-pool.ts';
 import { type NodeClaimTemplate, nodeClaimTemplate } from './node-claim-template.ts';
 
 /** Templates per list, past which a list's templates start over (pools edited again and again). */
 const MAX_PER_LIST = 64;
 
-const byInstanceTypes = new WeakMap<readonly InstanceType[], Map<string, NodeClaimTemplate>>();
+const byInstanceTypes = new WeakMap<readonly InstanceType[], KeptValues<NodeClaimTemplate>>();
 
 export function cachedNodeClaimTemplate(options: {
   readonly nodePool: NodePool;
@@ -24,15 +25,9 @@ export function cachedNodeClaimTemplate(options: {
 }): NodeClaimTemplate {
   let templates = byInstanceTypes.get(options.instanceTypes);
   if (templates === undefined) {
-    templates = new Map();
+    templates = new KeptValues(MAX_PER_LIST);
     byInstanceTypes.set(options.instanceTypes, templates);
   }
   const key = JSON.stringify([options.nodePool, options.daemonSets]);
-  let template = templates.get(key);
-  if (template === undefined) {
-    template = nodeClaimTemplate(options);
-    if (templates.size >= MAX_PER_LIST) templates.clear();
-    templates.set(key, template);
-  }
-  return template;
+  return templates.get(key, () => nodeClaimTemplate(options));
 }
