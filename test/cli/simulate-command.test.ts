@@ -4,12 +4,11 @@
  * recognises, the report file, state on DynamoDB Local and taking over a cluster through the same
  * command run in the test's process. Simulations of a user's own files: simulate-files.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
+import { reportPath, simulate } from '../support/simulate-in-process.ts';
 
 const SUMMARY_KEYS = [
   'scenario',
@@ -24,15 +23,6 @@ const SUMMARY_KEYS = [
   'unschedulable',
   'invariants',
 ];
-
-function reportPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'simulate-')), 'report.html');
-}
-
-/** `nodesmith simulate <args>` in the test's process, writing its report to a fresh file. */
-function simulate(...args: string[]) {
-  return runCliInProcess(['simulate', ...args, '--report', reportPath()]);
-}
 
 describe('nodesmith simulate', { timeout: 180_000 }, () => {
   it('prints exactly one JSON summary object with the contract fields', async () => {

@@ -11,15 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 import { aNodePoolDocument, SHOP_NODE_CLASS, yamlOf } from '../support/karpenter-documents.ts';
-
-function reportPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'simulate-')), 'report.html');
-}
-
-/** `nodesmith simulate <args>` in the test's process, writing its report to a fresh file. */
-function simulate(...args: string[]) {
-  return runCliInProcess(['simulate', ...args, '--report', reportPath()]);
-}
+import { reportPath, simulate } from '../support/simulate-in-process.ts';
 
 describe('nodesmith simulate -f', { timeout: 180_000 }, () => {
   it('launches for a dump what plan chooses for it, and reports what plan cannot place', async () => {

@@ -1,15 +1,7 @@
-/**
- * The karpenter-blueprints od-spot-split NodePools name the EC2NodeClass `default`, which the
- * blueprint's cluster creates elsewhere. Read with Karpenter's bottlerocket example, whose class
- * is `bottlerocket`, Karpenter would report NodeClassNotFound for them and launch nothing from
- * them: `plan`, `disruption` and `simulate -f` do the same and say so.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../support/cli-in-process.ts';
+import { reportPath } from '../../support/simulate-in-process.ts';
 
 const BLUEPRINT = '../../fixtures/public/karpenter-blueprints/blueprints/od-spot-split';
 const POOLS = fileURLToPath(new URL(`${BLUEPRINT}/od-spot.yaml`, import.meta.url));
@@ -26,10 +18,6 @@ const WARNINGS = ['node-od', 'node-spot'].map(
   (pool) =>
     `warning: NodePool "${pool}" launches nothing: its EC2NodeClass "default" is not in the input (Karpenter reports NodeClassNotFound)`,
 );
-
-function reportPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'nodesmith-missing-class-')), 'report.html');
-}
 
 describe('NodePools whose EC2NodeClass is not in the input', () => {
   it.each([
