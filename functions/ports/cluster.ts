@@ -75,6 +75,8 @@ export interface NodeMetadataPatch {
 /** What registration writes on a node that joined as its claim's node, in one write. */
 export interface NodeRegistration {
   readonly labels: Readonly<Record<string, string>>;
+  /** Annotations to set; the node's others stay. */
+  readonly annotations: Readonly<Record<string, string>>;
   readonly addTaints: readonly Taint[];
   readonly removeTaints: readonly Taint[];
   /** Finalizers to add; the node's others stay. */

@@ -30,15 +30,29 @@ function registrationBody(node: V1Node, registration: NodeRegistration): object 
   const current = (node.spec?.taints ?? []).map(toWireTaint);
   const added = withTaints(current, registration.addTaints) ?? current;
   const taints = withoutTaints(added, registration.removeTaints) ?? added;
-  const labels = node.metadata?.labels ?? {};
   const finalizers = node.metadata?.finalizers ?? [];
   const newFinalizers = registration.finalizers.filter((f) => !finalizers.includes(f));
-  const labelsSet = Object.entries(registration.labels).every(([k, v]) => labels[k] === v);
-  if (labelsSet && newFinalizers.length === 0 && taints === current) return undefined;
+  const labelsSet = holds(node.metadata?.labels, registration.labels);
+  const annotationsSet = holds(node.metadata?.annotations, registration.annotations);
+  if (labelsSet && annotationsSet && newFinalizers.length === 0 && taints === current) {
+    return undefined;
+  }
   return {
-    metadata: { labels: registration.labels, finalizers: [...finalizers, ...newFinalizers] },
+    metadata: {
+      labels: registration.labels,
+      ...(annotationsSet ? {} : { annotations: registration.annotations }),
+      finalizers: [...finalizers, ...newFinalizers],
+    },
     spec: { taints },
   };
+}
+
+/** Every key already has the value wanted. */
+function holds(
+  current: Record<string, string> | undefined,
+  wanted: Record<string, string>,
+): boolean {
+  return Object.entries(wanted).every(([key, value]) => current?.[key] === value);
 }
 
 function patchCall(nodeName: string): ApiCall {

@@ -28,7 +28,7 @@ export function pendingClaimRecord(
   planned: PlannedNodeClaim,
   name: string,
   now: Date,
-  hashes: Pick<NewNodeClaimRecord, 'nodePoolHash' | 'nodeClassHash'> = {},
+  stamps: Pick<NewNodeClaimRecord, 'nodePoolHash' | 'nodeClassHash' | 'annotations'> = {},
 ): NewNodeClaimRecord {
   const options = planned.instanceTypeOptions.map((it) => it.name);
   return {
@@ -52,8 +52,9 @@ export function pendingClaimRecord(
     requests: planned.requests,
     capacity: planned.instanceType.capacity,
     allocatable: planned.instanceType.allocatable,
-    ...(hashes.nodePoolHash === undefined ? {} : { nodePoolHash: hashes.nodePoolHash }),
-    ...(hashes.nodeClassHash === undefined ? {} : { nodeClassHash: hashes.nodeClassHash }),
+    ...(stamps.annotations === undefined ? {} : { annotations: stamps.annotations }),
+    ...(stamps.nodePoolHash === undefined ? {} : { nodePoolHash: stamps.nodePoolHash }),
+    ...(stamps.nodeClassHash === undefined ? {} : { nodeClassHash: stamps.nodeClassHash }),
     phase: 'Pending',
     timestamps: { Pending: now.toISOString() },
   };

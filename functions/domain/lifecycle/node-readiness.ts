@@ -8,6 +8,7 @@ import type { Node } from '../node.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 import { isKnownEphemeralTaint, matchTaint, type Taint } from '../taints.ts';
 import { TERMINATION_FINALIZER } from '../termination/finalizer.ts';
+import { claimAnnotations } from './claim-annotations.ts';
 
 /** Baked into the kubelet's `registerWithTaints`; registration removes it. */
 export const UNREGISTERED_TAINT: Taint = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' };
@@ -18,6 +19,8 @@ const NODE_RESOURCES: ReadonlySet<string> = new Set(['cpu', 'memory', 'pods', 'e
 /** What registration writes on the node. */
 export interface RegistrationPatch {
   readonly labels: Readonly<Record<string, string>>;
+  /** The claim's annotations: its template's and the hashes it was made with. */
+  readonly annotations: Readonly<Record<string, string>>;
   /** The claim's taints; none when the node opts out with `karpenter.sh/do-not-sync-taints`. */
   readonly addTaints: readonly Taint[];
   readonly removeTaints: readonly Taint[];
@@ -32,6 +35,7 @@ export function registrationPatch(claim: NodeClaimRecord, node: Node): Registrat
   const syncTaints = node.labels[Label.doNotSyncTaints] !== 'true';
   return {
     labels: { ...claim.labels, [Label.registered]: 'true' },
+    annotations: claimAnnotations(claim),
     addTaints: syncTaints ? [...(claim.taints ?? []), ...(claim.startupTaints ?? [])] : [],
     removeTaints: [UNREGISTERED_TAINT],
     finalizers: node.deleting ? [] : [TERMINATION_FINALIZER],

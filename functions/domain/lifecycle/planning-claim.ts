@@ -5,11 +5,11 @@
  * being deleted, so their pods are planned for elsewhere (core provisioner.go, Schedule).
  */
 
-import { Annotation } from '../labels.ts';
 import type { Node } from '../node.ts';
 import type { NodeClaim } from '../node-claim.ts';
 import { toResourceList } from '../resources.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record.ts';
+import { claimAnnotations } from './claim-annotations.ts';
 import { isGoing } from './claim-deletion.ts';
 
 const PAST_INITIALIZED: ReadonlySet<string> = new Set([
@@ -26,7 +26,7 @@ export function planningClaim(record: NodeClaimRecord): NodeClaim {
       name: record.name,
       labels: record.labels ?? {},
       creationTimestamp: record.timestamps.Pending,
-      ...hashAnnotations(record),
+      ...annotationsOf(record),
       ...(isGoing(record) ? { deletionTimestamp: record.timestamps[record.phase] } : {}),
     },
     spec: {
@@ -72,16 +72,7 @@ export function nodesForPlanning(
   );
 }
 
-/** The template hashes a claim was made with, as Karpenter annotates its NodeClaims. */
-function hashAnnotations(record: NodeClaimRecord): { annotations?: Record<string, string> } {
-  const annotations: Record<string, string> = {};
-  if (record.nodePoolHash !== undefined) {
-    annotations[Annotation.nodePoolHash] = record.nodePoolHash.hash;
-    annotations[Annotation.nodePoolHashVersion] = record.nodePoolHash.version;
-  }
-  if (record.nodeClassHash !== undefined) {
-    annotations[Annotation.nodeClassHash] = record.nodeClassHash.hash;
-    annotations[Annotation.nodeClassHashVersion] = record.nodeClassHash.version;
-  }
+function annotationsOf(record: NodeClaimRecord): { annotations?: Record<string, string> } {
+  const annotations = claimAnnotations(record);
   return Object.keys(annotations).length === 0 ? {} : { annotations };
 }

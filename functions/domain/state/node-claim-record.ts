@@ -92,6 +92,8 @@ export interface NodeClaimRecord {
    * them.
    */
   readonly labels?: Labels;
+  /** The NodePool template's annotations, which registration copies onto the node. */
+  readonly annotations?: Labels;
   readonly taints?: readonly Taint[];
   /** Taints the node starts with and something else removes (a CNI agent, say). */
   readonly startupTaints?: readonly Taint[];

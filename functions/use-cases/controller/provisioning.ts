@@ -12,6 +12,7 @@ import { pendingClaimRecord } from '../../domain/lifecycle/claim-record.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { claimCharges, isInterrupted } from '../../domain/limits/claim-charges.ts';
 import { covers, type LimitScope, limitScopes } from '../../domain/limits/limit-scope.ts';
+import type { NodePool } from '../../domain/node-pool.ts';
 import { podKey } from '../../domain/pod.ts';
 import { type Admission, admitClaim } from '../../domain/scheduling/claim-admission.ts';
 import { planProvisioning } from '../../domain/scheduling/plan-provisioning.ts';
@@ -129,7 +130,7 @@ export class Provisioning {
       deps.newClaimName(planned.nodePool),
       deps.clock.now(),
       {
-        ...(pool === undefined ? {} : { nodePoolHash: templateHash(pool) }),
+        ...(pool === undefined ? {} : poolStamps(pool)),
         ...(stampedClass === undefined ? {} : { nodeClassHash: nodeClassHash(stampedClass) }),
       },
     );
@@ -261,5 +262,14 @@ export function emptyRound(): RoundResult {
     unavailable: [],
     replan: new Set(),
     refused: [],
+  };
+}
+
+/** What a claim takes from its pool: the template's hash and the annotations its node carries. */
+function poolStamps(pool: NodePool) {
+  const annotations = pool.spec.template.metadata?.annotations;
+  return {
+    nodePoolHash: templateHash(pool),
+    ...(annotations === undefined ? {} : { annotations }),
   };
 }

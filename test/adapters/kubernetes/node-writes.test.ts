@@ -185,16 +185,17 @@ describe('Class: KubernetesCluster', () => {
   describe('Method: registerNode', () => {
     const registration = {
       labels: { 'karpenter.sh/registered': 'true', team: 'platform' },
+      annotations: { 'example.com/owner': 'platform' },
       addTaints: [GPU],
       removeTaints: [UNREGISTERED_TAINT],
       finalizers: [TERMINATION_FINALIZER],
     };
 
-    it('writes labels, taints and the finalizer in one patch against the version read, and nothing once registered', async () => {
+    it('writes labels, annotations, taints and the finalizer in one patch against the version read, and nothing once registered', async () => {
       // Prepare
       const { server, cluster } = fake();
       const seeded = seedNode(server, 'n1', {
-        metadata: { finalizers: ['example.com/keep'] },
+        metadata: { finalizers: ['example.com/keep'], annotations: { 'example.com/kept': 'yes' } },
         spec: { taints: [{ ...UNREGISTERED_TAINT }, UNREACHABLE] },
       });
       // Act
@@ -204,12 +205,18 @@ describe('Class: KubernetesCluster', () => {
       expect(node.finalizers).toEqual(['example.com/keep', TERMINATION_FINALIZER]);
       expect(node.taints).toEqual([{ key: UNREACHABLE.key, effect: UNREACHABLE.effect }, GPU]);
       expect(node.labels).toMatchObject(registration.labels);
+      const stored = server.store.get('nodes', 'n1')?.metadata as { annotations?: object };
+      expect(stored.annotations).toEqual({
+        'example.com/kept': 'yes',
+        'example.com/owner': 'platform',
+      });
       expect(again).toEqual(node);
       const patches = server.requests.matching('PATCH', '/api/v1/nodes/n1');
       expect(patches.map((p) => p.body)).toEqual([
         {
           metadata: {
             labels: registration.labels,
+            annotations: registration.annotations,
             finalizers: ['example.com/keep', TERMINATION_FINALIZER],
             resourceVersion: resourceVersionOf(seeded),
           },

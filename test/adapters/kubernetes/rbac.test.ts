@@ -28,6 +28,7 @@ async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<vo
   await cluster.podsOnNode('n1');
   await cluster.registerNode('n1', {
     labels: { 'karpenter.sh/registered': 'true' },
+    annotations: {},
     addTaints: [],
     removeTaints: [],
     finalizers: [TERMINATION_FINALIZER],

@@ -14,15 +14,23 @@ const claim = {
   labels: { 'karpenter.sh/nodepool': 'default', team: 'web' },
   taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' as const }],
   startupTaints: [{ key: 'node.cilium.io/agent-not-ready', effect: 'NoExecute' as const }],
+  annotations: { 'example.com/owner': 'team-web' },
+  nodePoolHash: { hash: '6849283741046279052', version: 'v3' },
 };
 
 describe('registration', () => {
-  it('labels the node as the claim’s and registered, syncs its taints and lifts the unregistered taint', () => {
+  it('labels and annotates the node as the claim’s and registered, syncs its taints and lifts the unregistered taint', () => {
     expect(registrationPatch(claim, aNode({ name: 'n' }))).toEqual({
       labels: {
         'karpenter.sh/nodepool': 'default',
         team: 'web',
         'karpenter.sh/registered': 'true',
+      },
+      // core registration.go syncNode: the NodeClaim's annotations, its template's and hashes.
+      annotations: {
+        'example.com/owner': 'team-web',
+        'karpenter.sh/nodepool-hash': '6849283741046279052',
+        'karpenter.sh/nodepool-hash-version': 'v3',
       },
       addTaints: [...claim.taints, ...claim.startupTaints],
       removeTaints: [UNREGISTERED_TAINT],

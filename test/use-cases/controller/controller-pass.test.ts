@@ -35,7 +35,7 @@ describe('a controller pass', () => {
     expect(nominated.length).toBeGreaterThan(0);
   });
 
-  it('stamps each claim with the NodePool and EC2NodeClass hashes static drift compares', async () => {
+  it('stamps each claim with the NodePool and EC2NodeClass hashes static drift compares, and the template’s annotations', async () => {
     const { deps, state } = await aPassWorld(server(), 10);
     await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
     const [pool] = await state.nodePools.list();
@@ -45,6 +45,9 @@ describe('a controller pass', () => {
     for (const claim of claims) {
       expect(claim.nodePoolHash).toEqual(pool && templateHash(pool.document));
       expect(claim.nodeClassHash).toEqual(nodeClass && nodeClassHash(nodeClass.document));
+      expect(claim.annotations).toEqual({
+        'example.com/runbook': 'https://runbooks.example.com/general',
+      });
     }
   });
 
@@ -212,7 +215,7 @@ describe('a controller pass', () => {
     );
   });
 
-  it('registers and initializes a node that joined, telling the node and the bus', async () => {
+  it('registers and initializes a node that joined, with its claim’s labels and annotations, telling the node and the bus', async () => {
     const { deps, decisions, state } = await aPassWorld(server(), 0);
     const providerID = 'aws:///us-east-1a/i-0123456789abcdef0';
     const claim = await state.nodeClaims.create({
@@ -221,6 +224,8 @@ describe('a controller pass', () => {
       instanceId: 'i-0123456789abcdef0',
       providerID,
       labels: { 'karpenter.sh/nodepool': 'general', team: 'platform' },
+      annotations: { 'example.com/runbook': 'https://runbooks.example.com/general' },
+      nodePoolHash: { hash: '6849283741046279052', version: 'v3' },
       timestamps: { Pending: new Date(T0).toISOString(), Launched: new Date(T0).toISOString() },
     });
     server().store.create('nodes', {
@@ -265,6 +270,11 @@ describe('a controller pass', () => {
         team: 'platform',
         'karpenter.sh/registered': 'true',
         'karpenter.sh/initialized': 'true',
+      },
+      annotations: {
+        'example.com/runbook': 'https://runbooks.example.com/general',
+        'karpenter.sh/nodepool-hash': '6849283741046279052',
+        'karpenter.sh/nodepool-hash-version': 'v3',
       },
     });
     expect((node?.spec as { taints?: unknown[] } | undefined)?.taints ?? []).toEqual([]);

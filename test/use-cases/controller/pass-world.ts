@@ -53,7 +53,10 @@ export function generalPool(template: Record<string, unknown> = {}): object {
     metadata: { name: 'general' },
     spec: {
       template: {
-        metadata: { labels: { team: 'platform' } },
+        metadata: {
+          labels: { team: 'platform' },
+          annotations: { 'example.com/runbook': 'https://runbooks.example.com/general' },
+        },
         spec: {
           ...pool.spec.template.spec,
           requirements: [
