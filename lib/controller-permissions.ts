@@ -10,7 +10,7 @@
  * on: the controller may add Nodesmith's tag, and no other, to instances carrying Karpenter's
  * NodePool tag. Instance profiles are made under Nodesmith's path, tagged, for the one node
  * role it may pass, and only to EC2; they are changed and deleted only while they carry the
- * cluster's tag. Describe and pricing calls have no resource-level permissions in IAM, so they
+ * cluster's tag, and read by their path-less name before they exist. Describe and pricing calls have no resource-level permissions in IAM, so they
  * name no resource.
  */
 import { type Stack, Token, Validations } from 'aws-cdk-lib';
@@ -90,6 +90,16 @@ function launchInputArns(place: Place): string[] {
 
 function instanceProfileArn(place: Place): string {
   return `arn:${place.partition}:iam::${place.account}:instance-profile/nodesmith/*`;
+}
+
+/**
+ * A profile by its name alone, `<cluster>_<hash>` (functions/adapters/ec2/instance-profiles.ts):
+ * IAM authorizes a read of a profile it does not hold yet on `instance-profile/<name>`, with no
+ * path, so the provisioner's first GetInstanceProfile, which must answer NoSuchEntity before
+ * the profile is created under Nodesmith's path, is refused without it.
+ */
+function profileByNameArn(place: Place, clusterName: string): string {
+  return `arn:${place.partition}:iam::${place.account}:instance-profile/${clusterName}_*`;
 }
 
 function amiParameterArn(place: Place): string {
@@ -192,8 +202,9 @@ function readStatements(place: Place): PolicyStatement[] {
   ];
 }
 
-function instanceProfileStatements(place: Place, tag: string, nodeRoleArn: string) {
+function instanceProfileStatements(place: Place, ownership: Ownership, nodeRoleArn: string) {
   const profiles = instanceProfileArn(place);
+  const tag = ownership.clusterTag;
   return [
     new PolicyStatement({
       sid: 'PassOnlyTheNodeRoleToEc2',
@@ -221,6 +232,11 @@ function instanceProfileStatements(place: Place, tag: string, nodeRoleArn: strin
       sid: 'ReadOwnInstanceProfiles',
       actions: ['iam:GetInstanceProfile', 'iam:ListInstanceProfileTags'],
       resources: [profiles],
+    }),
+    new PolicyStatement({
+      sid: 'ReadInstanceProfilesNotYetCreated',
+      actions: ['iam:GetInstanceProfile'],
+      resources: [profileByNameArn(place, ownership.clusterName)],
     }),
     // Listing names every profile of the account under the path; IAM scopes it no narrower.
     new PolicyStatement({
@@ -262,15 +278,15 @@ export function grantControllerPermissions(
     ...launchStatements(place, ownership),
     ...(props.adoptKarpenterNodes === true ? [adoptionStatement(place, ownership)] : []),
     ...readStatements(place),
-    ...instanceProfileStatements(place, tag, props.nodeRoleArn),
+    ...instanceProfileStatements(place, ownership, props.nodeRoleArn),
     spotServiceLinkedRoleStatement(place),
   ]) {
     role.addToPrincipalPolicy(statement);
   }
-  acknowledgeWildcards(role, nagPlace(stack));
+  acknowledgeWildcards(role, nagPlace(stack), props.clusterName);
 }
 
-function acknowledgeWildcards(role: IRole, place: Place): void {
+function acknowledgeWildcards(role: IRole, place: Place, clusterName: string): void {
   const acknowledge = (resource: string, reason: string) =>
     Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
   for (const resource of launchInputArns(place)) {
@@ -292,6 +308,10 @@ function acknowledgeWildcards(role: IRole, place: Place): void {
   acknowledge(
     instanceProfileArn(place),
     "instance profiles are named per EC2NodeClass at run time; they are confined to Nodesmith's path and to profiles tagged for the cluster",
+  );
+  acknowledge(
+    profileByNameArn(place, clusterName),
+    "IAM reads a profile it does not hold yet by its path-less name; the provisioner's first read must find none before it creates the profile, and only reads are granted there",
   );
   acknowledge(
     amiParameterArn(place),

@@ -424,6 +424,41 @@ describe('the controller role on an EKS cluster', () => {
     expect(sent).toEqual(['GetInstanceProfile', 'AddRoleToInstanceProfile']);
   });
 
+  it("creates the class's instance profile through the provisioner when IAM holds none yet", async () => {
+    // Prepare
+    const account = world();
+    const sent: string[] = [];
+    const iam = account.client('Controller', 'iam', (name, input) => {
+      sent.push(name);
+      const held = account.held.profiles.get(PROFILE);
+      if (name === 'GetInstanceProfile' && held === undefined)
+        throw new AwsError('NoSuchEntity', `Instance Profile ${PROFILE} cannot be found.`, 404);
+      if (name === 'CreateInstanceProfile') {
+        const { Path, Tags } = input as { Path: string; Tags: { Key: string; Value: string }[] };
+        const arn = `arn:aws:iam::111122223333:instance-profile${Path}${PROFILE}`;
+        account.held.profiles.set(PROFILE, { arn, roleArns: [] });
+        account.held.tags.set(arn, Object.fromEntries(Tags.map((t) => [t.Key, t.Value])));
+      }
+      return name === 'GetInstanceProfile' ? { InstanceProfile: { Roles: [] } } : {};
+    });
+    const tags = instanceProfileTags({ name: 'shop', region: 'us-east-1' }, NODE_CLASS);
+
+    // Act
+    await new IamInstanceProfileProvisioner(iam).ensure({
+      name: PROFILE,
+      role: 'KarpenterNodeRole-shop',
+      tags,
+    });
+
+    // Assess
+    expect(sent).toEqual([
+      'GetInstanceProfile',
+      'CreateInstanceProfile',
+      'AddRoleToInstanceProfile',
+    ]);
+    expect(account.held.profiles.get(PROFILE)?.arn).toBe(PROFILE_ARN);
+  });
+
   it('may pass the node role to EC2 alone', () => {
     // Prepare
     const account = world();
