@@ -38,6 +38,13 @@ export class ThrottledError extends portError('Throttled') {}
 /** The configuration (a NodePool, an EC2NodeClass, a setting) cannot be acted on as given. */
 export class InvalidConfigError extends portError('InvalidConfig') {}
 
+/**
+ * An InvalidConfig error whose cause is an EC2NodeClass that cannot be resolved or found now:
+ * Karpenter's NodeClassNotReadyError (core: cloudprovider/types.go). Callers branching on
+ * InvalidConfig still see it as one.
+ */
+export class NodeClassNotReadyError extends InvalidConfigError {}
+
 export type PortError =
   | InsufficientCapacityError
   | NotFoundError

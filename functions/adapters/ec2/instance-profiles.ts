@@ -5,7 +5,7 @@
  * after Karpenter's 15 minutes, which repairs a profile someone changed by hand.
  */
 import type { LaunchableNodeClass } from '../../ports/cloud-provider.ts';
-import { InvalidConfigError } from '../../ports/errors.ts';
+import { NodeClassNotReadyError } from '../../ports/errors.ts';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Now } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
@@ -69,13 +69,15 @@ export class InstanceProfiles {
     if (instanceProfile !== undefined) return instanceProfile;
     const name = nodeClass.metadata.name;
     if (role === undefined) {
-      throw new InvalidConfigError(`resolving ec2nodeclass ${name}: set role or instanceProfile`);
+      throw new NodeClassNotReadyError(
+        `resolving ec2nodeclass ${name}: set role or instanceProfile`,
+      );
     }
     const profile = instanceProfileName(this.#cluster, name);
     const key = `${profile}/${role}`;
     if (this.#ensured.get(key) !== undefined) return profile;
     if (this.#provisioner === undefined) {
-      throw new InvalidConfigError(
+      throw new NodeClassNotReadyError(
         `resolving ec2nodeclass ${name}: role ${role} needs an instance profile provisioner; set instanceProfile instead`,
       );
     }

@@ -1,7 +1,7 @@
 /**
  * An EC2NodeClass resolved as Karpenter's nodeclass controller fills its status: subnets,
  * security groups, AMIs and the instance profile. A selector that matches nothing makes the
- * class unusable (Karpenter: condition not Ready), which the port reports as InvalidConfigError.
+ * class unusable (Karpenter: condition not Ready), which the port reports as NodeClassNotReadyError.
  */
 import { amiFamilyOf } from '../../domain/node-class.ts';
 import type {
@@ -9,7 +9,7 @@ import type {
   NodeClassResolver,
   ResolvedNodeClass,
 } from '../../ports/cloud-provider.ts';
-import { InvalidConfigError } from '../../ports/errors.ts';
+import { NodeClassNotReadyError } from '../../ports/errors.ts';
 import type { AmiProvider } from './amis.ts';
 import type { InstanceProfiles } from './instance-profiles.ts';
 import type { SecurityGroupProvider } from './security-groups.ts';
@@ -24,7 +24,7 @@ export interface NodeClassParts {
 
 function nonEmpty<T>(items: readonly T[], nodeClass: string, what: string): readonly T[] {
   if (items.length > 0) return items;
-  throw new InvalidConfigError(
+  throw new NodeClassNotReadyError(
     `resolving ec2nodeclass ${nodeClass}: no ${what} match its selector terms`,
   );
 }

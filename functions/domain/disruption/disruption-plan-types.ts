@@ -58,6 +58,8 @@ export interface StayingNode {
   readonly node: string;
   readonly code: StayCode;
   readonly reason: string;
+  /** Karpenter's `Unconsolidatable` message, where Karpenter tells this on the node. */
+  readonly unconsolidatable?: string;
 }
 
 export interface DisruptionPlan {

@@ -188,9 +188,14 @@ export class DisruptionState {
   }
 
   /** Records why a node stays; the first reason found is the one reported. */
-  stay(node: string, code: StayCode, reason: string): void {
-    if (!this.#staying.has(node) && !this.#decided.has(node))
-      this.#staying.set(node, { node, code, reason });
+  stay(node: string, code: StayCode, reason: string, unconsolidatable?: string): void {
+    if (this.#staying.has(node) || this.#decided.has(node)) return;
+    this.#staying.set(node, {
+      node,
+      code,
+      reason,
+      ...(unconsolidatable === undefined ? {} : { unconsolidatable }),
+    });
   }
 
   decide(decision: DisruptionDecision, pools: readonly string[]): void {

@@ -15,6 +15,7 @@ import {
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
 import type { Candidate } from './candidate.ts';
 import type { DisruptionInput } from './disruption-input.ts';
+import type { PodError } from './unconsolidatable.ts';
 
 export type RemovalOutcome =
   | {
@@ -22,7 +23,12 @@ export type RemovalOutcome =
       /** New claims the candidates' pods need, with those pods on them. */
       readonly newClaims: readonly PlannedNodeClaim[];
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Every moving pod left without a place, for Karpenter's sentence (unconsolidatable.ts). */
+      readonly podErrors: readonly PodError[];
+    };
 
 export class RemovalSimulator {
   readonly #input: DisruptionInput;
@@ -61,9 +67,14 @@ export class RemovalSimulator {
       prepared.scheduling,
     );
     const moving = new Set(candidates.flatMap((c) => c.pods.map(podKey)));
-    const stuck = plan.unschedulable.find((u) => moving.has(u.pod));
-    if (stuck !== undefined) {
-      return { ok: false, reason: `pod ${stuck.pod} would fit nowhere else: ${stuck.reason}` };
+    const stuck = plan.unschedulable.filter((u) => moving.has(u.pod));
+    const [first] = stuck;
+    if (first !== undefined) {
+      return {
+        ok: false,
+        reason: `pod ${first.pod} would fit nowhere else: ${first.reason}`,
+        podErrors: stuck.map((u) => ({ pod: u.pod, error: u.reason })),
+      };
     }
     for (const placement of plan.existingNodes) {
       const why = prepared.uninitialized.has(placement.name)
@@ -71,11 +82,17 @@ export class RemovalSimulator {
         : this.#settling.has(placement.name)
           ? 'is inside its consolidateAfter window'
           : undefined;
-      const pod = why === undefined ? undefined : placement.pods.find((p) => moving.has(p));
+      const pods = why === undefined ? [] : placement.pods.filter((p) => moving.has(p));
+      const [pod] = pods;
       if (pod !== undefined) {
+        // core: disruption/helpers.go UninitializedNodeError names the node so.
+        const error = prepared.uninitialized.has(placement.name)
+          ? `would schedule against uninitialized node/${placement.name}`
+          : `would schedule against node/${placement.name}, inside its consolidateAfter window`;
         return {
           ok: false,
           reason: `pod ${pod} would only fit on ${placement.name}, which ${why}`,
+          podErrors: pods.map((p) => ({ pod: p, error })),
         };
       }
     }

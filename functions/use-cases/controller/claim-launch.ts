@@ -16,6 +16,7 @@ import {
   ConflictError,
   InsufficientCapacityError,
   InvalidConfigError,
+  NodeClassNotReadyError,
 } from '../../ports/errors.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
@@ -32,7 +33,12 @@ export type LaunchOutcome =
       readonly offerings: readonly OfferingKey[];
       readonly reason: string;
     }
-  | { readonly kind: 'invalid'; readonly reason: string }
+  | {
+      readonly kind: 'invalid';
+      readonly reason: string;
+      /** The claim's EC2NodeClass could not be found or resolved (Karpenter's NodeClassNotReady). */
+      readonly nodeClassNotReady: boolean;
+    }
   | { readonly kind: 'retry'; readonly reason: string };
 
 export interface ClaimLaunch {
@@ -61,7 +67,7 @@ function storedNodeClass(
 ): LaunchableNodeClass {
   const nodeClass = nodeClasses.find((c) => c.metadata.name === claim.nodeClass);
   if (nodeClass !== undefined) return nodeClass;
-  throw new InvalidConfigError(
+  throw new NodeClassNotReadyError(
     `launching node claim ${claim.name}: EC2NodeClass "${claim.nodeClass}" not found`,
   );
 }
@@ -99,7 +105,8 @@ export async function launchClaim(
     }
     if (err instanceof InvalidConfigError) {
       await deps.state.nodeClaims.delete(claim.name, write);
-      return { kind: 'invalid', reason: err.message };
+      const nodeClassNotReady = err instanceof NodeClassNotReadyError;
+      return { kind: 'invalid', reason: err.message, nodeClassNotReady };
     }
     // A conflict on our own claim means another pass took the lease: stop, do not guess.
     if (err instanceof ConflictError) throw err;

@@ -84,13 +84,13 @@ async function tell(
     ...disruption.decisions,
     ...termination.decisions,
   ]);
-  const { launches, unschedulable } = provisioning;
+  const { launches, unschedulable, failures } = provisioning;
   await recordEvents(
     deps.cluster,
     [
       ...adoption.events,
       ...lifecycle.events,
-      ...podEvents(snapshot.pods, launches, unschedulable),
+      ...podEvents(snapshot.pods, { launches, unschedulable, failures }),
       ...disruption.events,
       ...termination.events,
       ...isolation.events,

@@ -5,7 +5,9 @@
  * first; empty and underused nodes wait 15 s and are decided again before anything is touched.
  * A candidate with replacements is tainted and drains only once they are Initialized; if one
  * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
- * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event. A decision
+ * Nodes that stay for a reason a person can act on get a `DisruptionBlocked` Event, and those
+ * consolidation leaves get Karpenter's `Unconsolidatable` one; a candidate waiting on its
+ * replacements says so with `DisruptionLaunching` and `DisruptionWaitingReadiness`. A decision
  * whose carrying out fails backs its candidates off and the pass goes on (claim-isolation.ts).
  */
 
@@ -39,6 +41,11 @@ import type { Decision } from '../../ports/decisions.ts';
 import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
+import {
+  launchingEvent,
+  unconsolidatableEvent,
+  waitingOnReadinessEvent,
+} from './disruption-events.ts';
 import { nodeEvent } from './node-event.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 import type { LifecycleRecord } from './pass-report.ts';
@@ -157,7 +164,17 @@ class DisruptionStep {
           claim.disruption?.reason ?? 'Disrupted',
           claim.disruption?.message ?? '',
         );
+      else this.#tellWaiting(claim);
     }
+  }
+
+  /** While replacements come up, the disrupted node says so (core: queue.go waitOrTerminate). */
+  #tellWaiting(claim: NodeClaimRecord): void {
+    if (claim.nodeName === undefined) return;
+    this.events.push(
+      launchingEvent(claim.nodeName, claim.disruption?.reason ?? 'Disrupted'),
+      waitingOnReadinessEvent(claim.nodeName),
+    );
   }
 
   async #markForDeletion(claim: NodeClaimRecord, reason: string, message: string): Promise<void> {
@@ -297,8 +314,9 @@ class DisruptionStep {
         );
         continue;
       }
-      await this.#update(replacing);
+      const updated = await this.#update(replacing);
       this.#note('Replacing', claim, `${decision.reason}: ${decision.message}`);
+      this.#tellWaiting(updated);
     }
   }
 
@@ -370,6 +388,8 @@ class DisruptionStep {
         this.events.push(
           nodeEvent(stay.node, 'DisruptionBlocked', stay.reason, { dedupeSeconds: 300 }),
         );
+      const unconsolidatable = unconsolidatableEvent(stay);
+      if (unconsolidatable !== undefined) this.events.push(unconsolidatable);
     }
   }
 }

@@ -26,6 +26,8 @@ export interface LaunchFailure {
   readonly reason: string;
   /** Capacity errors are re-planned in the same pass; other failures wait. */
   readonly capacity: boolean;
+  /** The claim's EC2NodeClass could not be found or resolved (Karpenter's NodeClassNotReady). */
+  readonly nodeClassNotReady?: true;
 }
 
 export interface LifecycleRecord {

@@ -231,6 +231,9 @@ export class Provisioning {
       pods: planned.pods,
       reason: outcome.reason,
       capacity,
+      ...(outcome.kind === 'invalid' && outcome.nodeClassNotReady
+        ? { nodeClassNotReady: true as const }
+        : {}),
     });
     if (outcome.kind === 'retry') return;
     this.#drop(pending.name);

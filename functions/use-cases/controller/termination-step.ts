@@ -21,6 +21,7 @@ import type { FencedWrite } from '../../ports/state-store.ts';
 import { type ClaimIsolation, failureReason } from './claim-isolation.ts';
 import { type ClaimChange, type ClaimStepOutcome, claimsAfter } from './claim-step.ts';
 import { decisionOf } from './decisions.ts';
+import { terminationGracePeriodExpiringEvent } from './disruption-events.ts';
 import { nodeEvent } from './node-event.ts';
 import { letNodeGo } from './node-removal.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
@@ -36,6 +37,12 @@ interface Step extends ClaimChange {
   readonly records: Omit<LifecycleRecord, 'at'>[];
   readonly decision?: Decision;
   readonly events: ClusterEvent[];
+}
+
+/** core: termination/controller.go tells the deadline at every reconcile of a draining node. */
+function graceEvents(claim: NodeClaimRecord, node: string): ClusterEvent[] {
+  const terminateBy = claim.disruption?.terminateBy;
+  return terminateBy === undefined ? [] : [terminationGracePeriodExpiringEvent(node, terminateBy)];
 }
 
 function why(claim: NodeClaimRecord): string {
@@ -74,7 +81,10 @@ class Terminator {
       records: [
         { kind: 'Draining', claim: draining.name, nodeName: node.name, reason: why(draining) },
       ],
-      events: [nodeEvent(node.name, 'Draining', `Draining node: ${why(draining)}`)],
+      events: [
+        ...graceEvents(draining, node.name),
+        nodeEvent(node.name, 'Draining', `Draining node: ${why(draining)}`),
+      ],
     };
     // The first evictions go out in this pass: a spot warning leaves two minutes.
     const next = drainStep(draining, node, {
@@ -92,7 +102,7 @@ class Terminator {
 
   async drain(action: Extract<TerminationAction, { kind: 'Drain' }>): Promise<Step> {
     const { node } = action;
-    const events: ClusterEvent[] = [];
+    const events: ClusterEvent[] = graceEvents(action.claim, node.name);
     const refused: string[] = [];
     for (const pod of action.evict) {
       const outcome = await this.#deps.cluster.evict(pod);

@@ -49,6 +49,10 @@ describe('consolidation: delete', () => {
     expect(plan.decisions).toEqual([]);
     expect(plan.staying.map((s) => s.code)).toEqual(['NoPlaceForPods', 'NoPlaceForPods']);
     expect(plan.staying[0]?.reason).toMatch(/would fit nowhere else/);
+    // Karpenter's sentence for it (core: scheduling/scheduler.go NonPendingPodSchedulingErrors)
+    expect(plan.staying[0]?.unconsolidatable).toMatch(
+      /^Not all pods would schedule, default\/[^ ]+ => .+ $/,
+    );
   });
 
   it('considers PDBs: a budget allowing no disruption keeps the node', () => {
@@ -126,6 +130,9 @@ describe('consolidation: delete', () => {
     });
     expect(fates(plan)).toEqual({ booting: 'stay:NotInitialized', small: 'stay:NoPlaceForPods' });
     expect(plan.staying.find((s) => s.node === 'small')?.reason).toMatch(/not initialized yet/);
+    expect(plan.staying.find((s) => s.node === 'small')?.unconsolidatable).toMatch(
+      / => would schedule against uninitialized node\/booting $/,
+    );
   });
 
   it('should not consolidate pods onto a destination node that is under its consolidateAfter window', () => {
@@ -154,6 +161,10 @@ describe('consolidation: delete', () => {
       ],
     });
     expect(plan.staying.map((s) => s.code)).toEqual(['ConsolidationPolicy', 'ConsolidationPolicy']);
+    expect(plan.staying.map((s) => s.unconsolidatable)).toEqual([
+      'NodePool "default" has consolidation policy WhenEmpty, but node is not empty',
+      'NodePool "default" has consolidation policy WhenEmpty, but node is not empty',
+    ]);
   });
 
   it('should only allow 3 nodes to be deleted in multi node consolidation', () => {
@@ -229,6 +240,8 @@ describe('consolidation: replace', () => {
     readonly nodePools?: readonly NodePool[];
     readonly code: string;
     readonly reason: RegExp;
+    /** Karpenter's Unconsolidatable message (core: consolidation.go computeConsolidation). */
+    readonly unconsolidatable: string;
   }>([
     {
       name: "won't replace an on-demand node if the replacement is not cheaper",
@@ -237,6 +250,7 @@ describe('consolidation: replace', () => {
       nodePools: [aPoolOf('on-demand')],
       code: 'NoCheaperReplacement',
       reason: /^no cheaper replacement: the cheapest node for its pods, c\.2x/,
+      unconsolidatable: "Can't replace with a cheaper node",
     },
     {
       name: 'cannot replace spot with spot with fewer than 15 cheaper instance types',
@@ -245,6 +259,8 @@ describe('consolidation: replace', () => {
       nodePools: [aPoolOf('spot')],
       code: 'SpotToSpot',
       reason: /at least 15 cheaper instance types; 8 are/,
+      unconsolidatable:
+        'SpotToSpotConsolidation requires 15 cheaper instance type options than the current candidate to consolidate, got 8',
     },
     {
       name: 'never replaces one node by two',
@@ -252,8 +268,9 @@ describe('consolidation: replace', () => {
       pods: [app('n', '1', { hostPort: 80 }), app('n', '1', { hostPort: 80 })],
       code: 'TooManyReplacements',
       reason: /would need 2 new nodes/,
+      unconsolidatable: "Can't remove without creating 2 candidates",
     },
-  ])('$name', ({ node, pods, nodePools, code, reason }) => {
+  ])('$name', ({ node, pods, nodePools, code, reason, unconsolidatable }) => {
     // Act
     const plan = disruptionFor({
       nodes: [aPoolNode({ name: 'n', ...node })],
@@ -262,7 +279,9 @@ describe('consolidation: replace', () => {
     });
 
     // Assess
-    expect(plan.staying).toEqual([{ node: 'n', code, reason: expect.stringMatching(reason) }]);
+    expect(plan.staying).toEqual([
+      { node: 'n', code, reason: expect.stringMatching(reason), unconsolidatable },
+    ]);
   });
 
   it('replaces spot with spot when 15 cheaper types exist, launching only the 15 cheapest', () => {

@@ -12,6 +12,12 @@ import type { PlannedNodeClaim } from '../../scheduling/provisioning-plan.ts';
 import type { Candidate } from '../candidate.ts';
 import type { StayCode } from '../disruption-plan-types.ts';
 import type { RemovalOutcome } from '../removal-simulation.ts';
+import {
+  CANNOT_REPLACE_CHEAPER,
+  cannotRemoveWithout,
+  notAllPodsWouldSchedule,
+  spotToSpotTooFewTypes,
+} from '../unconsolidatable.ts';
 
 /** core: MinInstanceTypesForSpotToSpotConsolidation. */
 export const MIN_SPOT_TO_SPOT_TYPES = 15;
@@ -23,7 +29,13 @@ export type ConsolidationCommand =
       readonly replacement: PlannedNodeClaim;
       readonly savingsPerHour: number;
     }
-  | { readonly kind: 'none'; readonly code: StayCode; readonly reason: string };
+  | {
+      readonly kind: 'none';
+      readonly code: StayCode;
+      readonly reason: string;
+      /** Karpenter's `Unconsolidatable` message, told for single-node commands only. */
+      readonly unconsolidatable?: string;
+    };
 
 export function dollars(value: number): string {
   return `$${value.toFixed(4).replace(/0{1,2}$/, '')}`;
@@ -57,7 +69,14 @@ export function consolidationCommand(
   outcome: RemovalOutcome,
   options: { readonly singleNode: boolean },
 ): ConsolidationCommand {
-  if (!outcome.ok) return { kind: 'none', code: 'NoPlaceForPods', reason: outcome.reason };
+  if (!outcome.ok) {
+    return {
+      kind: 'none',
+      code: 'NoPlaceForPods',
+      reason: outcome.reason,
+      unconsolidatable: notAllPodsWouldSchedule(outcome.podErrors),
+    };
+  }
   const current = priceOf(candidates);
   if (outcome.newClaims.length === 0) return { kind: 'delete', savingsPerHour: current ?? 0 };
   if (outcome.newClaims.length > 1) {
@@ -65,6 +84,7 @@ export function consolidationCommand(
       kind: 'none',
       code: 'TooManyReplacements',
       reason: `its pods would need ${outcome.newClaims.length} new nodes; consolidation replaces with one at most`,
+      unconsolidatable: cannotRemoveWithout(outcome.newClaims.length),
     };
   }
   if (current === undefined) {
@@ -97,6 +117,7 @@ function replacement(
       kind: 'none',
       code: 'NoCheaperReplacement',
       reason: `no cheaper replacement: the cheapest node for its pods, ${what}, costs no less than its ${dollars(current)}/h`,
+      unconsolidatable: CANNOT_REPLACE_CHEAPER,
     };
   }
   const spotToSpot =
@@ -108,6 +129,7 @@ function replacement(
         kind: 'none',
         code: 'SpotToSpot',
         reason: `spot-to-spot replacement needs at least ${MIN_SPOT_TO_SPOT_TYPES} cheaper instance types; ${cheaper.length} are`,
+        unconsolidatable: spotToSpotTooFewTypes(MIN_SPOT_TO_SPOT_TYPES, cheaper.length),
       };
     }
     kept = cheaper.slice(0, MIN_SPOT_TO_SPOT_TYPES);

@@ -9,6 +9,7 @@ import { byDisruptionCost } from '../candidate.ts';
 import type { DisruptionDecision } from '../disruption-plan-types.ts';
 import type { DisruptionState } from '../disruption-state.ts';
 import type { RemovalSimulator } from '../removal-simulation.ts';
+import { consolidationDisabled, whenEmptyButNotEmpty } from '../unconsolidatable.ts';
 import {
   type ConsolidationCommand,
   consolidationCommand,
@@ -24,6 +25,14 @@ import {
 /** core: MultiNodeConsolidation's batch cap. */
 export const MAX_MULTI_NODE_CANDIDATES = 100;
 
+/** Karpenter checks for disabled consolidation before the policy (core: consolidation.go ShouldDisrupt). */
+function whenEmptyMessage(state: DisruptionState, candidate: Candidate): string {
+  const pool = candidate.pool.metadata.name;
+  return state.consolidatableAtMs(candidate) === undefined
+    ? consolidationDisabled(pool)
+    : whenEmptyButNotEmpty(pool);
+}
+
 function eligible(state: DisruptionState): Candidate[] {
   const out: Candidate[] = [];
   for (const candidate of state.open()) {
@@ -35,12 +44,13 @@ function eligible(state: DisruptionState): Candidate[] {
         candidate.node.name,
         'ConsolidationPolicy',
         `its NodePool's consolidationPolicy is WhenEmpty and it runs ${candidate.pods.length} pod${candidate.pods.length === 1 ? '' : 's'}`,
+        whenEmptyMessage(state, candidate),
       );
       continue;
     }
     const blocker = gracefulBlocker(state, candidate) ?? consolidateAfterBlocker(state, candidate);
     if (blocker === undefined) out.push(candidate);
-    else state.stay(candidate.node.name, blocker.code, blocker.reason);
+    else state.stay(candidate.node.name, blocker.code, blocker.reason, blocker.unconsolidatable);
   }
   return out.sort(byDisruptionCost);
 }
@@ -163,7 +173,8 @@ function singleNode(
       continue;
     }
     const command = evaluate(state, simulator, [candidate]);
-    if (command.kind === 'none') state.stay(name, command.code, command.reason);
+    if (command.kind === 'none')
+      state.stay(name, command.code, command.reason, command.unconsolidatable);
     else if (decided)
       state.stay(
         name,

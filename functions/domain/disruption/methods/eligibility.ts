@@ -8,10 +8,13 @@ import type { Candidate } from '../candidate.ts';
 import type { StayCode } from '../disruption-plan-types.ts';
 import type { DisruptionState } from '../disruption-state.ts';
 import { firstPodBlocker } from '../pod-blockers.ts';
+import { consolidationDisabled } from '../unconsolidatable.ts';
 
 export interface Blocker {
   readonly code: StayCode;
   readonly reason: string;
+  /** Karpenter's `Unconsolidatable` message for it, when Karpenter tells one. */
+  readonly unconsolidatable?: string;
 }
 
 /** Node-level protection, then pods; `podsMayBlock` is false where a grace period will end the drain anyway. */
@@ -34,7 +37,11 @@ export function consolidateAfterBlocker(
 ): Blocker | undefined {
   const at = state.consolidatableAtMs(candidate);
   if (at === undefined) {
-    return { code: 'ConsolidateAfter', reason: 'consolidateAfter is Never for its NodePool' };
+    return {
+      code: 'ConsolidateAfter',
+      reason: 'consolidateAfter is Never for its NodePool',
+      unconsolidatable: consolidationDisabled(candidate.pool.metadata.name),
+    };
   }
   if (state.nowMs >= at) return undefined;
   const after = candidate.pool.spec.disruption?.consolidateAfter ?? '0s';

@@ -19,7 +19,13 @@ function emptyCandidates(state: DisruptionState): Candidate[] {
     if (candidate.pods.length > 0) continue;
     const blocker = gracefulBlocker(state, candidate) ?? consolidateAfterBlocker(state, candidate);
     if (blocker === undefined) out.push(candidate);
-    else state.stay(candidate.node.name, blocker.code, `empty, but ${blocker.reason}`);
+    else
+      state.stay(
+        candidate.node.name,
+        blocker.code,
+        `empty, but ${blocker.reason}`,
+        blocker.unconsolidatable,
+      );
   }
   return out;
 }
