@@ -17,7 +17,7 @@ export interface NodePoolDocumentOptions {
   readonly requirements: Readonly<Record<string, readonly string[]>>;
   readonly taints?: readonly { readonly key: string; readonly effect: string }[];
   readonly limits?: Readonly<Record<string, string>>;
-  readonly disruption?: Readonly<Record<string, string>>;
+  readonly disruption?: Readonly<Record<string, unknown>>;
 }
 
 /** A NodePool document with these fields, on the smallest NodePool Karpenter accepts. */

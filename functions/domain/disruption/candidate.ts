@@ -10,6 +10,7 @@ import type { NodeClaim } from '../node-claim.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import type { NodePool } from '../node-pool.ts';
 import { isTerminal, type Pod } from '../pod.ts';
+import { PER_NODE_BASE_DISRUPTION_COST } from './balanced-score.ts';
 
 export interface Candidate {
   readonly node: Node;
@@ -25,6 +26,8 @@ export interface Candidate {
   readonly createdMs: number;
   /** Lower goes first (core: utils/disruption/disruption.go). */
   readonly disruptionCost: number;
+  /** What moving its pods costs, for `Balanced` scores (core: disruption/types.go). */
+  readonly rescheduleDisruptionCost: number;
 }
 
 /** Pods whose eviction leaves them needing a node (core: pod.IsReschedulable). */
@@ -36,8 +39,11 @@ export function isReschedulable(pod: Pod): boolean {
 
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 
-/** One pod's eviction cost: 1, nudged by its deletion cost and priority, within [-10, 10]. */
-function evictionCost(pod: Pod): number {
+/**
+ * One pod's eviction cost (core: utils/disruption EvictionCost): 1, nudged by its
+ * `pod-deletion-cost` annotation (÷2²⁷) and priority (÷2²⁵), within [-10, 10].
+ */
+export function evictionCost(pod: Pod): number {
   const deletionCost = Number(pod.annotations[DELETION_COST] ?? 0);
   const cost =
     1 +
@@ -50,6 +56,17 @@ function evictionCost(pod: Pod): number {
 export function disruptionCost(pods: readonly Pod[], lifetimeLeft: number): number {
   const cost = pods.reduce((sum, pod) => sum + evictionCost(pod), 0);
   return cost * Math.min(1, Math.max(0, lifetimeLeft));
+}
+
+/**
+ * The node's base cost plus its pods' positive eviction costs (core: disruption/types.go
+ * computeRescheduleDisruptionCost): a pod cheaper to evict than nothing takes nothing off.
+ */
+export function rescheduleDisruptionCost(pods: readonly Pod[]): number {
+  return pods.reduce(
+    (sum, pod) => sum + Math.max(0, evictionCost(pod)),
+    PER_NODE_BASE_DISRUPTION_COST,
+  );
 }
 
 /** The price of the node's offering in its pool's catalog. */

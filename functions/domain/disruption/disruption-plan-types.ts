@@ -1,5 +1,6 @@
 /** What voluntary disruption decides: data only, ready for the controller and the `disruption` command. */
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
+import type { ScoreResult } from './balanced-score.ts';
 
 /** In the order a pass takes them (core: disruption/controller.go; docs/disruption.md). */
 export type DisruptionMethod =
@@ -22,6 +23,15 @@ export interface BudgetUse {
   readonly budget?: string;
 }
 
+/** A `Balanced` pool's score for a consolidation that passed it (core: balanced.go). */
+export interface PoolScore extends ScoreResult {
+  readonly nodePool: string;
+  /** The command's nodes of that pool. */
+  readonly nodes: readonly string[];
+  /** Karpenter's `ConsolidationApproved` message. */
+  readonly message: string;
+}
+
 export interface DisruptionDecision {
   readonly method: DisruptionMethod;
   readonly reason: DecisionReason;
@@ -34,6 +44,8 @@ export interface DisruptionDecision {
   /** One sentence for people and events. */
   readonly message: string;
   readonly budgets: readonly BudgetUse[];
+  /** For consolidation of `Balanced` pools' nodes: each such pool's score. */
+  readonly scores?: readonly PoolScore[];
 }
 
 export type StayCode =
@@ -49,6 +61,7 @@ export type StayCode =
   | 'NoPlaceForPods'
   | 'NoCheaperReplacement'
   | 'SpotToSpot'
+  | 'ScoreBelowThreshold'
   | 'TooManyReplacements'
   | 'UnknownPrice'
   | 'OutOfTime'

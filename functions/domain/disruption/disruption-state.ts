@@ -12,8 +12,15 @@ import type { NodeClaim } from '../node-claim.ts';
 import { hasCondition } from '../node-claim.ts';
 import type { DisruptionReason, NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
+import type { PoolTotals } from './balanced-score.ts';
 import { type Allowance, allowance } from './budgets.ts';
-import { type Candidate, disruptionCost, isReschedulable, offeringPrice } from './candidate.ts';
+import {
+  type Candidate,
+  disruptionCost,
+  isReschedulable,
+  offeringPrice,
+  rescheduleDisruptionCost,
+} from './candidate.ts';
 import type { DisruptionInput } from './disruption-input.ts';
 import type { DisruptionDecision, StayCode, StayingNode } from './disruption-plan-types.ts';
 import { doNotDisrupt } from './do-not-disrupt.ts';
@@ -44,6 +51,7 @@ export class DisruptionState {
   readonly #decided = new Set<string>();
   readonly #counts = new Map<string, { nodes: number; disrupting: number }>();
   readonly #lastPodEvent = new Map<string, number>();
+  readonly #totals = new Map<string, { totalCost: number; totalDisruptionCost: number }>();
 
   constructor(input: DisruptionInput) {
     this.input = input;
@@ -64,6 +72,7 @@ export class DisruptionState {
       // anyone) launched keeps its label but is not Nodesmith's to disrupt, nor counted in its
       // budgets.
       if (poolName === undefined || claim === undefined) continue;
+      this.#addToTotals(node, pools.get(poolName), pods.get(node.name) ?? []);
       const candidate = this.#classify(node, claim, pools.get(poolName), pods.get(node.name));
       if (candidate !== undefined) out.push(candidate);
     }
@@ -129,7 +138,29 @@ export class DisruptionState {
       ...(price.capacityType === undefined ? {} : { capacityType: price.capacityType }),
       createdMs: created,
       disruptionCost: disruptionCost(pods, lifetimeLeft),
+      rescheduleDisruptionCost: rescheduleDisruptionCost(pods),
     };
+  }
+
+  /**
+   * Every managed node of a pool, candidate or not, counts in its `Balanced` denominators
+   * (core: balanced.go computeNodePoolTotals): its offering's price and the cost of moving its
+   * pods.
+   */
+  #addToTotals(node: Node, pool: NodePool | undefined, bound: readonly Pod[]): void {
+    if (pool === undefined) return;
+    const name = pool.metadata.name;
+    const totals = this.#totals.get(name) ?? { totalCost: 0, totalDisruptionCost: 0 };
+    const price = offeringPrice(node, this.input.instanceTypes.get(name)).pricePerHour;
+    // core: types.go resolveNodePrice counts an unknown or NaN price as 0.
+    totals.totalCost += price !== undefined && Number.isFinite(price) ? price : 0;
+    totals.totalDisruptionCost += rescheduleDisruptionCost(bound.filter(isReschedulable));
+    this.#totals.set(name, totals);
+  }
+
+  /** The pool's `Balanced` denominators; undefined for a pool with no managed node. */
+  poolTotals(pool: string): PoolTotals | undefined {
+    return this.#totals.get(pool);
   }
 
   #count(pool: string, disrupting: boolean): void {

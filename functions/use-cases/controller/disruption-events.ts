@@ -4,7 +4,10 @@
  * Karpenter tells most of them on the NodeClaim as well; Nodesmith keeps NodeClaims in its state
  * store, not in the cluster, so each goes on the Node it concerns (docs/controller.md, "Events").
  */
-import type { StayingNode } from '../../domain/disruption/disruption-plan-types.ts';
+import type {
+  DisruptionDecision,
+  StayingNode,
+} from '../../domain/disruption/disruption-plan-types.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import { nodeEvent } from './node-event.ts';
 
@@ -58,4 +61,20 @@ export function terminationGracePeriodExpiringEvent(
     warning: true,
     dedupeSeconds: DEFAULT_DEDUPE_SECONDS,
   });
+}
+
+/**
+ * A `Balanced` pool's approval of a consolidation, with its score, on each of the command's
+ * nodes of that pool. Karpenter tells a single-node approval on the node and a multi-node one on
+ * the NodePool (core: balanced.go ApproveCommand, EmitMultiNodeEvents); Nodesmith's NodePools
+ * are not cluster objects, so the nodes the pool gives up carry it.
+ */
+export function consolidationApprovedEvents(decision: DisruptionDecision): ClusterEvent[] {
+  return (decision.scores ?? []).flatMap((s) =>
+    s.nodes.map((node) =>
+      nodeEvent(node, 'ConsolidationApproved', s.message, {
+        dedupeSeconds: DEFAULT_DEDUPE_SECONDS,
+      }),
+    ),
+  );
 }

@@ -42,6 +42,7 @@ import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { decisionOf } from './decisions.ts';
 import {
+  consolidationApprovedEvents,
   launchingEvent,
   unconsolidatableEvent,
   waitingOnReadinessEvent,
@@ -333,6 +334,7 @@ class DisruptionStep {
       await this.#update({ ...claim, disruption });
       this.#note('Validating', claim, `${decision.reason}: ${decision.message}`);
     }
+    this.events.push(...consolidationApprovedEvents(decision));
   }
 
   /** Commands decided earlier are checked against this pass's plan: carried out, kept waiting, or dropped. */

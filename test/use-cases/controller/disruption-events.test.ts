@@ -219,3 +219,35 @@ describe('NodeClassNotReady', () => {
     }
   });
 });
+
+describe('ConsolidationApproved', () => {
+  it.each([
+    { policy: 'Balanced' as const, told: 1 },
+    { policy: 'WhenEmptyOrUnderutilized' as const, told: 0 },
+  ])('is told with the score on the node a $policy pool gives up', async ({ policy, told }) => {
+    // Prepare: two nodes, one pod each, either able to take the other's
+    const world = await aPassWorld(server(), 0);
+    const budgets = [{ nodes: '100%' }];
+    await withDisruption(world, { consolidationPolicy: policy, consolidateAfter: '0s', budgets });
+    const claims = [
+      await aLabelledRunningClaim(world, 'general-one01'),
+      await aLabelledRunningClaim(world, 'general-two02'),
+    ];
+    const nodes = claims.map((c) => c.nodeName ?? '');
+    for (const [i, node] of nodes.entries())
+      server().store.create('pods', aRunningPod(`web-${i}`, node));
+
+    // Act
+    const report = await runControllerPass(world.deps, settings);
+
+    // Assess
+    const validating = report.lifecycle.filter((r) => r.kind === 'Validating');
+    expect(validating.length).toBeGreaterThan(0);
+    const approved = nodes.flatMap((node) => eventsOn(node, 'ConsolidationApproved'));
+    expect(approved).toHaveLength(told * validating.length);
+    for (const event of approved)
+      expect(event.message).toMatch(
+        /^score \d+\.\d\d >= threshold 0\.50 \(k: 2, savings \d+\.\d%, disruption \d+\.\d%\)$/,
+      );
+  });
+});

@@ -1,21 +1,27 @@
 /**
- * Consolidation under `WhenEmptyOrUnderutilized` (core: disruption/multinodeconsolidation.go,
- * singlenodeconsolidation.go): first the largest prefix of the cheapest-to-disrupt candidates
- * (at most 100, within budgets) that can go at once — deleted, or replaced by one cheaper node —
- * found by binary search; failing that, one node at a time. A pass takes one command.
+ * Consolidation under `WhenEmptyOrUnderutilized` and `Balanced` (core:
+ * disruption/multinodeconsolidation.go, singlenodeconsolidation.go): first the largest prefix of
+ * the cheapest-to-disrupt candidates (at most 100, within budgets) that can go at once —
+ * deleted, or replaced by one cheaper node — found by binary search; failing that, one node at a
+ * time. A command touching `Balanced` pools must also pass their score (balanced.ts). A pass
+ * takes one command.
  */
+
+import { isApproved, refusedMessage } from '../balanced-score.ts';
 import type { Candidate } from '../candidate.ts';
 import { byDisruptionCost } from '../candidate.ts';
-import type { DisruptionDecision } from '../disruption-plan-types.ts';
+import type { DisruptionDecision, PoolScore } from '../disruption-plan-types.ts';
 import type { DisruptionState } from '../disruption-state.ts';
 import type { RemovalSimulator } from '../removal-simulation.ts';
 import { consolidationDisabled, whenEmptyButNotEmpty } from '../unconsolidatable.ts';
+import { evaluateBalanced, hopelessScore } from './balanced.ts';
 import {
   type ConsolidationCommand,
   consolidationCommand,
   dollars,
 } from './consolidation-command.ts';
 import {
+  type Blocker,
   budgetLine,
   budgetReason,
   consolidateAfterBlocker,
@@ -91,10 +97,18 @@ function describe(command: ConsolidationCommand): string {
   return command.reason;
 }
 
+type Consolidating = Exclude<ConsolidationCommand, { kind: 'none' }>;
+
+/** The scores in the decision's sentence, one per `Balanced` pool. */
+function scored(scores: readonly PoolScore[]): string {
+  return scores.map((s) => `; Balanced NodePool ${s.nodePool}: ${s.message}`).join('');
+}
+
 function decision(
   state: DisruptionState,
   candidates: readonly Candidate[],
-  command: Exclude<ConsolidationCommand, { kind: 'none' }>,
+  command: Consolidating,
+  scores: readonly PoolScore[],
 ): DisruptionDecision {
   const multi = candidates.length > 1;
   const method = multi
@@ -109,18 +123,20 @@ function decision(
     nodes: candidates.map((c) => c.node.name),
     replacements: command.kind === 'replace' ? [command.replacement] : [],
     savingsPerHour: command.savingsPerHour,
-    message: prefix + describe(command),
+    message: prefix + describe(command) + scored(scores),
     budgets: budgetLine(state, candidates, 'Underutilized'),
+    ...(scores.length === 0 ? {} : { scores }),
   };
 }
 
 function take(
   state: DisruptionState,
   candidates: readonly Candidate[],
-  command: Exclude<ConsolidationCommand, { kind: 'none' }>,
+  command: Consolidating,
+  scores: readonly PoolScore[],
 ): void {
   state.decide(
-    decision(state, candidates, command),
+    decision(state, candidates, command, scores),
     candidates.map((c) => c.pool.metadata.name),
   );
 }
@@ -135,22 +151,46 @@ function multiNode(
   if (batch.length < 2) return false;
   let min = 2;
   let max = batch.length;
-  let best:
-    | { nodes: Candidate[]; command: Exclude<ConsolidationCommand, { kind: 'none' }> }
-    | undefined;
+  let best: { nodes: Candidate[]; command: Consolidating; scores: PoolScore[] } | undefined;
   while (min <= max && !state.input.outOfTime?.()) {
     const mid = Math.floor((min + max) / 2);
     const nodes = batch.slice(0, mid);
     const command = evaluate(state, simulator, nodes);
-    if (command.kind === 'none') max = mid - 1;
+    const verdict =
+      command.kind === 'none' ? undefined : evaluateBalanced(state, nodes, command.savingsPerHour);
+    if (command.kind === 'none' || verdict?.approved !== true) max = mid - 1;
     else {
-      best = { nodes, command };
+      best = { nodes, command, scores: [...verdict.scores] };
       min = mid + 1;
     }
   }
   if (best === undefined) return false;
-  take(state, best.nodes, best.command);
+  take(state, best.nodes, best.command, best.scores);
   return true;
+}
+
+type Judgement =
+  | { readonly kind: 'stay'; readonly stay: Blocker }
+  | { readonly kind: 'go'; readonly command: Consolidating; readonly scores: PoolScore[] };
+
+/** One candidate's command, or why it stays: no command, or one its `Balanced` pool refuses. */
+function judge(
+  state: DisruptionState,
+  simulator: RemovalSimulator,
+  candidate: Candidate,
+): Judgement {
+  const hopeless = hopelessScore(state, candidate);
+  if (hopeless !== undefined) {
+    const reason = `Balanced: even deleting it would ${refusedMessage(hopeless)}`;
+    return { kind: 'stay', stay: { code: 'ScoreBelowThreshold', reason } };
+  }
+  const command = evaluate(state, simulator, [candidate]);
+  if (command.kind === 'none') return { kind: 'stay', stay: command };
+  const verdict = evaluateBalanced(state, [candidate], command.savingsPerHour);
+  const refused = verdict.scores.find((s) => !isApproved(s));
+  if (refused === undefined) return { kind: 'go', command, scores: [...verdict.scores] };
+  const reason = `Balanced: ${describe(command)}, but ${refusedMessage(refused)}`;
+  return { kind: 'stay', stay: { code: 'ScoreBelowThreshold', reason } };
 }
 
 /** One node at a time; the first that consolidates is taken, the rest explained or left for later. */
@@ -172,17 +212,18 @@ function singleNode(
       state.stay(name, 'OutOfTime', 'not considered: the pass ran out of time');
       continue;
     }
-    const command = evaluate(state, simulator, [candidate]);
-    if (command.kind === 'none')
-      state.stay(name, command.code, command.reason, command.unconsolidatable);
-    else if (decided)
+    const judgement = judge(state, simulator, candidate);
+    if (judgement.kind === 'stay') {
+      const { code, reason, unconsolidatable } = judgement.stay;
+      state.stay(name, code, reason, unconsolidatable);
+    } else if (decided)
       state.stay(
         name,
         'Later',
-        `consolidatable (${describe(command)}) once the decision taken this pass is done`,
+        `consolidatable (${describe(judgement.command)}) once the decision taken this pass is done`,
       );
     else {
-      take(state, [candidate], command);
+      take(state, [candidate], judgement.command, judgement.scores);
       decided = true;
     }
   }
