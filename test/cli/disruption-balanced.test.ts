@@ -150,6 +150,15 @@ describe('nodesmith disruption with a Balanced NodePool', () => {
         method: 'consolidation-replace',
         nodes: ['big'],
         replacement: expect.objectContaining({ instanceType: 'm5.large' }),
+        scores: [
+          expect.objectContaining({
+            nodePool: 'web',
+            nodes: ['big'],
+            savingsFraction: expect.closeTo(0.375),
+            disruptionFraction: expect.closeTo(4 / 12),
+            k: 2,
+          }),
+        ],
         message: expect.stringMatching(
           /; Balanced NodePool web: score 1\.1\d >= threshold 0\.50 \(k: 2, savings 37\.5%, disruption 33\.3%\)$/,
         ),

@@ -1,7 +1,8 @@
 /**
  * The `disruption` output contract (docs/design.md §6.3): each decision with its nodes, its
  * replacement and the saving, and every other managed node with the reason it stays. Fields beyond
- * the contract (reason, message, budgets, every replacement, a code per staying node) are added
+ * the contract (reason, message, budgets, every replacement, `Balanced` scores, a code per
+ * staying node) are added
  * for people and scripts that want them.
  */
 import type {
@@ -35,6 +36,7 @@ export function toDisruptionReport(plan: DisruptionPlan): DisruptionReport {
         savingsPerHour: money(d.savingsPerHour),
         message: d.message,
         budgets: d.budgets,
+        ...(d.scores === undefined ? {} : { scores: d.scores }),
       };
     }),
     staying: plan.staying.map((s) => ({ node: s.node, code: s.code, reason: s.reason })),

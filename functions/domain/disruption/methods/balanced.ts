@@ -67,16 +67,15 @@ export function evaluateBalanced(
 }
 
 /**
- * The best score the candidate could reach — its deletion's — when that fails its `Balanced`
- * pool's threshold; undefined when it may pass, or is not scored.
+ * The best score any command can reach with the candidate — its deletion's, saving its whole
+ * price — when its pool is `Balanced` (core: CanPassThreshold); undefined when it is not scored.
  */
-export function hopelessScore(
+export function deletionScore(
   state: DisruptionState,
   candidate: Candidate,
 ): ScoreResult | undefined {
   if (!isBalanced(candidate)) return undefined;
   const totals = state.poolTotals(candidate.pool.metadata.name);
   if (totals === undefined || totals.totalCost <= 0) return undefined;
-  const best = scoreMove(candidate.pricePerHour ?? 0, candidate.rescheduleDisruptionCost, totals);
-  return isApproved(best) ? undefined : best;
+  return scoreMove(candidate.pricePerHour ?? 0, candidate.rescheduleDisruptionCost, totals);
 }

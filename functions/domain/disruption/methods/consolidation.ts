@@ -14,7 +14,7 @@ import type { DisruptionDecision, PoolScore } from '../disruption-plan-types.ts'
 import type { DisruptionState } from '../disruption-state.ts';
 import type { RemovalSimulator } from '../removal-simulation.ts';
 import { consolidationDisabled, whenEmptyButNotEmpty } from '../unconsolidatable.ts';
-import { evaluateBalanced, hopelessScore } from './balanced.ts';
+import { deletionScore, evaluateBalanced } from './balanced.ts';
 import {
   type ConsolidationCommand,
   consolidationCommand,
@@ -179,9 +179,9 @@ function judge(
   simulator: RemovalSimulator,
   candidate: Candidate,
 ): Judgement {
-  const hopeless = hopelessScore(state, candidate);
-  if (hopeless !== undefined) {
-    const reason = `Balanced: even deleting it would ${refusedMessage(hopeless)}`;
+  const best = deletionScore(state, candidate);
+  if (best !== undefined && !isApproved(best)) {
+    const reason = `Balanced: even deleting it would ${refusedMessage(best)}`;
     return { kind: 'stay', stay: { code: 'ScoreBelowThreshold', reason } };
   }
   const command = evaluate(state, simulator, [candidate]);
