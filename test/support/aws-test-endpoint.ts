@@ -89,6 +89,11 @@ export async function startAwsTestEndpoint(
       credentials: TEST_CREDENTIALS,
       maxAttempts: 1,
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // The SDK keeps its sockets alive; closing waits for none of them.
+        server.closeAllConnections();
+      }),
   };
 }
