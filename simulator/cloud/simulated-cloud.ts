@@ -34,6 +34,7 @@ import {
   ThrottledError,
 } from '../../functions/ports/errors.ts';
 import { CapacityPools } from './capacity-pools.ts';
+import { aliasImageId } from './simulated-images.ts';
 import type { InstanceOrigin, SimulatedInstance } from './simulated-instance.ts';
 import {
   SPOT_NOTICE_MS,
@@ -173,7 +174,7 @@ export class SimulatedCloud implements CloudProvider {
       nodeClaim: foreign.nodeClaim ?? '',
       nodePool: foreign.nodePool ?? '',
       nodeClass: foreign.nodeClass ?? '',
-      imageId: 'ami-sim-al2023',
+      imageId: aliasImageId('al2023', 'latest'),
       // It has been running since before the simulation began, so it is never `pending`.
       launchedAt: this.#options.clock.now().getTime() - ALREADY_RUNNING_MS,
       origin: foreign.origin,
@@ -397,16 +398,15 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 /**
- * The AMI a class's selector terms resolve to here: an id term names it; an alias pinned to a
- * version (`al2023@v20260301`) gives that version's image; `@latest` and anything else the
- * current one. A class that changes its terms therefore changes the AMI, as a new release does.
+ * The AMI a class's selector terms resolve to here: an id term names it; an alias gives its
+ * family's image at that version (simulated-images.ts), `@latest` the current one. A class that
+ * changes its terms therefore changes the AMI, as a new release does.
  */
 export function simulatedAmi(nodeClass: LaunchableNodeClass): string {
   const terms = nodeClass.spec.amiSelectorTerms ?? [];
   const id = terms.find((t) => t.id !== undefined)?.id;
   if (id !== undefined) return id;
-  const version = terms.find((t) => t.alias !== undefined)?.alias?.split('@')[1];
-  return version === undefined || version === 'latest'
-    ? 'ami-sim-al2023'
-    : `ami-sim-al2023-${version}`;
+  const alias = terms.find((t) => t.alias !== undefined)?.alias ?? 'al2023@latest';
+  const [family = 'al2023', version = 'latest'] = alias.split('@');
+  return aliasImageId(family, version);
 }
