@@ -81,8 +81,13 @@ export function priceOf(item: PriceListItem, currency: string): [string, number]
   return undefined;
 }
 
+/**
+ * The SDK hands each entry as a String object (its LazyJsonString, for the member's JSON media
+ * type), not a primitive string; both are parsed.
+ */
 function toItem(entry: unknown): PriceListItem {
-  return (typeof entry === 'string' ? JSON.parse(entry) : entry) as PriceListItem;
+  const text = typeof entry === 'string' || entry instanceof String ? String(entry) : undefined;
+  return (text === undefined ? entry : JSON.parse(text)) as PriceListItem;
 }
 
 /** The latest price per type and zone: history can list several per pair. */

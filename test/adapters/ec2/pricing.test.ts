@@ -79,6 +79,19 @@ describe('on-demand prices', () => {
     expect(prices.onDemand.get('c5.large')).toBe(BUNDLED.prices.get('c5.large'));
   });
 
+  it('reads entries the SDK hands as String objects, as it deserializes the JSON media type', async () => {
+    // Prepare
+    const { cloud, pricingMock } = setUp();
+    const [first] = fixture<{ pages: { PriceList: string[] }[] }>('get-products').pages;
+    const boxed = (first?.PriceList ?? []).map((entry) => new String(entry));
+    pricingMock.on(GetProductsCommand).resolves({ PriceList: boxed as unknown as string[] });
+    // Act
+    const prices = await cloud.prices();
+    // Assess
+    expect(prices.onDemandSource).toBe('live');
+    expect(prices.onDemand.get('m5.large')).toBe(0.096);
+  });
+
   it('answers with the bundled table until the Pricing API has answered once', async () => {
     // Prepare
     const { cloud, pricingMock, ec2Mock, onRefreshError } = setUp();
