@@ -30,7 +30,7 @@ function arn(account: SimulatedAccount, service: string, resource: string, regio
 const byName = (name: string) => name;
 
 /** A secret's ARN ends in six characters Secrets Manager makes up; here, from its name. */
-function secretArn(name: string, account: SimulatedAccount): string {
+export function secretArn(name: string, account: SimulatedAccount): string {
   const suffix = createHash('sha256').update(name).digest('base64url').slice(0, 6);
   return arn(account, 'secretsmanager', `secret:${name}-${suffix}`);
 }

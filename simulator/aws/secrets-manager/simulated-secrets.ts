@@ -1,9 +1,11 @@
 /**
  * The account's Secrets Manager secrets, text only (`SecretString`): the world puts them (the audit
- * relay's bearer token), the functions read them by name or by ARN. An ARN ends in `-` and six
- * characters Secrets Manager adds to the name; here they are derived from the name, so runs repeat.
+ * relay's bearer token), the functions read them by name, by ARN or by partial ARN (without the
+ * six characters Secrets Manager appends). The ARN is the one the template's `Ref` gives the
+ * secret (simulator/iam/physical-resources.ts), so the functions' environment names it.
  */
-import { createHash } from 'node:crypto';
+import { secretArn } from '../../iam/physical-resources.ts';
+import { simulatedAccount } from '../../iam/simulated-account.ts';
 import { AwsError } from '../aws-service.ts';
 
 export interface StoredSecret {
@@ -21,15 +23,6 @@ export interface SimulatedSecretsOptions {
   readonly now: () => number;
 }
 
-const SUFFIX_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-function arnSuffix(name: string): string {
-  const digest = createHash('sha256').update(name).digest();
-  return [...digest.subarray(0, 6)]
-    .map((b) => SUFFIX_CHARACTERS[b % SUFFIX_CHARACTERS.length])
-    .join('');
-}
-
 export class SimulatedSecrets {
   readonly #options: SimulatedSecretsOptions;
   readonly #byName = new Map<string, StoredSecret>();
@@ -43,7 +36,7 @@ export class SimulatedSecrets {
   put(name: string, value: string): string {
     const { region, account, now } = this.#options;
     const secret: StoredSecret = {
-      arn: `arn:aws:secretsmanager:${region}:${account}:secret:${name}-${arnSuffix(name)}`,
+      arn: secretArn(name, simulatedAccount({ region, accountId: account })),
       name,
       value,
       versionId: `00000000-0000-4000-c000-${String(++this.#versions).padStart(12, '0')}`,
@@ -53,10 +46,9 @@ export class SimulatedSecrets {
     return secret.arn;
   }
 
-  /** The secret a SecretId names, by name or full ARN; ResourceNotFoundException otherwise. */
+  /** The secret a SecretId names, by name, ARN or partial ARN; ResourceNotFoundException otherwise. */
   get(secretId: string): StoredSecret {
-    const byName = this.#byName.get(secretId);
-    const secret = byName ?? [...this.#byName.values()].find((s) => s.arn === secretId);
+    const secret = this.find(secretId);
     if (secret === undefined) {
       throw new AwsError(
         'ResourceNotFoundException',
@@ -64,5 +56,19 @@ export class SimulatedSecrets {
       );
     }
     return secret;
+  }
+
+  /** The secret's full ARN, for the authorizer's resource; undefined when there is none. */
+  arnOf(secretId: string): string | undefined {
+    return this.find(secretId)?.arn;
+  }
+
+  find(secretId: string): StoredSecret | undefined {
+    const byName = this.#byName.get(secretId);
+    if (byName !== undefined) return byName;
+    // A partial ARN lacks the `-` and six characters that end the full one.
+    return [...this.#byName.values()].find(
+      (s) => s.arn === secretId || s.arn.slice(0, -7) === secretId,
+    );
   }
 }

@@ -13,6 +13,8 @@ import { secretsManagerService } from '../../../../simulator/aws/secrets-manager
 import { SimulatedSecrets } from '../../../../simulator/aws/secrets-manager/simulated-secrets.ts';
 import { SqsQueues } from '../../../../simulator/aws/sqs/sqs-queues.ts';
 import { sqsService } from '../../../../simulator/aws/sqs/sqs-service.ts';
+import { secretArn } from '../../../../simulator/iam/physical-resources.ts';
+import { simulatedAccount } from '../../../../simulator/iam/simulated-account.ts';
 import { context, fixture, post, TOKEN } from '../../../handlers/audit-relay/support.ts';
 import {
   type AwsTestEndpoint,
@@ -44,21 +46,21 @@ afterAll(async () => {
 });
 
 describe('the simulated Secrets Manager', () => {
-  it('answers GetSecretValue by name and by ARN with the text put', async () => {
+  it('answers GetSecretValue by name, ARN and partial ARN with the text put', async () => {
     // Prepare
     const arn = secrets.put('nodesmith/shop/audit-token', 'by-name-and-arn');
+    const ids = ['nodesmith/shop/audit-token', arn, arn.slice(0, -7)];
 
     // Act
-    const byName = await client.send(
-      new GetSecretValueCommand({ SecretId: 'nodesmith/shop/audit-token' }),
+    const outputs = await Promise.all(
+      ids.map((SecretId) => client.send(new GetSecretValueCommand({ SecretId }))),
     );
-    const byArn = await client.send(new GetSecretValueCommand({ SecretId: arn }));
 
     // Assess
     expect(arn).toMatch(
-      /^arn:aws:secretsmanager:us-east-1:111122223333:secret:nodesmith\/shop\/audit-token-[A-Za-z]{6}$/,
+      /^arn:aws:secretsmanager:us-east-1:111122223333:secret:nodesmith\/shop\/audit-token-[\w-]{6}$/,
     );
-    for (const output of [byName, byArn]) {
+    for (const output of outputs) {
       expect(output).toMatchObject({
         ARN: arn,
         Name: 'nodesmith/shop/audit-token',
@@ -67,6 +69,24 @@ describe('the simulated Secrets Manager', () => {
         CreatedDate: new Date(now()),
       });
     }
+  });
+
+  it("gives a secret the ARN the template's Ref gives it, and tells the authorizer that ARN", () => {
+    // Prepare
+    const name = 'Nodesmith-AuditToken';
+
+    // Act
+    const arn = secrets.put(name, 'token');
+
+    // Assess
+    expect(arn).toBe(
+      secretArn(name, simulatedAccount({ region: TEST_REGION, accountId: ACCOUNT })),
+    );
+    expect([secrets.arnOf(name), secrets.arnOf(arn), secrets.arnOf('absent')]).toEqual([
+      arn,
+      arn,
+      undefined,
+    ]);
   });
 
   it('answers ResourceNotFoundException for a secret that does not exist', async () => {
