@@ -75,22 +75,29 @@ const COMPARISONS: Readonly<Record<string, (a: number, b: number) => boolean>> =
   '>=': (a, b) => a >= b,
 };
 
-/** `numeric: [">", 0, "<=", 5]`: every comparison must hold, and only numbers are compared. */
-function inNumericRange(leaf: Leaf, spec: unknown): boolean {
+/** `numeric: [">", 0, "<=", 5]`: operator and value pairs, every one of them checked. */
+function numericComparisons(spec: unknown): [(a: number, b: number) => boolean, number][] {
   if (!Array.isArray(spec) || spec.length % 2 !== 0 || spec.length === 0) {
     throw new InvalidEventPatternError(
       `numeric takes operator and value pairs: ${JSON.stringify(spec)}`,
     );
   }
-  if (typeof leaf !== 'number') return false;
+  const pairs: [(a: number, b: number) => boolean, number][] = [];
   for (let i = 0; i < spec.length; i += 2) {
     const compare = COMPARISONS[String(spec[i])];
-    if (compare === undefined || typeof spec[i + 1] !== 'number') {
+    const value: unknown = spec[i + 1];
+    if (compare === undefined || typeof value !== 'number') {
       throw new InvalidEventPatternError(`numeric: unknown comparison ${JSON.stringify(spec)}`);
     }
-    if (!compare(leaf, spec[i + 1] as number)) return false;
+    pairs.push([compare, value]);
   }
-  return true;
+  return pairs;
+}
+
+/** Every comparison must hold, and only numbers are compared. */
+function inNumericRange(leaf: Leaf, spec: unknown): boolean {
+  const comparisons = numericComparisons(spec);
+  return typeof leaf === 'number' && comparisons.every(([compare, value]) => compare(leaf, value));
 }
 
 function ipv4(text: string): number | undefined {
@@ -174,6 +181,53 @@ function matchesAt(pattern: EventPattern, event: unknown, path: readonly string[
       `${[...path, field].join('.')}: expected a list or an object`,
     );
   });
+}
+
+/** Operators whose value is one string. */
+const STRING_VALUED = new Set(['equals-ignore-case', 'wildcard', 'cidr']);
+
+function validateMatcher(matcher: unknown): void {
+  if (!isObject(matcher)) return;
+  const entries = Object.entries(matcher);
+  const [[operator, spec] = ['', undefined]] = entries;
+  if (entries.length !== 1) {
+    throw new InvalidEventPatternError(`one operator a matcher: ${JSON.stringify(matcher)}`);
+  }
+  if (operator === 'exists') {
+    if (typeof spec !== 'boolean') throw new InvalidEventPatternError('exists takes true or false');
+    return;
+  }
+  const accepts = OPERATORS[operator];
+  if (accepts === undefined) throw new InvalidEventPatternError(`unknown operator ${operator}`);
+  if (STRING_VALUED.has(operator) && typeof spec !== 'string') {
+    throw new InvalidEventPatternError(`${operator} takes a string`);
+  }
+  // Each operator checks its value as it reads it; a probe makes it read.
+  accepts('0.0.0.0', spec);
+}
+
+/**
+ * Throws InvalidEventPatternError where PutRule would refuse the pattern: a field that is neither
+ * a list nor an object, an `$or` that is not a list of patterns, an operator unknown or
+ * malformed. Matching skips what it need not read, so rules are checked when put.
+ */
+export function validateEventPattern(pattern: EventPattern): void {
+  for (const [field, value] of Object.entries(pattern)) validateField(field, value);
+}
+
+function validateField(field: string, value: unknown): void {
+  if (field === '$or') {
+    if (!Array.isArray(value) || !value.every(isObject)) {
+      throw new InvalidEventPatternError('$or takes a list of patterns');
+    }
+    for (const alternative of value) validateEventPattern(alternative);
+  } else if (Array.isArray(value)) {
+    for (const matcher of value) validateMatcher(matcher);
+  } else if (isObject(value)) {
+    validateEventPattern(value);
+  } else {
+    throw new InvalidEventPatternError(`${field}: expected a list or an object`);
+  }
 }
 
 /** Whether the event matches the pattern. Throws InvalidEventPatternError on a malformed pattern. */

@@ -5,7 +5,7 @@
  * model is given one callback and calls it with each target and the body EventBridge would send
  * it — the event as JSON, or the target's constant `Input` (`RuleTargetInput.fromObject`).
  */
-import { type EventPattern, matchesEventPattern } from './event-pattern.ts';
+import { type EventPattern, matchesEventPattern, validateEventPattern } from './event-pattern.ts';
 
 /** An event as EventBridge delivers it (EventBridge user guide, "Events"). */
 export interface AwsEvent {
@@ -107,10 +107,14 @@ export class SimulatedEventBridge {
     return this.#buses.has(busName(nameOrArn));
   }
 
-  /** Adds or replaces a rule; a scheduled rule first fires one period from now. */
+  /**
+   * Adds or replaces a rule; a scheduled rule first fires one period from now. Throws
+   * InvalidEventPatternError for a pattern PutRule would refuse.
+   */
   putRule(rule: RuleDefinition): void {
     const bus = busName(rule.eventBusName);
     if (!this.#buses.has(bus)) throw new Error(`event bus ${bus} does not exist`);
+    if (rule.eventPattern !== undefined) validateEventPattern(rule.eventPattern);
     this.#rules.set(`${bus}/${rule.name}`, rule);
     if (rule.scheduleExpression !== undefined) {
       const periodMs = ratePeriodMs(rule.scheduleExpression);

@@ -7,6 +7,7 @@ import {
   type EventPattern,
   InvalidEventPatternError,
   matchesEventPattern,
+  validateEventPattern,
 } from '../../../../simulator/aws/eventbridge/event-pattern.ts';
 
 /** The user guide's example event, an EC2 state change, with the content-filtering page's fields. */
@@ -187,14 +188,38 @@ describe('EventBridge event patterns', () => {
     expect(matched).toBe(matches);
   });
 
-  it('refuses an operator it does not know, as PutRule refuses the pattern', () => {
-    // Prepare
-    const pattern = { detail: { state: [{ 'starts-with': 'run' }] } };
+  it.each([
+    ['an operator it does not know', { detail: { state: [{ 'starts-with': 'run' }] } }],
+    ['two operators in one matcher', { detail: { state: [{ prefix: 'r', suffix: 'g' }] } }],
+    ['a numeric comparison it does not know', { detail: { n: [{ numeric: ['>', 0, '~', 5] }] } }],
+    ['a numeric bound that is not a number', { detail: { n: [{ numeric: ['>', '0'] }] } }],
+    ['exists of something other than a boolean', { detail: { state: [{ exists: 'yes' }] } }],
+    ['a cidr that is no IPv4 block', { detail: { ip: [{ cidr: '10.0.0.0/33' }] } }],
+    [
+      'anything-but of an unknown operator',
+      { detail: { state: [{ 'anything-but': { contains: 'x' } }] } },
+    ],
+    ['a field that is a string, not a list', { source: 'aws.ec2' }],
+    ['$or that is not a list of patterns', { $or: { source: ['aws.ec2'] } }],
+  ])('refuses %s, as PutRule refuses the pattern', (_name, pattern) => {
+    // Prepare: the pattern above, whatever the event
 
     // Act
-    const matching = () => matchesEventPattern(pattern, EVENT);
+    const validating = () => validateEventPattern(pattern);
 
     // Assess
-    expect(matching).toThrow(InvalidEventPatternError);
+    expect(validating).toThrow(InvalidEventPatternError);
+  });
+
+  it('accepts every pattern the table above matches by', () => {
+    // Prepare: the patterns of the table
+
+    // Act
+    const validating = () => {
+      for (const [, pattern] of cases) validateEventPattern(pattern);
+    };
+
+    // Assess
+    expect(validating).not.toThrow();
   });
 });
