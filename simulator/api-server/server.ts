@@ -4,6 +4,7 @@
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../../functions/adapters/http/read-body.ts';
 import { describe } from './catalog.ts';
@@ -14,6 +15,7 @@ import { type ApiRequest, handle } from './handlers.ts';
 import type { JsonObject } from './json.ts';
 import type { Registry } from './registry/context.ts';
 import { RequestLog } from './request-log.ts';
+import { SERVING_CERTIFICATE, SERVING_KEY } from './serving-certificate.ts';
 import { ApiError, internalError } from './status-errors.ts';
 import { ObjectStore } from './storage.ts';
 
@@ -30,10 +32,15 @@ export interface FakeApiServerOptions {
    * like any unknown resource, while the store still holds whatever is seeded.
    */
   readonly customResourceDefinitions?: boolean;
+  /**
+   * Serve HTTPS with the simulated serving certificate (serving-certificate.ts), as EKS does:
+   * clients that verify TLS, as the deployed functions do, need it. Plain HTTP when absent.
+   */
+  readonly tls?: boolean;
 }
 
 export interface FakeApiServer {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`, or `https:` when serving TLS. */
   readonly url: string;
   readonly port: number;
   /** The objects: seed and inspect them directly (no validation, defaults or admission). */
@@ -139,15 +146,18 @@ export async function startFakeApiServer(
     requests: new RequestLog(),
     faults: new FaultInjector(),
   };
-  const server = createServer((incoming, response) => {
+  const listener = (incoming: IncomingMessage, response: ServerResponse) => {
     serve(parts, incoming, response).catch((error: unknown) => {
       write(response, { status: 500, body: internalError(String(error)).status, headers: {} });
     });
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ cert: SERVING_CERTIFICATE, key: SERVING_KEY }, listener)
+    : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     store,
     requests: parts.requests,

@@ -3,6 +3,8 @@
  * with a service range, and with the endpoint of the simulated Kubernetes API server, given to
  * the model because the API server listens before or after the account is built.
  */
+
+import { CERTIFICATE_AUTHORITY_DATA } from '../../api-server/serving-certificate.ts';
 import { AwsError } from '../aws-service.ts';
 
 export interface SimulatedClusterSpec {
@@ -19,17 +21,12 @@ export interface SimulatedEksOptions {
   readonly now: () => number;
   /** The simulated API server's URL, read when a cluster is described. */
   readonly apiServerUrl: () => string;
-  /** Base64 of the PEM bundle clients trust the API server by. @default a simulated CA */
+  /** Base64 of the PEM bundle clients trust the API server by. @default its serving certificate */
   readonly certificateAuthorityData?: string;
 }
 
-/**
- * A stand-in CA bundle: the simulated API server speaks plain HTTP, so nothing verifies it, but
- * the kubeconfig builders accept only base64 of a PEM certificate bundle.
- */
-export const SIMULATED_CA_DATA = Buffer.from(
-  '-----BEGIN CERTIFICATE-----\nc2ltdWxhdGVkIGNsdXN0ZXIgQ0E=\n-----END CERTIFICATE-----\n',
-).toString('base64');
+/** The simulated API server's certificate authority: it serves TLS as EKS does. */
+export const SIMULATED_CA_DATA = CERTIFICATE_AUTHORITY_DATA;
 
 interface StoredCluster extends Required<SimulatedClusterSpec> {
   readonly createdAt: number;

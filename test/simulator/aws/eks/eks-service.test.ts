@@ -26,7 +26,7 @@ let endpoint: AwsTestEndpoint;
 let client: EKSClient;
 
 beforeAll(async () => {
-  apiServer = await startFakeApiServer({ now });
+  apiServer = await startFakeApiServer({ now, tls: true });
   const eks = new SimulatedEks({
     region: TEST_REGION,
     account: '111122223333',
@@ -84,7 +84,7 @@ describe('the simulated EKS', () => {
     });
   });
 
-  it("leads the functions' kubeconfig to the simulated API server", async () => {
+  it("leads the functions' kubeconfig to the simulated API server, verifying its TLS by the cluster's CA", async () => {
     // Prepare
     const access = await new EksClusterEndpoint({
       eks: client,
@@ -93,7 +93,7 @@ describe('the simulated EKS', () => {
     }).current();
     const kubeConfig = toKubeConfig(
       { ...access, token: 'k8s-aws-v1.simulated' },
-      { name: 'shop', skipTLSVerify: true },
+      { name: 'shop' },
     );
 
     // Act
