@@ -91,10 +91,7 @@ describe('the simulated EKS', () => {
       clusterName: 'shop',
       now,
     }).current();
-    const kubeConfig = toKubeConfig(
-      { ...access, token: 'k8s-aws-v1.simulated' },
-      { name: 'shop' },
-    );
+    const kubeConfig = toKubeConfig({ ...access, token: 'k8s-aws-v1.simulated' }, { name: 'shop' });
 
     // Act
     const namespaces = await kubeConfig.makeApiClient(CoreV1Api).listNamespace();
