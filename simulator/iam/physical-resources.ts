@@ -36,7 +36,8 @@ export function secretArn(name: string, account: SimulatedAccount): string {
 }
 
 function queueUrl(name: string, account: SimulatedAccount): string {
-  return `https://sqs.${account.region}.${account.urlSuffix}/${account.accountId}/${name}`;
+  const endpoint = account.sqsEndpoint ?? `https://sqs.${account.region}.${account.urlSuffix}`;
+  return `${endpoint}/${account.accountId}/${name}`;
 }
 
 const tableArn = (name: string, account: SimulatedAccount) =>

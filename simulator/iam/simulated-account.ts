@@ -9,6 +9,12 @@ export interface SimulatedAccount {
   /** `AWS::URLSuffix`: `amazonaws.com` outside China. */
   readonly urlSuffix: string;
   readonly stackName: string;
+  /**
+   * Where queue URLs point: SQS's regional endpoint when absent. The SDK sends each SQS call to
+   * the host of its `QueueUrl`, not to `AWS_ENDPOINT_URL_SQS`, so in the deployed simulation the
+   * URLs the functions are given name the simulated endpoint, as AWS's name AWS's.
+   */
+  readonly sqsEndpoint?: string;
 }
 
 export function simulatedAccount(overrides: Partial<SimulatedAccount> = {}): SimulatedAccount {
