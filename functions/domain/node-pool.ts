@@ -55,6 +55,7 @@ export interface NodePool {
     /** A ResourceList; `nodes` counts nodes. */
     readonly limits?: Readonly<Record<string, string | number>>;
     readonly weight?: number;
+    /** Set, the pool is static: it keeps exactly this many nodes, whatever the pods ask. */
     readonly replicas?: number;
   };
   readonly status?: {
@@ -69,4 +70,12 @@ export function byWeight(a: NodePool, b: NodePool): number {
   const weight = (b.spec.weight ?? 0) - (a.spec.weight ?? 0);
   if (weight !== 0) return weight;
   return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+}
+
+/**
+ * A static pool keeps `replicas` nodes and is never scheduled for pods; a dynamic one grows and
+ * shrinks with them (core: pkg/utils/nodepool/nodepool.go, IsStatic).
+ */
+export function isStatic(pool: NodePool): boolean {
+  return pool.spec.replicas !== undefined;
 }

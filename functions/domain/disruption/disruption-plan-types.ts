@@ -65,6 +65,9 @@ export type StayCode =
   | 'TooManyReplacements'
   | 'UnknownPrice'
   | 'OutOfTime'
+  | 'StaticNodePool'
+  | 'NodeLimit'
+  | 'NoReplacement'
   | 'Later';
 
 export interface StayingNode {

@@ -1,7 +1,7 @@
 /**
  * Voluntary disruption for one snapshot, in Karpenter's order (kubernetes-sigs/karpenter
  * `pkg/controllers/disruption`; docs/disruption.md): expired nodes; empty nodes within their
- * budgets; one drifted node; then consolidation. Empty nodes go in the same pass as a drift or
+ * budgets; static pools' drifted nodes; one drifted node; then consolidation. Empty nodes go in the same pass as a drift or
  * consolidation command rather than a pass ahead of it, since the simulation counts them as gone.
  * Pure and deterministic: the controller and the `disruption` command call it with the same
  * snapshot and get the same answer.
@@ -13,6 +13,7 @@ import { consolidate } from './methods/consolidation.ts';
 import { replaceDrifted } from './methods/drift.ts';
 import { removeEmpty } from './methods/emptiness.ts';
 import { expire } from './methods/expiration.ts';
+import { keepStaticNodes, replaceStaticDrifted } from './methods/static-drift.ts';
 import { RemovalSimulator } from './removal-simulation.ts';
 
 export function planDisruption(input: DisruptionInput): DisruptionPlan {
@@ -20,7 +21,9 @@ export function planDisruption(input: DisruptionInput): DisruptionPlan {
   const simulator = new RemovalSimulator(input, state.settling());
   expire(state, simulator);
   removeEmpty(state);
+  const staticDrifted = replaceStaticDrifted(state);
   const drifted = replaceDrifted(state, simulator);
-  consolidate(state, simulator, drifted);
+  consolidate(state, simulator, drifted || staticDrifted);
+  keepStaticNodes(state);
   return { decisions: state.decisions, staying: state.staying() };
 }

@@ -77,7 +77,8 @@ function claimRequirements(selection: InstanceSelection): Requirements {
   return out;
 }
 
-function plannedClaim(
+/** A filled claim as a launch decision; undefined when no option is left. */
+export function plannedClaim(
   claim: NewNodeClaim,
   name: string,
   selection: InstanceSelection,

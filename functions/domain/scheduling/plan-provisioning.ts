@@ -15,7 +15,7 @@ import { limitScopes } from '../limits/limit-scope.ts';
 import { planningCharges } from '../limits/planning-charges.ts';
 import type { Node } from '../node.ts';
 import type { EC2NodeClass } from '../node-class.ts';
-import { byWeight, type NodePool } from '../node-pool.ts';
+import { byWeight, isStatic, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
 import { NODE_CLASS_NOT_FOUND, nodeClassNotFoundMessage } from '../pools/node-class-not-found.ts';
 import { parseResources } from '../resources.ts';
@@ -86,7 +86,10 @@ function limitBudgets(input: ProvisioningInput): [LimitBudget, LimitBudget] {
  * scheduling: core provisioner.go, NewScheduler; their nodes still count as capacity), or it or
  * its EC2NodeClass reports Ready=False.
  */
-function launchBlocker(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): Unfit | undefined {
+export function launchBlocker(
+  pool: NodePool,
+  nodeClasses: readonly EC2NodeClass[],
+): Unfit | undefined {
   if (pool.metadata.deletionTimestamp !== undefined) {
     return unfit('Deleting', 'NodePool is being deleted');
   }
@@ -111,6 +114,15 @@ function notReadyReason(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): s
   return undefined;
 }
 
+/**
+ * A static pool launches its own count of nodes and never for pods (core: provisioner.go,
+ * NewScheduler leaves static pools out); pods still land on its nodes once they exist.
+ */
+const STATIC_POOL = unfit(
+  'Static',
+  'NodePool is static (replicas set): it keeps its own node count and launches none for pods',
+);
+
 function templatesFor(input: ProvisioningInput): {
   templates: NodeClaimTemplate[];
   skipped: PoolUnfit[];
@@ -118,7 +130,9 @@ function templatesFor(input: ProvisioningInput): {
   const templates: NodeClaimTemplate[] = [];
   const skipped: PoolUnfit[] = [];
   for (const nodePool of [...input.nodePools].sort(byWeight)) {
-    const blocker = launchBlocker(nodePool, input.nodeClasses ?? []);
+    const blocker = isStatic(nodePool)
+      ? STATIC_POOL
+      : launchBlocker(nodePool, input.nodeClasses ?? []);
     if (blocker !== undefined) {
       skipped.push({ ...blocker, nodePool: nodePool.metadata.name });
       continue;

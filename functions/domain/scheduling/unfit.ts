@@ -13,6 +13,7 @@ export type UnfitCode =
   | 'NoNodePools'
   | 'NotReady'
   | 'Deleting'
+  | 'Static'
   | 'Deadline';
 
 export interface Unfit {

@@ -7,6 +7,7 @@
  * takes one command.
  */
 
+import { isStatic } from '../../node-pool.ts';
 import { isApproved, refusedMessage } from '../balanced-score.ts';
 import type { Candidate } from '../candidate.ts';
 import { byDisruptionCost } from '../candidate.ts';
@@ -42,7 +43,8 @@ function whenEmptyMessage(state: DisruptionState, candidate: Candidate): string 
 function eligible(state: DisruptionState): Candidate[] {
   const out: Candidate[] = [];
   for (const candidate of state.open()) {
-    if (candidate.pods.length === 0) continue;
+    // A static pool's consolidationPolicy is ignored: it is never consolidated (core: consolidation.go).
+    if (candidate.pods.length === 0 || isStatic(candidate.pool)) continue;
     const policy =
       candidate.pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized';
     if (policy === 'WhenEmpty') {

@@ -3,9 +3,10 @@
  * oldest, replaced by whatever its pods need — replacements are launched and Initialized before
  * it drains. A pool with a terminationGracePeriod drifts nodes even when their pods ask not to
  * be disrupted, since the grace period bounds the drain (core: disruption/helpers.go,
- * `GetCandidates`; docs/disruption.md).
+ * `GetCandidates`; docs/disruption.md). Static pools' nodes drift apart (static-drift.ts).
  */
 
+import { isStatic } from '../../node-pool.ts';
 import type { PlannedNodeClaim } from '../../scheduling/provisioning-plan.ts';
 import type { Candidate } from '../candidate.ts';
 import type { DisruptionDecision } from '../disruption-plan-types.ts';
@@ -15,14 +16,16 @@ import type { RemovalSimulator } from '../removal-simulation.ts';
 import { dollars } from './consolidation-command.ts';
 import { type Blocker, budgetLine, budgetReason, gracefulBlocker } from './eligibility.ts';
 
-interface Drifted {
+export interface Drifted {
   readonly candidate: Candidate;
   readonly drift: Drift;
 }
 
-function driftedCandidates(state: DisruptionState): Drifted[] {
+/** Drifted candidates of dynamic pools, or (with `ofStatic`) of static ones, in the order they go. */
+export function driftedCandidates(state: DisruptionState, ofStatic = false): Drifted[] {
   const out: Drifted[] = [];
   for (const candidate of state.open()) {
+    if (isStatic(candidate.pool) !== ofStatic) continue;
     const instanceTypes = state.input.instanceTypes.get(candidate.pool.metadata.name);
     const drift = driftOf({
       pool: candidate.pool,
@@ -44,7 +47,7 @@ function driftedCandidates(state: DisruptionState): Drifted[] {
 }
 
 /** Why this drifted node cannot go now, or undefined. */
-function driftBlocker(state: DisruptionState, candidate: Candidate): Blocker | undefined {
+export function driftBlocker(state: DisruptionState, candidate: Candidate): Blocker | undefined {
   const graceBounded = candidate.pool.spec.template.spec.terminationGracePeriod !== undefined;
   const blocker = gracefulBlocker(state, candidate, !graceBounded);
   if (blocker !== undefined) return blocker;
@@ -52,7 +55,7 @@ function driftBlocker(state: DisruptionState, candidate: Candidate): Blocker | u
   return { code: 'Budget', reason: budgetReason(state, candidate, 'Drifted') };
 }
 
-function driftDecision(
+export function driftDecision(
   state: DisruptionState,
   { candidate, drift }: Drifted,
   newClaims: readonly PlannedNodeClaim[],
@@ -73,7 +76,7 @@ function driftDecision(
   };
 }
 
-function describeDrift(drift: Drift): string {
+export function describeDrift(drift: Drift): string {
   return `drifted (${drift.reason}: ${drift.message})`;
 }
 

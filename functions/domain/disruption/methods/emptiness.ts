@@ -1,8 +1,10 @@
 /**
  * Emptiness (core: disruption/emptiness.go): nodes running nothing that would need a new home
  * (only DaemonSet, mirror and finished pods) go together once `consolidateAfter` has passed,
- * as many as each pool's `Empty` budget allows. It runs whatever the consolidation policy.
+ * as many as each pool's `Empty` budget allows. It runs whatever the consolidation policy, and
+ * never on a static pool's nodes.
  */
+import { isStatic } from '../../node-pool.ts';
 import type { Candidate } from '../candidate.ts';
 import type { DisruptionState } from '../disruption-state.ts';
 import { dollars } from './consolidation-command.ts';
@@ -16,7 +18,8 @@ import {
 function emptyCandidates(state: DisruptionState): Candidate[] {
   const out: Candidate[] = [];
   for (const candidate of state.open()) {
-    if (candidate.pods.length > 0) continue;
+    // A static pool keeps its count: emptiness never shrinks it (core: emptiness.go).
+    if (candidate.pods.length > 0 || isStatic(candidate.pool)) continue;
     const blocker = gracefulBlocker(state, candidate) ?? consolidateAfterBlocker(state, candidate);
     if (blocker === undefined) out.push(candidate);
     else

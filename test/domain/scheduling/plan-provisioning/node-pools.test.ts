@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Label } from '../../../../functions/domain/labels.ts';
-import { aNodePool, anInstanceType, aPod, someInstanceTypes } from '../../../support/builders.ts';
+import {
+  aNode,
+  aNodePool,
+  anInstanceType,
+  aPod,
+  someInstanceTypes,
+} from '../../../support/builders.ts';
 import { placementOf, planFor } from '../../../support/scheduling-builders.ts';
 
 describe('choosing a NodePool', () => {
@@ -273,5 +279,50 @@ describe('NodePool requirements on instance types', () => {
       code: 'MinValues',
       message: `minValues 2 of ${Label.instanceFamily} cannot be met`,
     });
+  });
+});
+
+// core: provisioning/provisioner.go, NewScheduler leaves static pools out of scheduling.
+describe('static NodePools (replicas set)', () => {
+  const staticPool = (name: string, weight?: number) => {
+    const pool = aNodePool({ name, ...(weight === undefined ? {} : { weight }) });
+    return { ...pool, spec: { ...pool.spec, replicas: 2 } };
+  };
+
+  it('are never planned for pods, however heavy: the next pool takes them', () => {
+    // Prepare
+    const pod = aPod({ name: 'web', cpu: '1' });
+
+    // Act
+    const plan = planFor({ pods: [pod], nodePools: [staticPool('fixed', 100), aNodePool()] });
+
+    // Assess
+    expect(placementOf(plan, pod)).toMatchObject({ kind: 'claim', nodePool: 'default' });
+  });
+
+  it('leave a pod unschedulable with their reason when no dynamic pool exists', () => {
+    // Prepare
+    const pod = aPod({ name: 'web', cpu: '1' });
+
+    // Act
+    const plan = planFor({ pods: [pod], nodePools: [staticPool('fixed')] });
+
+    // Assess
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable[0]?.reasons).toEqual([
+      expect.objectContaining({ nodePool: 'fixed', code: 'Static' }),
+    ]);
+  });
+
+  it("place pods on the pool's existing nodes, as on any node", () => {
+    // Prepare
+    const node = aNode({ name: 'fixed-a', labels: { [Label.nodePool]: 'fixed' } });
+    const pod = aPod({ name: 'web', cpu: '1' });
+
+    // Act
+    const plan = planFor({ pods: [pod], nodes: [node], nodePools: [staticPool('fixed')] });
+
+    // Assess
+    expect(placementOf(plan, pod)).toEqual({ kind: 'node', node: 'fixed-a' });
   });
 });
