@@ -1,7 +1,8 @@
 /**
  * One controller pass, docs/design.md §3 in order: take the lease (or leave it to the pass that
  * holds it), snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
- * provisioning (replacements for nodes being deleted included), termination, then release and
+ * provisioning (replacements for nodes being deleted included), static NodePools' replicas,
+ * disruption, termination, then release and
  * ask for the next pass in about ten seconds while anything is in flight.
  */
 
@@ -24,6 +25,7 @@ import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
+import { type StaticPoolsOutcome, scaleStaticPools } from './static-pools-step.ts';
 import { runTermination, type TerminationOutcome } from './termination-step.ts';
 
 /**
@@ -73,7 +75,7 @@ async function tell(
   deps: PassDependencies,
   concurrency: number,
   { snapshot, isolation }: PassRun,
-  { adoption, lifecycle, provisioning, disruption, termination }: PassSteps,
+  { adoption, lifecycle, provisioning, staticPools, disruption, termination }: PassSteps,
   limitsReached: readonly LimitReached[],
 ): Promise<void> {
   await deps.decisions.publish([
@@ -81,6 +83,7 @@ async function tell(
     ...lifecycle.decisions,
     ...limitsReached,
     ...provisioning.decisions,
+    ...staticPools.decisions,
     ...disruption.decisions,
     ...termination.decisions,
   ]);
@@ -91,6 +94,7 @@ async function tell(
       ...adoption.events,
       ...lifecycle.events,
       ...podEvents(snapshot.pods, { launches, unschedulable, failures }),
+      ...staticPools.events,
       ...disruption.events,
       ...termination.events,
       ...isolation.events,
@@ -103,6 +107,7 @@ interface PassSteps {
   readonly adoption: Omit<AdoptionOutcome, 'snapshot'>;
   readonly lifecycle: LifecycleOutcome;
   readonly provisioning: ProvisioningOutcome;
+  readonly staticPools: StaticPoolsOutcome;
   readonly disruption: DisruptionOutcome;
   readonly termination: TerminationOutcome;
   /** NodeOverlays the pass left out. */
@@ -139,9 +144,14 @@ async function runSteps(
   const deadline = started.getTime() + settings.deadlineMs;
   const common = { snapshot, instanceTypes, write, settings, deadline };
   const provisioning = await provision(deps, { ...common, claims: lifecycle.claims });
-  const disruption = await runDisruption(deps, {
+  const staticPools = await scaleStaticPools(deps, {
     ...common,
     claims: provisioning.claims,
+    isolation,
+  });
+  const disruption = await runDisruption(deps, {
+    ...common,
+    claims: staticPools.claims,
     nominated: provisioning.nominated,
     isolation,
   });
@@ -156,6 +166,7 @@ async function runSteps(
     adoption,
     lifecycle,
     provisioning,
+    staticPools,
     disruption,
     termination,
     overlayConflicts: types.overlayConflicts,
@@ -165,7 +176,7 @@ async function runSteps(
 function reportOf(
   started: Date,
   finished: Date,
-  { adoption, lifecycle, provisioning, disruption, termination, overlayConflicts }: PassSteps,
+  steps: PassSteps,
   after: {
     readonly claimFailures: readonly ClaimActionFailure[];
     readonly inFlight: number;
@@ -174,18 +185,21 @@ function reportOf(
   },
 ): PassReport {
   const { inFlight, nextWakeSeconds } = after;
+  const { adoption, lifecycle, provisioning, staticPools, disruption, termination } = steps;
+  const { overlayConflicts } = steps;
   return {
     ran: true,
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     provisionablePods: provisioning.provisionablePods,
     rounds: provisioning.rounds,
-    launches: provisioning.launches,
-    failures: provisioning.failures,
+    launches: [...provisioning.launches, ...staticPools.launches],
+    failures: [...provisioning.failures, ...staticPools.failures],
     replannedPods: provisioning.replannedPods,
     lifecycle: [
       ...adoption.records,
       ...lifecycle.records,
+      ...staticPools.records,
       ...disruption.records,
       ...termination.records,
     ],
@@ -196,6 +210,7 @@ function reportOf(
     pools: poolUsage(termination.claims),
     limitsReached: after.reached,
     ...(overlayConflicts.length === 0 ? {} : { overlayConflicts }),
+    ...(staticPools.shortfalls.length === 0 ? {} : { staticShortfalls: staticPools.shortfalls }),
   };
 }
 

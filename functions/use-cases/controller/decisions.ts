@@ -23,8 +23,12 @@ export function decisionOf(
   };
 }
 
-/** `3 pods: default/web-1, default/web-2, default/web-3`, at most five named. */
+/**
+ * `3 pods: default/web-1, default/web-2, default/web-3`, at most five named; a claim made for no
+ * pod is a static NodePool's.
+ */
 export function podsReason(pods: readonly string[]): string {
+  if (pods.length === 0) return "to keep its static NodePool's replicas";
   const named = pods.slice(0, 5).join(', ');
   const more = pods.length > 5 ? ` and ${pods.length - 5} more` : '';
   return `${pods.length} pod${pods.length === 1 ? '' : 's'} unschedulable: ${named}${more}`;

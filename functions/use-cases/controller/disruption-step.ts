@@ -24,11 +24,7 @@ import type {
   DisruptionPlan,
 } from '../../domain/disruption/disruption-plan-types.ts';
 import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
-import {
-  claimDisruption,
-  isGoing,
-  markedForDeletion,
-} from '../../domain/lifecycle/claim-deletion.ts';
+import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
 import { claimsOfDeletedPools } from '../../domain/lifecycle/owner-cascade.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { claimCharges } from '../../domain/limits/claim-charges.ts';
@@ -40,6 +36,7 @@ import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
+import { markClaimForDeletion } from './claim-marking.ts';
 import { decisionOf } from './decisions.ts';
 import {
   consolidationApprovedEvents,
@@ -180,20 +177,13 @@ class DisruptionStep {
 
   async #markForDeletion(claim: NodeClaimRecord, reason: string, message: string): Promise<void> {
     const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === claim.nodePool);
-    const disruption = claimDisruption(reason, message, this.#now(), pool);
-    const marked = markedForDeletion(claim, disruption);
+    const mark = { claim, pool, reason, message };
+    const marked = await markClaimForDeletion(this.#deps, this.#context.write, mark);
     if (marked === undefined) return;
-    const updated = await this.#update(marked);
-    this.#note('Disrupting', updated, `${reason}: ${message}`);
-    this.decisions.push(decisionOf('Disrupting', updated, this.#now(), `${reason}: ${message}`));
-    if (claim.nodeName !== undefined)
-      this.events.push(
-        nodeEvent(
-          claim.nodeName,
-          'DisruptionTerminating',
-          `Disrupting node: ${reason}: ${message}`,
-        ),
-      );
+    this.#claims.set(marked.claim.name, marked.claim);
+    this.records.push(marked.record);
+    this.decisions.push(marked.decision);
+    this.events.push(...marked.events);
   }
 
   /**

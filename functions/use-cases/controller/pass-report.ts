@@ -7,6 +7,7 @@ import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-ty
 import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { StaticShortfall } from '../../domain/static-pools/static-scaling.ts';
 import type { LimitReached } from '../../ports/decisions.ts';
 
 export interface LaunchRecord {
@@ -88,6 +89,8 @@ export interface PassReport {
   readonly limitsReached: readonly LimitReached[];
   /** NodeOverlays left out for conflicting with one of the same weight (absent when none). */
   readonly overlayConflicts?: readonly OverlayConflict[];
+  /** Static NodePools short of their replicas that could not launch all they lack, and why. */
+  readonly staticShortfalls?: readonly StaticShortfall[];
 }
 
 /** The report of a pass that did nothing at `at`, as one that did not get the lease returns it. */

@@ -42,7 +42,8 @@ function uniqueOfferings(offerings: readonly OfferingKey[]): OfferingKey[] {
   return [...new Map(offerings.map((o) => [offeringId(o), o])).values()].sort(byOffering);
 }
 
-async function markUnavailable(
+/** The offerings a launch found without capacity are skipped for `seconds`. */
+export async function markUnavailable(
   deps: PassDependencies,
   offerings: readonly OfferingKey[],
   seconds: number,

@@ -74,10 +74,23 @@ export function generalPool(template: Record<string, unknown> = {}): object {
   };
 }
 
-/** A state store holding the `general` pool (with `template` added) and its class `default`. */
-export async function aStateWithGeneralPool(template: Record<string, unknown> = {}) {
+/** `general` made static: it keeps `replicas` nodes (and at most `nodes`, if given). */
+export function staticGeneralPool(replicas: number, nodes?: number): object {
+  const pool = generalPool() as { spec: object };
+  const limits = nodes === undefined ? {} : { limits: { nodes: String(nodes) } };
+  return { ...pool, spec: { ...pool.spec, replicas, ...limits } };
+}
+
+/**
+ * A state store holding the `general` pool (with `template` added, or `pool` in its place) and
+ * its class `default`.
+ */
+export async function aStateWithGeneralPool(
+  template: Record<string, unknown> = {},
+  pool: object = generalPool(template),
+) {
   const state = makeMemoryStateStore();
-  await storeDocuments(state, [aMinimalNodeClass(), generalPool(template)]);
+  await storeDocuments(state, [aMinimalNodeClass(), pool]);
   return state;
 }
 
@@ -145,15 +158,15 @@ export interface PassWorld {
 }
 
 /**
- * The `general` pool, and `pods` pods of a web shop kube-scheduler marked Unschedulable; the
- * clock moves `clockStepMs` at every reading.
+ * The `general` pool (or `pool` in its place), and `pods` pods of a web shop kube-scheduler
+ * marked Unschedulable; the clock moves `clockStepMs` at every reading.
  */
 export async function aPassWorld(
   server: FakeApiServer,
   pods: number,
-  { clockStepMs = 0 }: { readonly clockStepMs?: number } = {},
+  { clockStepMs = 0, pool }: { readonly clockStepMs?: number; readonly pool?: object } = {},
 ): Promise<PassWorld> {
-  const state = await aStateWithGeneralPool();
+  const state = await aStateWithGeneralPool({}, pool);
   for (const pod of webShopPods(pods)) server.store.create('pods', pod);
   const clock = new SetClock(clockStepMs);
   const cloud = new RefusingCloud({ clock, region: 'us-east-1', zones: ZONES, seed: 1 });

@@ -1,0 +1,92 @@
+/**
+ * Static NodePools through controller passes against the simulated API server (core:
+ * pkg/controllers/static/provisioning and static/deprovisioning, suite_test.go): the pass
+ * launches what the pool lacks of its replicas for no pod, never launches for pods on it, and
+ * marks its surplus for deletion, for the usual drain.
+ */
+import { describe, expect, it } from 'vitest';
+import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
+import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import { aPassWorld, aRunningClaim, staticGeneralPool, useFakeApiServer } from './pass-world.ts';
+
+const server = useFakeApiServer();
+const SETTINGS = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
+
+describe('a static NodePool in a pass', () => {
+  it('launches its replicas for no pod, once, and says why', async () => {
+    // Prepare
+    const world = await aPassWorld(server(), 0, { pool: staticGeneralPool(3) });
+
+    // Act
+    const first = await runControllerPass(world.deps, SETTINGS);
+    const second = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    expect(first.launches).toHaveLength(3);
+    expect(first.launches.every((l) => l.pods.length === 0 && l.claim.nodePool === 'general')).toBe(
+      true,
+    );
+    expect(second.launches).toEqual([]);
+    expect(await world.state.nodeClaims.list()).toHaveLength(3);
+    expect(world.decisions.published().map((d) => [d.kind, d.reason])).toEqual(
+      Array(3).fill(['Launched', "to keep its static NodePool's replicas"]),
+    );
+    expect(first.nextWakeSeconds).toBe(10);
+  });
+
+  it('never launches for pending pods, which are told the pool is static', async () => {
+    // Prepare
+    const world = await aPassWorld(server(), 5, { pool: staticGeneralPool(1) });
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    expect(report.launches.map((l) => l.pods)).toEqual([[]]);
+    expect(report.unschedulable).toHaveLength(5);
+    expect(report.unschedulable[0]?.reasons).toEqual([
+      expect.objectContaining({ nodePool: 'general', code: 'Static' }),
+    ]);
+  });
+
+  it('launches no more than limits.nodes allows, and reports what is missing', async () => {
+    // Prepare
+    const world = await aPassWorld(server(), 0, { pool: staticGeneralPool(4, 2) });
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    expect(report.launches).toHaveLength(2);
+    expect(report.staticShortfalls).toEqual([
+      { nodePool: 'general', missing: 2, reason: 'limits.nodes (2) reached' },
+    ]);
+  });
+
+  it('marks its surplus for deletion, empty nodes first, for termination to drain', async () => {
+    // Prepare: three running nodes, one of them busy, and one replica wanted
+    const world = await aPassWorld(server(), 0, { pool: staticGeneralPool(1) });
+    const busy = await aRunningClaim(world, server(), 'general-aaaaa');
+    await aRunningClaim(world, server(), 'general-bbbbb');
+    await aRunningClaim(world, server(), 'general-ccccc');
+    server().store.create('pods', {
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { nodeName: busy.nodeName ?? '', containers: [{ name: 'web', image: 'nginx' }] },
+      status: { phase: 'Running' },
+    });
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    const claims = await world.state.nodeClaims.list();
+    const going = claims.filter((c) => c.disruption?.reason === 'Overprovisioned');
+    expect(going.map((c) => c.name).sort()).toEqual(['general-bbbbb', 'general-ccccc']);
+    expect(report.launches).toEqual([]);
+    expect(world.decisions.published().filter((d) => d.kind === 'Disrupting')).toHaveLength(2);
+    const events = server()
+      .store.list('events', 'default')
+      .filter((e) => e.reason === 'DisruptionTerminating');
+    expect(events).toHaveLength(2);
+  });
+});
