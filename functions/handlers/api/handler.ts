@@ -2,7 +2,8 @@
  * The API function's middy chain (docs/design.md §1.1, `api`): API Gateway has checked the caller's
  * SigV4 signature against IAM before the function runs; the router picks the route, and every
  * refusal becomes a JSON body with the status that fits it — 400 naming the field, 404, 405 with
- * the methods the path takes, 409 for a stale resourceVersion, 413 — while anything unexpected is
+ * the methods the path takes, 409 for a stale resourceVersion, 413, 422 for an update a transition
+ * rule refuses (naming the field) — while anything unexpected is
  * logged and answered 500 without its details.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -11,6 +12,7 @@ import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { ConflictError, NotFoundError, ThrottledError } from '../../ports/errors.ts';
+import { InvalidUpdateError } from '../../use-cases/pools/invalid-update.ts';
 import { ApiError } from './api-error.ts';
 import { json, type Reply, type Route } from './reply.ts';
 import { type ApiDependencies, apiRoutes } from './routes.ts';
@@ -35,6 +37,9 @@ function notFound(routes: readonly Route[]) {
 function errorReply(error: unknown, logger: Logger): Reply {
   if (error instanceof ApiError) {
     return json(error.statusCode, { error: error.message, ...error.details }, { ...error.headers });
+  }
+  if (error instanceof InvalidUpdateError) {
+    return json(422, { error: error.message, field: error.field });
   }
   if (error instanceof ConflictError) return json(409, { error: error.message });
   if (error instanceof NotFoundError) return json(404, { error: error.message });

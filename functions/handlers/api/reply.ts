@@ -5,7 +5,7 @@ export type Reply = APIGatewayProxyStructuredResultV2;
 type RouteHandler = (event: APIGatewayProxyEventV2) => Promise<Reply>;
 
 export interface Route {
-  readonly method: 'GET' | 'PUT' | 'DELETE' | 'POST';
+  readonly method: 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
   readonly path: string;
   readonly handler: RouteHandler;
 }

@@ -20,7 +20,8 @@ export interface DocumentKind<T extends NamedDocument> {
   readonly parse: (object: unknown) => T;
 }
 
-function bodyText(event: APIGatewayProxyEventV2): string {
+/** The body as text, within MAX_BODY_BYTES and not empty. */
+export function bodyText(event: APIGatewayProxyEventV2): string {
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
   if (body.length > MAX_BODY_BYTES) {
     throw new ApiError(

@@ -1,6 +1,6 @@
 /**
  * The API's routes: NodePools, EC2NodeClasses and NodeOverlays as Karpenter documents (list, get,
- * apply, delete), the dry run, and the status. A change wakes the controller, so it acts on the
+ * apply, delete), a NodePool's scale, the cluster's limits, the dry run, and the status. A change wakes the controller, so it acts on the
  * new configuration within seconds rather than at the next tick.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -18,16 +18,18 @@ import type { DocumentStore, StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { limitsInForce } from '../../use-cases/limits/limits-in-force.ts';
 import type { LiveDryRun } from '../../use-cases/plan/live-dry-run.ts';
-import { applyDocument } from '../../use-cases/pools/apply-document.ts';
+import { applyDocument, type UpdateCheck } from '../../use-cases/pools/apply-document.ts';
 import {
   deleteNodeClass,
   deleteNodeOverlay,
   deleteNodePool,
 } from '../../use-cases/pools/delete-documents.ts';
+import { checkNodePoolUpdate } from '../../use-cases/pools/scale-node-pool.ts';
 import { ApiError } from './api-error.ts';
 import { limitsRoutes } from './limits-routes.ts';
 import { json, type Route } from './reply.ts';
 import { type DocumentKind, expectedVersion, readDocument } from './request.ts';
+import { scaleRoutes } from './scale-routes.ts';
 
 export interface ApiDependencies {
   readonly state: Pick<
@@ -102,6 +104,8 @@ interface Collection<T extends NamedDocument> {
   readonly statuses: () => Promise<ReadonlyMap<string, unknown>>;
   /** Deletes the document; resolves with what else its deletion set going. */
   readonly remove: (name: string, expected?: number) => Promise<Record<string, unknown>>;
+  /** The kind's transition rules, checked on every replacement. */
+  readonly checkUpdate?: UpdateCheck<T>;
 }
 
 function listRoute<T extends NamedDocument>(c: Collection<T>): Route {
@@ -148,7 +152,8 @@ function putRoute<T extends NamedDocument>(c: Collection<T>, waker: Waker): Rout
       const name = nameOf(event);
       const { document, resourceVersion } = readDocument(event, c.kind, name);
       const expected = expectedVersion(event, resourceVersion);
-      const outcome = await applyDocument(c.store, withoutVersion(document), expected);
+      const next = withoutVersion(document);
+      const outcome = await applyDocument(c.store, next, expected, c.checkUpdate);
       if (outcome.result !== 'unchanged') {
         await waker.wake({ source: 'api', reason: `${c.kind.kind} ${name} ${outcome.result}` });
       }
@@ -185,6 +190,7 @@ function documentRoutes(deps: ApiDependencies): Route[] {
     kind: NODE_POOL,
     store: deps.state.nodePools,
     statuses: () => statusesBy(deps),
+    checkUpdate: checkNodePoolUpdate,
     remove: async (name, expected) => ({
       nodeClaimsMarkedForDeletion: await deleteNodePool(deps.state, name, deps.now(), expected),
     }),
@@ -220,6 +226,10 @@ function documentRoutes(deps: ApiDependencies): Route[] {
 export function apiRoutes(deps: ApiDependencies): Route[] {
   return [
     ...documentRoutes(deps),
+    ...scaleRoutes({
+      ...deps,
+      nodes: async (name) => (await statusesBy(deps)).get(name)?.nodes ?? 0,
+    }),
     ...limitsRoutes(deps),
     {
       method: 'GET',

@@ -3,7 +3,7 @@
  * document, or replace the stored one. With an expected resourceVersion (`If-Match` or
  * `metadata.resourceVersion`) the write happens only over that version, as `kubectl apply` with a
  * resourceVersion does; without one it replaces whatever is stored. Applying the same document
- * again changes nothing.
+ * again changes nothing; a replacement its kind's transition rules refuse changes nothing either.
  */
 import { stableHash } from '../../domain/disruption/stable-hash.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
@@ -21,10 +21,14 @@ export function documentHash(document: unknown): string {
   return stableHash(document);
 }
 
+/** Refuses replacing `current` by `next` (InvalidUpdateError), as a CRD's transition rules do. */
+export type UpdateCheck<T> = (current: T, next: T) => void;
+
 export async function applyDocument<T extends NamedDocument>(
   store: DocumentStore<T>,
   document: T,
   expectedResourceVersion?: number,
+  checkUpdate?: UpdateCheck<T>,
 ): Promise<ApplyOutcome<T>> {
   const name = document.metadata.name;
   const current = await store.get(name);
@@ -42,6 +46,7 @@ export async function applyDocument<T extends NamedDocument>(
   if (current === undefined)
     return { stored: await store.create(document, hash), result: 'created' };
   if (current.hash === hash) return { stored: current, result: 'unchanged' };
+  checkUpdate?.(current.document, document);
   const stored = await store.put({
     document,
     hash,
