@@ -49,9 +49,13 @@ export async function call(
   try {
     const reply = await send(client);
     if (reply.status >= 400) {
-      const error = (reply.body as { error?: string; message?: string } | undefined) ?? {};
+      const error =
+        (reply.body as { error?: string; message?: string; field?: string } | undefined) ?? {};
       const message = error.error ?? error.message ?? `HTTP ${reply.status}`;
-      throw new ApiRefusal(reply.status, `${message} (HTTP ${reply.status})`);
+      // A refusal names its field; the message may already say where it is.
+      const { field } = error;
+      const located = field && !message.includes(field) ? `${field}: ${message}` : message;
+      throw new ApiRefusal(reply.status, `${located} (HTTP ${reply.status})`);
     }
     return reply.body;
   } finally {

@@ -191,6 +191,66 @@ describe('nodesmith pools', () => {
   }, 60_000);
 });
 
+/** A static pool `fixed` of `replicas` nodes, beside the shop's class. */
+function staticPoolYaml(replicas: number): string {
+  const pool = aNodePoolDocument({
+    name: 'fixed',
+    requirements: { 'karpenter.sh/capacity-type': ['on-demand'] },
+  });
+  return `${SHOP_NODE_CLASS}---\n${yamlOf({ ...pool, spec: { ...pool.spec, replicas } })}`;
+}
+
+describe('nodesmith pools scale', () => {
+  it("sets a static pool's replicas, as a line, YAML or the Scale in JSON", async () => {
+    // Prepare
+    await pools(['apply', '-f', file(staticPoolYaml(2))]);
+
+    // Act
+    const scaled = await pools(['scale', 'fixed', '--replicas', '5']);
+    const again = await pools(['scale', 'fixed', '--replicas', '5']);
+    const json = await pools(['scale', 'fixed', '--replicas', '0', '-o', 'json']);
+
+    // Assess
+    expect(scaled).toMatchObject({ status: 0, stderr: '' });
+    expect(scaled.stdout).toBe('nodepool.karpenter.sh/fixed scaled to 5 replicas (0 nodes now)\n');
+    expect(again.stdout).toBe(
+      'nodepool.karpenter.sh/fixed unchanged at 5 replicas (0 nodes now)\n',
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      result: 'configured',
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'fixed', resourceVersion: '3' },
+      spec: { replicas: 0 },
+      status: { replicas: 0 },
+    });
+    expect((await state.nodePools.get('fixed'))?.document.spec.replicas).toBe(0);
+  }, 60_000);
+
+  it("refuses a dynamic pool with Karpenter's message, and a bad count before sending it", async () => {
+    // Prepare
+    await pools(['apply', '-f', file(POOLS_YAML)]);
+    const sent = server.served.length;
+
+    // Act
+    const dynamic = await pools(['scale', 'web', '--replicas', '3']);
+    const negative = await pools(['scale', 'web', '--replicas', '-1']);
+    const sentAfter = server.served.length;
+    const missing = await pools(['scale', 'gone', '--replicas', '1']);
+
+    // Assess
+    expect(dynamic.status).toBe(2);
+    expect(dynamic.stderr).toBe(
+      'nodesmith: spec.replicas: Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes (HTTP 422)\n',
+    );
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toMatch(/--replicas must be a whole number/);
+    expect(sentAfter).toBe(sent + 1);
+    expect(missing.stderr).toBe('nodesmith: NodePool gone does not exist (HTTP 404)\n');
+    expect((await state.nodePools.get('web'))?.document.spec.replicas).toBeUndefined();
+  }, 60_000);
+});
+
 describe('nodesmith pools with NodeOverlays', () => {
   it('applies overlays after the classes and before the pools, and again as unchanged', async () => {
     // Prepare

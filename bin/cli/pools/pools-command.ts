@@ -6,12 +6,14 @@
  *   nodesmith pools apply -f nodepool.yaml     created, configured or unchanged, as kubectl says
  *   nodesmith pools get [nodepools|nodeclasses|nodeoverlays] [NAME] [-o yaml|json]
  *   nodesmith pools delete nodepool NAME       its nodes are drained and terminated
+ *   nodesmith pools scale NAME --replicas N    a static NodePool keeps N nodes
  *   nodesmith pools status [-o json]           nodes, claims in flight, usage, cost per pool
  */
 import type { Command } from 'commander';
 import { type ApiOptions, call, checkOutput, print, withApiOptions } from '../api-call.ts';
 import { UsageError } from '../usage-error.ts';
 import { LABELS, type PoolCollection, poolDocuments } from './pools-documents.ts';
+import { addScaleCommand } from './pools-scale.ts';
 import {
   type ClusterStatus,
   classesTable,
@@ -127,6 +129,7 @@ export function addPoolsCommand(program: Command): void {
     .argument('<kind>', 'nodepool, nodeclass or nodeoverlay')
     .argument('<name>')
     .action(remove);
+  addScaleCommand(pools);
   withApiOptions(pools.command('status'))
     .description(
       'nodes, claims in flight, resources against limits, cost and disruptions per NodePool',
