@@ -18,6 +18,7 @@ import {
 import { scenarioFromFiles } from '../../simulator/scenarios/from-files.ts';
 import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
 import type { Scenario } from '../../simulator/scenarios/scenario.ts';
+import { staticPoolsScenario } from '../../simulator/scenarios/static-pools.ts';
 import { takeoverScenario } from '../../simulator/scenarios/takeover.ts';
 import { clusterLimitsFromFile } from './limits-file.ts';
 import { readManifests } from './snapshot-from-files.ts';
@@ -48,6 +49,7 @@ const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenari
   drift: driftScenario,
   limits: limitsScenario,
   takeover: takeoverScenario,
+  'static-pools': staticPoolsScenario,
 };
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {

@@ -99,7 +99,10 @@ export class SimulationRecorder {
   #launched(t: number, launch: LaunchRecord): void {
     const o = launch.claim.offering;
     const offering = `${o.instanceType}, ${o.zone}, ${o.capacityType}, ${money(o.pricePerHour)}`;
-    this.note(t, `launched ${launch.claim.name} (${offering}) for ${launch.pods.length} pods`);
+    // A claim made for no pod keeps a static NodePool's replicas.
+    const what =
+      launch.pods.length === 0 ? "its static NodePool's replicas" : `${launch.pods.length} pods`;
+    this.note(t, `launched ${launch.claim.name} (${offering}) for ${what}`);
     // The first place a pod is given is the decision; later plans may move it elsewhere.
     this.#latencies.placed(simulatedSeconds(launch.at), launch.pods);
   }
