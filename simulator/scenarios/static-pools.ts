@@ -74,6 +74,6 @@ export function staticPoolsScenario(seed: number, pods = 120): Scenario {
       },
     ],
     maxSeconds: 1500,
-    quietSeconds: 300,
+    quietSeconds: 120,
   };
 }

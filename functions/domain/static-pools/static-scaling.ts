@@ -61,13 +61,20 @@ export interface StaticPoolsPlan {
   readonly shortfalls: readonly StaticShortfall[];
 }
 
+/** The plan as it is built, pool by pool. */
+interface PlanBuilder {
+  readonly launches: PlannedNodeClaim[];
+  readonly removals: StaticRemoval[];
+  readonly shortfalls: StaticShortfall[];
+}
+
 interface PoolState {
   readonly pool: NodePool;
   readonly replicas: number;
   readonly count: PoolNodeCount;
 }
 
-function scaleUp(input: StaticPoolsInput, state: PoolState, plan: Mutable): void {
+function scaleUp(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder): void {
   const { pool, replicas, count } = state;
   const name = pool.metadata.name;
   if (count.active + count.pendingDisruption >= replicas) return;
@@ -102,7 +109,7 @@ function scaleUp(input: StaticPoolsInput, state: PoolState, plan: Mutable): void
   }
 }
 
-function scaleDown(input: StaticPoolsInput, state: PoolState, plan: Mutable): void {
+function scaleDown(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder): void {
   const { pool, replicas, count } = state;
   const surplus = count.active - replicas;
   if (surplus <= 0) return;
@@ -113,12 +120,8 @@ function scaleDown(input: StaticPoolsInput, state: PoolState, plan: Mutable): vo
     plan.removals.push({ claim: claim.name, nodePool: name, message });
 }
 
-type Mutable = {
-  [K in keyof StaticPoolsPlan]: StaticPoolsPlan[K] extends readonly (infer T)[] ? T[] : never;
-};
-
 export function planStaticPools(input: StaticPoolsInput): StaticPoolsPlan {
-  const plan: Mutable = { launches: [], removals: [], shortfalls: [] };
+  const plan: PlanBuilder = { launches: [], removals: [], shortfalls: [] };
   const counts = recordCounts(input.claims);
   for (const pool of input.nodePools) {
     const replicas = pool.spec.replicas;
