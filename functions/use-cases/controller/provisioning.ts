@@ -51,6 +51,8 @@ export interface RoundResult {
   readonly unavailable: OfferingKey[];
   readonly replan: Set<string>;
   readonly refused: UnschedulablePod[];
+  /** Claims a limit refused at launch, with its message: a static pool's have no pod to tell. */
+  readonly refusedClaims: { readonly nodePool: string; readonly message: string }[];
 }
 
 export class Provisioning {
@@ -117,6 +119,7 @@ export class Provisioning {
         { nodePool: proposed.nodePool, code: 'Limits' as const, message: reason, limit: refusal },
       ];
       result.refused.push(...proposed.pods.map((pod) => ({ pod, reason, reasons })));
+      result.refusedClaims.push({ nodePool: proposed.nodePool, message: reason });
       return;
     }
     const { planned } = admission;
@@ -265,6 +268,7 @@ export function emptyRound(): RoundResult {
     unavailable: [],
     replan: new Set(),
     refused: [],
+    refusedClaims: [],
   };
 }
 

@@ -86,10 +86,16 @@ export async function scaleStaticPools(
       if (failed !== undefined) byName.set(failed.name, failed);
     }
   }
+  // A claim a limit refused at launch (the cluster's, say) is one node the pool still lacks.
+  const refused = result.refusedClaims.map(({ nodePool, message }) => ({
+    nodePool,
+    missing: 1,
+    reason: message,
+  }));
   return {
     launches: result.launches,
     failures: result.failures,
-    shortfalls: plan.shortfalls,
+    shortfalls: [...plan.shortfalls, ...refused],
     ...outcome,
     claims: [...byName.values()],
   };

@@ -5,6 +5,7 @@
  * marks its surplus for deletion, for the usual drain.
  */
 import { describe, expect, it } from 'vitest';
+import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import { aPassWorld, aRunningClaim, staticGeneralPool, useFakeApiServer } from './pass-world.ts';
@@ -61,6 +62,25 @@ describe('a static NodePool in a pass', () => {
     expect(report.staticShortfalls).toEqual([
       { nodePool: 'general', missing: 2, reason: 'limits.nodes (2) reached' },
     ]);
+  });
+
+  it("reports what the cluster's limits refuse it, one node at a time", async () => {
+    // Prepare
+    const world = await aPassWorld(server(), 0, { pool: staticGeneralPool(3) });
+    await world.state.clusterLimits.create(clusterLimits({ nodes: '1' }), 'limits');
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    expect(report.launches).toHaveLength(1);
+    expect(report.staticShortfalls).toEqual(
+      Array(2).fill({
+        nodePool: 'general',
+        missing: 1,
+        reason: 'The cluster would exceed its nodes limit: 1 of 1 used',
+      }),
+    );
   });
 
   it('marks its surplus for deletion, empty nodes first, for termination to drain', async () => {
