@@ -5,6 +5,7 @@
  * marks its surplus for deletion, for the usual drain.
  */
 import { describe, expect, it } from 'vitest';
+import { NODEPOOL_HASH_VERSION } from '../../../functions/domain/disruption/template-hash.ts';
 import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
@@ -108,5 +109,28 @@ describe('a static NodePool in a pass', () => {
       .store.list('events', 'default')
       .filter((e) => e.reason === 'DisruptionTerminating');
     expect(events).toHaveLength(2);
+  });
+
+  it('replaces a drifted node with a claim of its template before the node drains', async () => {
+    // Prepare: two nodes made from an older template; the default budget (10%) lets one go
+    const world = await aPassWorld(server(), 0, { pool: staticGeneralPool(2) });
+    const old = { hash: 'an-older-template', version: NODEPOOL_HASH_VERSION };
+    await aRunningClaim(world, server(), 'general-aaaaa', { nodePoolHash: old });
+    await aRunningClaim(world, server(), 'general-bbbbb', { nodePoolHash: old });
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    const claims = await world.state.nodeClaims.list();
+    const replacing = claims.filter((c) => c.disruption?.stage === 'Replacing');
+    expect(replacing).toHaveLength(1);
+    expect(replacing[0]?.disruption).toMatchObject({ reason: 'Drifted', method: 'drift' });
+    const [replacement] = replacing[0]?.disruption?.replacements ?? [];
+    expect(claims.find((c) => c.name === replacement)).toMatchObject({
+      nodePool: 'general',
+      phase: 'Launched',
+    });
+    expect(report.launches).toEqual([]);
   });
 });
