@@ -12,8 +12,8 @@ import type { Scenario } from './scenario.ts';
 const AFTER_BURST = 240;
 const SCALED_DOWN_AT = 480;
 
-/** The static pool with `replicas` nodes, on its own class's cheapest current c types. */
-export function staticPoolYaml(replicas: number): string {
+/** The static pool with `replicas` nodes: current c types on demand, of the scenario's class. */
+function staticPoolYaml(replicas: number): string {
   return `apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
@@ -25,20 +25,11 @@ spec:
       labels:
         team: edge
     spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
       requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["on-demand"]
-        - key: karpenter.k8s.aws/instance-category
-          operator: In
-          values: ["c"]
-        - key: karpenter.k8s.aws/instance-generation
-          operator: Gt
-          values: ["5"]
+        - { key: karpenter.sh/capacity-type, operator: In, values: ["on-demand"] }
+        - { key: karpenter.k8s.aws/instance-category, operator: In, values: ["c"] }
+        - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["5"] }
   limits:
     nodes: "6"
 `;
