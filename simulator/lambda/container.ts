@@ -1,0 +1,131 @@
+/**
+ * One execution environment of a function: a Node.js process started from the function's bundle
+ * by our bootstrap, with its Lambda environment, its memory as the V8 heap limit, and a Runtime
+ * API of its own. It runs one invocation at a time; an invocation that outlives the function's
+ * timeout, or whose process ends, kills the container, as Lambda discards an environment that
+ * timed out or crashed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { FunctionDefinition } from './function-definition.ts';
+import { FunctionError } from './function-error.ts';
+import { type ContainerSettings, lambdaEnvironment } from './lambda-environment.ts';
+import { RuntimeApi } from './runtime-api.ts';
+
+const BOOTSTRAP = fileURLToPath(new URL('./bootstrap.mjs', import.meta.url));
+
+export interface ContainerOptions extends Omit<ContainerSettings, 'runtimeApi' | 'logStreamName'> {
+  /** The world's time, epoch milliseconds on the simulated clock. */
+  readonly now: () => number;
+  /** Each line the function writes to standard output or error, as CloudWatch Logs gets it. */
+  readonly onLog?: (line: string) => void;
+}
+
+/** `2026/11/27/[$LATEST]0123…`, as Lambda names a container's log stream. */
+function logStreamName(nowMs: number): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10).replaceAll('-', '/');
+  return `${day}/[$LATEST]${randomUUID().replaceAll('-', '')}`;
+}
+
+export class Container {
+  readonly #definition: FunctionDefinition;
+  readonly #options: ContainerOptions;
+  readonly #api: RuntimeApi;
+  readonly #process: ChildProcess;
+  #busy = false;
+  #dead = false;
+
+  private constructor(
+    definition: FunctionDefinition,
+    options: ContainerOptions,
+    api: RuntimeApi,
+    child: ChildProcess,
+  ) {
+    this.#definition = definition;
+    this.#options = options;
+    this.#api = api;
+    this.#process = child;
+    child.on('exit', (code, signal) => this.#exited(code, signal));
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream !== null) createInterface({ input: stream }).on('line', (l) => options.onLog?.(l));
+    }
+  }
+
+  /** Starts the process; its handler is imported before it asks for its first invocation. */
+  static async start(
+    definition: FunctionDefinition,
+    options: ContainerOptions,
+  ): Promise<Container> {
+    const api = await RuntimeApi.start();
+    const environment = lambdaEnvironment(definition, {
+      ...options,
+      runtimeApi: api.address,
+      logStreamName: logStreamName(options.now()),
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        `--max-old-space-size=${definition.memorySize}`,
+        BOOTSTRAP,
+        String(options.now() - Date.now()),
+      ],
+      { cwd: definition.codeDirectory, env: environment, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    return new Container(definition, options, api, child);
+  }
+
+  /** Whether it is running an invocation now. */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** Whether its process has ended: it takes no more invocations. */
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  /** Runs one invocation; resolves with the handler's result as JSON text. */
+  async invoke(payload: string): Promise<string> {
+    const requestId = randomUUID();
+    if (this.#dead) throw this.#api.initError ?? FunctionError.exited(requestId, null, 'SIGKILL');
+    if (this.#busy) throw new Error('a container runs one invocation at a time');
+    this.#busy = true;
+    const { timeoutSeconds, functionArn } = this.#definition;
+    const now = this.#options.now();
+    const timer = setTimeout(() => this.#timedOut(requestId), timeoutSeconds * 1000);
+    try {
+      return await this.#api.dispatch({
+        requestId,
+        payload,
+        functionArn,
+        deadlineMs: now + timeoutSeconds * 1000,
+        clockOffsetMs: now - Date.now(),
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#busy = false;
+    }
+  }
+
+  /** Ends the process and its Runtime API. */
+  async close(): Promise<void> {
+    this.#dead = true;
+    this.#process.kill('SIGKILL');
+    await this.#api.close();
+  }
+
+  #timedOut(requestId: string): void {
+    const error = FunctionError.timedOut(requestId, this.#definition.timeoutSeconds);
+    this.#api.abandon(() => error);
+    void this.close();
+  }
+
+  #exited(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#dead = true;
+    const { initError } = this.#api;
+    this.#api.abandon((requestId) => initError ?? FunctionError.exited(requestId, code, signal));
+    void this.#api.close();
+  }
+}
