@@ -1,0 +1,125 @@
+/**
+ * Nodesmith's functions started from their bundles in the synthesized cloud assembly, each in
+ * its own process with the environment its template gives it, as Lambda runs them: the
+ * controller asks EKS for its cluster with its own role's keys and fails the invocation as its
+ * composition root does when EKS cannot answer; the interruption function answers the batches
+ * its event source mapping delivers from the interruption queue.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FunctionError } from '../../../simulator/lambda/function-error.ts';
+import type { LambdaFunction } from '../../../simulator/lambda/lambda-function.ts';
+import { lambdaFunctions } from '../../../simulator/lambda/lambda-functions.ts';
+import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import type { SynthesizedStack } from '../../../simulator/synthesis/synthesized-stack.ts';
+import { synthesizedForTests } from '../../support/synthesized-stack.ts';
+import {
+  startUnavailableEndpoint,
+  type UnavailableEndpoint,
+} from '../../support/unavailable-aws-endpoint.ts';
+
+const WORLD_START = Date.parse('2026-11-27T09:00:00.000Z');
+const worldNow = WORLD_START;
+
+let stack: SynthesizedStack;
+let aws: UnavailableEndpoint;
+let functions: Record<string, LambdaFunction>;
+
+/** The function whose logical id starts with `name` (the template adds a hash). */
+function fn(name: string): LambdaFunction {
+  const found = Object.entries(functions).find(([id]) => id.slice(0, -8) === name);
+  if (found === undefined) throw new Error(`the template has no function ${name}`);
+  return found[1];
+}
+
+/** One key per function, named after it. */
+const keyOf = (logicalId: string) => `AKIA${logicalId.slice(0, -8).toUpperCase().padEnd(16, 'X')}`;
+
+beforeAll(async () => {
+  stack = synthesizedForTests();
+  aws = await startUnavailableEndpoint();
+  const resolve = simpleTemplateResolver(stack.template, {
+    accountId: '111122223333',
+    region: 'us-east-1',
+    stackName: stack.stackName,
+  });
+  functions = lambdaFunctions(stack, {
+    resolve,
+    region: 'us-east-1',
+    endpointUrl: aws.url,
+    now: () => worldNow,
+    credentialsOf: (logicalId) => ({
+      accessKeyId: keyOf(logicalId),
+      secretAccessKey: `secret-of-${logicalId}`,
+      sessionToken: `session-of-${logicalId}`,
+    }),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(functions ?? {}).map((f) => f.close()));
+  await aws?.close();
+});
+
+describe('the controller as Lambda runs its bundle', () => {
+  it('is defined by its template: memory, timeout, role and variables resolved', () => {
+    // Act
+    const { definition } = fn('Controller');
+    // Assess
+    expect(definition).toMatchObject({
+      handler: 'index.handler',
+      runtime: 'nodejs22.x',
+      memorySize: 2048,
+      timeoutSeconds: 180,
+      reservedConcurrency: undefined,
+      roleArn: expect.stringMatching(
+        /^arn:aws:iam::111122223333:role\/Nodesmith-shop-ControllerRole[0-9A-F]{8}$/,
+      ),
+    });
+    expect(definition.codeDirectory.startsWith(stack.outdir)).toBe(true);
+    expect(definition.environment).toEqual({
+      CLUSTER_NAME: 'shop',
+      STATE_TABLE: expect.stringMatching(/^Nodesmith-shop-State[0-9A-F]{8}$/),
+      CLAIMS_TABLE: expect.stringMatching(/^Nodesmith-shop-StateNodeClaims[0-9A-F]{8}$/),
+      WORK_QUEUE_URL: expect.stringMatching(
+        /^https:\/\/sqs\.us-east-1\.amazonaws\.com\/111122223333\/Nodesmith-shop-QueuesWork[0-9A-F]{8}$/,
+      ),
+      EVENT_BUS_NAME: expect.stringMatching(/^NodesmithshopDecisions[0-9A-F]{8}$/),
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+  });
+
+  it('asks EKS for its cluster with its role’s keys, and fails as its root does without EKS', async () => {
+    // Prepare
+    const controller = fn('Controller');
+    const tick = { source: 'schedule', reason: 'tick' };
+    const event = {
+      Records: [
+        {
+          messageId: 'message-0',
+          receiptHandle: 'receipt-0',
+          body: JSON.stringify(tick),
+          attributes: { ApproximateReceiveCount: '1' },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:111122223333:queue',
+          awsRegion: 'us-east-1',
+        },
+      ],
+    };
+    // Act
+    const failure = await controller.invoke(event).catch((err: unknown) => err);
+    // Assess
+    expect(failure).toBeInstanceOf(FunctionError);
+    expect((failure as FunctionError).errorType).toBe('ServiceUnavailableException');
+    expect((failure as FunctionError).errorMessage).toBe('Service Unavailable');
+    const controllerCalls = aws.calls.filter(
+      (c) => c.accessKeyId === keyOf(controller.definition.logicalId),
+    );
+    expect(controllerCalls.length).toBeGreaterThan(0);
+    expect(new Set(controllerCalls.map((c) => `${c.service} ${c.method} ${c.path}`))).toEqual(
+      new Set(['eks GET /clusters/shop']),
+    );
+    expect(controllerCalls[0]?.region).toBe('us-east-1');
+  }, 60_000);
+});
