@@ -9,8 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
 import type { LambdaFunction } from '../../../simulator/lambda/lambda-function.ts';
 import { lambdaFunctions } from '../../../simulator/lambda/lambda-functions.ts';
-import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import {
+  SqsEventSourceMapping,
+  sqsEventSourceMappings,
+} from '../../../simulator/lambda/sqs-event-source-mapping.ts';
+import {
+  type ResolveValue,
+  simpleTemplateResolver,
+} from '../../../simulator/lambda/template-resolver.ts';
 import type { SynthesizedStack } from '../../../simulator/synthesis/synthesized-stack.ts';
+import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import {
   startUnavailableEndpoint,
@@ -18,11 +26,12 @@ import {
 } from '../../support/unavailable-aws-endpoint.ts';
 
 const WORLD_START = Date.parse('2026-11-27T09:00:00.000Z');
-const worldNow = WORLD_START;
+let worldNow = WORLD_START;
 
 let stack: SynthesizedStack;
 let aws: UnavailableEndpoint;
 let functions: Record<string, LambdaFunction>;
+let resolve: ResolveValue;
 
 /** The function whose logical id starts with `name` (the template adds a hash). */
 function fn(name: string): LambdaFunction {
@@ -37,7 +46,7 @@ const keyOf = (logicalId: string) => `AKIA${logicalId.slice(0, -8).toUpperCase()
 beforeAll(async () => {
   stack = synthesizedForTests();
   aws = await startUnavailableEndpoint();
-  const resolve = simpleTemplateResolver(stack.template, {
+  resolve = simpleTemplateResolver(stack.template, {
     accountId: '111122223333',
     region: 'us-east-1',
     stackName: stack.stackName,
@@ -121,5 +130,80 @@ describe('the controller as Lambda runs its bundle', () => {
       new Set(['eks GET /clusters/shop']),
     );
     expect(controllerCalls[0]?.region).toBe('us-east-1');
+  }, 60_000);
+});
+
+/** The template's queue `id` (its logical id's start) and its dead-letter queue, as SQS holds them. */
+function queuesOf(id: string) {
+  const resources = Object.entries(stack.template.Resources);
+  const logicalId = (name: string) => resources.find(([key]) => key.slice(0, -8) === name)?.[0];
+  const queueId = logicalId(id) ?? '';
+  const properties = stack.template.Resources[queueId]?.Properties ?? {};
+  const redrive = properties.RedrivePolicy as {
+    deadLetterTargetArn: unknown;
+    maxReceiveCount: number;
+  };
+  const now = () => worldNow;
+  const deadLetterQueue = new InMemoryPolledQueue({
+    arn: resolve(redrive.deadLetterTargetArn),
+    visibilityTimeoutSeconds: 30,
+    now,
+  });
+  const queue = new InMemoryPolledQueue({
+    arn: resolve({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+    visibilityTimeoutSeconds: Number(properties.VisibilityTimeout),
+    now,
+    redrive: { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount },
+  });
+  return { queue, deadLetterQueue };
+}
+
+const SPOT_WARNING = JSON.stringify({
+  version: '0',
+  id: '7f0d2a3c-1b2e-4c5d-8e9f-0a1b2c3d4e5f',
+  'detail-type': 'EC2 Spot Instance Interruption Warning',
+  source: 'aws.ec2',
+  account: '111122223333',
+  time: '2026-11-27T09:00:00Z',
+  region: 'us-east-1',
+  resources: ['arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001'],
+  detail: { 'instance-id': 'i-0a1b2c3d4e5f60001', 'instance-action': 'terminate' },
+});
+
+describe('the interruption function behind its event source mapping', () => {
+  it('deletes what it answered, and a message that fails comes back until the dead-letter queue', async () => {
+    // Prepare
+    const interruption = fn('Interruption');
+    const definition = sqsEventSourceMappings(stack.template, resolve).find(
+      (m) => m.functionLogicalId === interruption.definition.logicalId,
+    );
+    if (definition === undefined) throw new Error('no mapping for the interruption function');
+    const { queue, deadLetterQueue } = queuesOf('QueuesInterruption');
+    const mapping = new SqsEventSourceMapping(definition, {
+      queue,
+      invoke: (event) => interruption.invoke(event),
+      now: () => worldNow,
+    });
+    const warning = queue.send(SPOT_WARNING);
+    const unreadable = queue.send('not an event');
+    // Act
+    const first = await mapping.poll();
+    const whileInvisible = mapping.poll();
+    const retries = [];
+    for (let receive = 2; receive <= 5; receive++) {
+      worldNow += 15_000;
+      retries.push(await mapping.poll());
+    }
+    worldNow += 15_000;
+    const afterTheLast = mapping.poll();
+    // Assess
+    expect(definition).toMatchObject({ batchSize: 10, reportBatchItemFailures: true });
+    expect(first).toEqual({ deleted: [unreadable], left: [warning] });
+    expect(whileInvisible).toBeUndefined();
+    expect(retries.map((r) => r?.left)).toEqual([[warning], [warning], [warning], [warning]]);
+    expect(afterTheLast).toBeUndefined();
+    expect(queue.bodies).toEqual([]);
+    expect(deadLetterQueue.bodies).toEqual([SPOT_WARNING]);
+    expect(interruption.tally).toMatchObject({ invocations: 5, coldStarts: 1 });
   }, 60_000);
 });
