@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
+import { startHttpApi } from '../../../simulator/lambda/http-api.ts';
+import { httpApiRoutes } from '../../../simulator/lambda/http-api-routes.ts';
 import type { LambdaFunction } from '../../../simulator/lambda/lambda-function.ts';
 import { lambdaFunctions } from '../../../simulator/lambda/lambda-functions.ts';
 import {
@@ -24,6 +26,7 @@ import {
   startUnavailableEndpoint,
   type UnavailableEndpoint,
 } from '../../support/unavailable-aws-endpoint.ts';
+import { signedFetch } from './support.ts';
 
 const WORLD_START = Date.parse('2026-11-27T09:00:00.000Z');
 let worldNow = WORLD_START;
@@ -205,5 +208,39 @@ describe('the interruption function behind its event source mapping', () => {
     expect(queue.bodies).toEqual([]);
     expect(deadLetterQueue.bodies).toEqual([SPOT_WARNING]);
     expect(interruption.tally).toMatchObject({ invocations: 5, coldStarts: 1 });
+  }, 60_000);
+});
+
+describe('the operator API behind its IAM route', () => {
+  it('refuses an unsigned call before the function, and invokes the bundle for a signed one', async () => {
+    // Prepare
+    const operator = {
+      secretAccessKey: 'operator-secret',
+      arn: 'arn:aws:iam::111122223333:user/operator',
+    };
+    const api = await startHttpApi({
+      routes: httpApiRoutes(stack.template),
+      invoke: (id, event) => (functions[id] as LambdaFunction).invoke(event),
+      callerOf: (key) => (key === 'AKIAOPERATOREXAMPLE1' ? operator : undefined),
+      accountId: '111122223333',
+      apiId: 'a1b2c3d4e5',
+      now: () => worldNow,
+    });
+    const url = new URL('/v1/nodepools', api.url);
+    const key = { accessKeyId: 'AKIAOPERATOREXAMPLE1', secretAccessKey: operator.secretAccessKey };
+    // Act
+    const unsigned = await fetch(url);
+    const invokedUnsigned = fn('Api').tally.invocations;
+    const signedCall = await signedFetch(url, key);
+    await api.close();
+    // Assess
+    expect(unsigned.status).toBe(403);
+    expect(invokedUnsigned).toBe(0);
+    expect(signedCall.status).not.toBe(403);
+    expect(fn('Api').tally.invocations).toBe(1);
+    const apiCalls = aws.calls.filter(
+      (c) => c.accessKeyId === keyOf(fn('Api').definition.logicalId),
+    );
+    expect(apiCalls.map((c) => c.service)).toContain('dynamodb');
   }, 60_000);
 });

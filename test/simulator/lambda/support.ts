@@ -1,10 +1,14 @@
 /**
- * Functions of a few lines for the Lambda runtime's tests: each written as a bundle directory
- * (`index.mjs`) and defined as a template would define it.
+ * Functions of a few lines for the Lambda runtime's tests, each written as a bundle directory
+ * (`index.mjs`) and defined as a template would define it; calls to the HTTP API signed as the
+ * nodesmith command line signs them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { HttpRequest } from '@smithy/protocol-http';
+import { SignatureV4 } from '@smithy/signature-v4';
 import type { FunctionDefinition } from '../../../simulator/lambda/function-definition.ts';
 import type { RoleCredentials } from '../../../simulator/lambda/lambda-environment.ts';
 
@@ -37,4 +41,40 @@ export function aFunction(
     environment: { CLUSTER_NAME: 'shop' },
     ...overrides,
   };
+}
+
+export interface SigningKey {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/** `fetch` of the URL, SigV4-signed for `execute-api` in us-east-1 with the key given. */
+export async function signedFetch(
+  url: URL,
+  key: SigningKey,
+  init: { method?: string; body?: string } = {},
+): Promise<Response> {
+  const method = init.method ?? 'GET';
+  const request = await new SignatureV4({
+    service: 'execute-api',
+    region: 'us-east-1',
+    credentials: key,
+    sha256: Sha256,
+  }).sign(
+    new HttpRequest({
+      method,
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: { host: url.host, 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    }),
+  );
+  return fetch(url, {
+    method,
+    headers: request.headers,
+    ...(init.body === undefined ? {} : { body: init.body }),
+  });
 }
