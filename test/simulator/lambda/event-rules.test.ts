@@ -1,0 +1,187 @@
+/**
+ * The template's EventBridge rules as the simulated EventBridge takes them, the tick fired on
+ * the simulated clock into the work queue, and what a target receives for an event.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventRules, type RuleDefinition } from '../../../simulator/lambda/event-rules.ts';
+import { nextFiring, ScheduledRules } from '../../../simulator/lambda/scheduled-rules.ts';
+import { targetInput } from '../../../simulator/lambda/target-input.ts';
+import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
+import { synthesizedForTests } from '../../support/synthesized-stack.ts';
+
+const START = Date.parse('2026-11-27T09:00:00.000Z');
+const SPOT_WARNING = {
+  version: '0',
+  id: '7f0d2a3c-1b2e-4c5d-8e9f-0a1b2c3d4e5f',
+  'detail-type': 'EC2 Spot Instance Interruption Warning',
+  source: 'aws.ec2',
+  account: '111122223333',
+  time: '2026-11-27T09:00:00Z',
+  region: 'us-east-1',
+  resources: ['arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001'],
+  detail: { 'instance-id': 'i-0a1b2c3d4e5f60001', 'instance-action': 'terminate' },
+};
+
+function templateRules(): RuleDefinition[] {
+  const { template, stackName } = synthesizedForTests();
+  const resolve = simpleTemplateResolver(template, {
+    accountId: '111122223333',
+    region: 'us-east-1',
+    stackName,
+  });
+  return eventRules(template, resolve);
+}
+
+/** The logical id in a resolved name, less its hash: `Nodesmith-shop-RulesTickE25710CC` → `RulesTick`. */
+const logical = (name: string) => name.replace(/^.*Nodesmith-shop-/, '').slice(0, -8);
+
+describe('the template’s EventBridge rules', () => {
+  it('are the four interruption patterns to the interruption queue, and the tick to the work queue', () => {
+    // Act
+    const rules = templateRules();
+    // Assess
+    const summary = rules.map((r) => ({
+      name: logical(r.name),
+      eventBusName: r.eventBusName,
+      enabled: r.enabled,
+      on: r.eventPattern ?? r.scheduleExpression,
+      targets: r.targets.map((t) => ({
+        ...t,
+        arn: logical(t.arn),
+        deadLetterArn: logical(t.deadLetterArn ?? ''),
+      })),
+    }));
+    const toInterruptions = [
+      { id: 'Target0', arn: 'QueuesInterruption', deadLetterArn: 'QueuesInterruptionDlq' },
+    ];
+    expect(summary).toEqual([
+      {
+        name: 'RulesSpotInterruption',
+        eventBusName: 'default',
+        enabled: true,
+        on: { source: ['aws.ec2'], 'detail-type': ['EC2 Spot Instance Interruption Warning'] },
+        targets: toInterruptions,
+      },
+      {
+        name: 'RulesRebalanceRecommendation',
+        eventBusName: 'default',
+        enabled: true,
+        on: { source: ['aws.ec2'], 'detail-type': ['EC2 Instance Rebalance Recommendation'] },
+        targets: toInterruptions,
+      },
+      {
+        name: 'RulesInstanceStateChange',
+        eventBusName: 'default',
+        enabled: true,
+        on: {
+          source: ['aws.ec2'],
+          'detail-type': ['EC2 Instance State-change Notification'],
+          detail: { state: ['stopping', 'stopped', 'shutting-down', 'terminated'] },
+        },
+        targets: toInterruptions,
+      },
+      {
+        name: 'RulesScheduledChange',
+        eventBusName: 'default',
+        enabled: true,
+        on: {
+          source: ['aws.health'],
+          'detail-type': ['AWS Health Event'],
+          detail: { service: ['EC2'], eventTypeCategory: ['scheduledChange'] },
+        },
+        targets: toInterruptions,
+      },
+      {
+        name: 'RulesTick',
+        eventBusName: 'default',
+        enabled: true,
+        on: 'rate(1 minute)',
+        targets: [
+          {
+            id: 'Target0',
+            arn: 'QueuesWork',
+            input: '{"source":"schedule","reason":"tick"}',
+            deadLetterArn: 'QueuesWorkDlq',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('fire the tick every minute of simulated time into the work queue', () => {
+    // Prepare
+    const rules = templateRules();
+    const work = new InMemoryPolledQueue({
+      arn: rules.find((r) => r.scheduleExpression !== undefined)?.targets[0]?.arn ?? '',
+      visibilityTimeoutSeconds: 1080,
+      now: () => START,
+    });
+    const schedule = new ScheduledRules(rules, {
+      accountId: '111122223333',
+      region: 'us-east-1',
+      createdMs: START,
+      deliver: (target, input) => {
+        if (target.arn === work.arn) work.send(input);
+      },
+    });
+    // Act
+    const withinTheFirstMinute = schedule.advanceTo(START + 59_000);
+    const twoMinutesOn = schedule.advanceTo(START + 150_000);
+    const again = schedule.advanceTo(START + 150_000);
+    // Assess
+    expect(withinTheFirstMinute).toEqual([]);
+    expect(twoMinutesOn.map((f) => [logical(f.rule), f.at - START])).toEqual([
+      ['RulesTick', 60_000],
+      ['RulesTick', 120_000],
+    ]);
+    expect(again).toEqual([]);
+    expect(work.bodies).toEqual([
+      '{"source":"schedule","reason":"tick"}',
+      '{"source":"schedule","reason":"tick"}',
+    ]);
+  });
+});
+
+describe('a schedule expression', () => {
+  it('fires a rate every period from its creation, and a cron at the UTC times it names', () => {
+    // Act
+    const rate = nextFiring('rate(5 minutes)', START, START + 7 * 60_000);
+    const monday = nextFiring('cron(0 12 ? * 2 *)', START, START);
+    const firstOfMonth = nextFiring('cron(30 6 1 * ? *)', START, START);
+    // Assess
+    expect(new Date(rate ?? 0).toISOString()).toBe('2026-11-27T09:10:00.000Z');
+    expect(new Date(monday ?? 0).toISOString()).toBe('2026-11-30T12:00:00.000Z');
+    expect(new Date(firstOfMonth ?? 0).toISOString()).toBe('2026-12-01T06:30:00.000Z');
+  });
+});
+
+describe('a rule target’s input', () => {
+  it('is its constant input, the part its path names, its transformed template, or the event', () => {
+    // Prepare
+    const arn = 'arn:aws:sqs:us-east-1:111122223333:Nodesmith-shop-QueuesInterruption';
+    const transformer = {
+      inputPathsMap: {
+        instance: '$.detail.instance-id',
+        resources: '$.resources',
+        none: '$.detail.none',
+      },
+      inputTemplate:
+        '{"instance": "<instance>", "resources": <resources>, "none": <none>, "kept": "<kept>"}',
+    };
+    // Act
+    const inputs = [
+      targetInput({ id: 'a', arn, input: '{"reason":"tick"}' }, SPOT_WARNING),
+      targetInput({ id: 'b', arn, inputPath: '$.detail' }, SPOT_WARNING),
+      targetInput({ id: 'c', arn, inputTransformer: transformer }, SPOT_WARNING),
+      targetInput({ id: 'd', arn }, SPOT_WARNING),
+    ];
+    // Assess
+    expect(inputs).toEqual([
+      '{"reason":"tick"}',
+      '{"instance-id":"i-0a1b2c3d4e5f60001","instance-action":"terminate"}',
+      '{"instance": "i-0a1b2c3d4e5f60001", "resources": ["arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001"], "none": null, "kept": "<kept>"}',
+      JSON.stringify(SPOT_WARNING),
+    ]);
+  });
+});
