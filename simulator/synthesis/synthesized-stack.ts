@@ -39,7 +39,7 @@ const INPUT_FOLDERS = ['lib', 'functions'];
 const INPUT_FILES = ['cdk.json', 'package-lock.json'];
 
 /** Synth needs no credentials and makes no lookups; notices and telemetry stay off. */
-const OFFLINE: Readonly<Record<string, string>> = {
+export const OFFLINE_SYNTH_ENVIRONMENT: Readonly<Record<string, string>> = {
   AWS_ACCESS_KEY_ID: '',
   AWS_SECRET_ACCESS_KEY: '',
   AWS_SESSION_TOKEN: '',
@@ -86,7 +86,7 @@ function runCdkSynth(options: SynthesisOptions, outdir: string): void {
     ['synth', '--quiet', '--no-notices', '-o', outdir, ...flags],
     {
       cwd: options.projectRoot,
-      env: { ...process.env, ...OFFLINE },
+      env: { ...process.env, ...OFFLINE_SYNTH_ENVIRONMENT },
       encoding: 'utf8',
       timeout: 300_000,
     },

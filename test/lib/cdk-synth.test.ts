@@ -8,22 +8,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OFFLINE_SYNTH_ENVIRONMENT } from '../../simulator/synthesis/synthesized-stack.ts';
 import { NODE_ROLE, SELF_MANAGED_CONTEXT } from './stack-fixture.ts';
 
-const OFFLINE = {
-  ...process.env,
-  // No credentials and nowhere to find them: synth must need none (no context lookups).
-  AWS_ACCESS_KEY_ID: '',
-  AWS_SECRET_ACCESS_KEY: '',
-  AWS_PROFILE: '',
-  AWS_CONFIG_FILE: '/nonexistent',
-  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
-  AWS_EC2_METADATA_DISABLED: 'true',
-  CDK_DISABLE_VERSION_CHECK: '1',
-  CDK_DISABLE_CLI_TELEMETRY: 'true',
-  CDK_DEFAULT_ACCOUNT: '111122223333',
-  CDK_DEFAULT_REGION: 'us-east-1',
-};
+// No credentials and nowhere to find them: synth must need none (no context lookups).
+const OFFLINE = { ...process.env, ...OFFLINE_SYNTH_ENVIRONMENT };
 
 function synth(context: Record<string, string>) {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
