@@ -4,7 +4,7 @@
  * input each sends (`Input`, `InputPath`, `InputTransformer`), as EventBridge's PutRule and
  * PutTargets take them.
  */
-import type { CloudFormationTemplate } from '../synthesis/cloud-assembly.ts';
+import { type CloudFormationTemplate, resourcesOfType } from '../synthesis/cloud-assembly.ts';
 import type { ResolveValue } from './template-resolver.ts';
 
 export interface RuleTarget {
@@ -69,19 +69,17 @@ export function eventRules(
   template: CloudFormationTemplate,
   resolve: ResolveValue,
 ): RuleDefinition[] {
-  return Object.entries(template.Resources)
-    .filter(([, r]) => r.Type === 'AWS::Events::Rule')
-    .map(([id, { Properties: p = {} }]) => ({
-      name: resolve({ Ref: id }),
-      arn: resolve({ 'Fn::GetAtt': [id, 'Arn'] }),
-      eventBusName: p.EventBusName === undefined ? 'default' : resolve(p.EventBusName),
-      ...(p.EventPattern === undefined
-        ? {}
-        : { eventPattern: p.EventPattern as Record<string, unknown> }),
-      ...(p.ScheduleExpression === undefined
-        ? {}
-        : { scheduleExpression: String(p.ScheduleExpression) }),
-      enabled: p.State !== 'DISABLED',
-      targets: ((p.Targets as TemplateTarget[]) ?? []).map((t) => targetOf(t, resolve)),
-    }));
+  return resourcesOfType(template, 'AWS::Events::Rule').map(([id, p]) => ({
+    name: resolve({ Ref: id }),
+    arn: resolve({ 'Fn::GetAtt': [id, 'Arn'] }),
+    eventBusName: p.EventBusName === undefined ? 'default' : resolve(p.EventBusName),
+    ...(p.EventPattern === undefined
+      ? {}
+      : { eventPattern: p.EventPattern as Record<string, unknown> }),
+    ...(p.ScheduleExpression === undefined
+      ? {}
+      : { scheduleExpression: String(p.ScheduleExpression) }),
+    enabled: p.State !== 'DISABLED',
+    targets: ((p.Targets as TemplateTarget[]) ?? []).map((t) => targetOf(t, resolve)),
+  }));
 }

@@ -4,7 +4,7 @@
  * path with parameters, those before a greedy `{proxy+}`, a method before `ANY`, `$default` last
  * (Amazon API Gateway Developer Guide, "Working with routes for HTTP APIs").
  */
-import type { CloudFormationTemplate } from '../synthesis/cloud-assembly.ts';
+import { type CloudFormationTemplate, resourcesOfType } from '../synthesis/cloud-assembly.ts';
 
 export interface HttpApiRoute {
   /** `POST /v1/audit`, `ANY /v1/{proxy+}`, `$default`. */
@@ -35,17 +35,15 @@ function referenced(value: unknown): string | undefined {
 }
 
 export function httpApiRoutes(template: CloudFormationTemplate): HttpApiRoute[] {
-  return Object.values(template.Resources)
-    .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
-    .map(({ Properties: route = {} }) => {
-      const integration = template.Resources[referenced(route.Target) ?? '']?.Properties ?? {};
-      return {
-        routeKey: String(route.RouteKey),
-        authorizationType: String(route.AuthorizationType ?? 'NONE'),
-        functionLogicalId: referenced(integration.IntegrationUri) ?? '',
-        payloadFormatVersion: String(integration.PayloadFormatVersion ?? '2.0'),
-      };
-    });
+  return resourcesOfType(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => {
+    const integration = template.Resources[referenced(route.Target) ?? '']?.Properties ?? {};
+    return {
+      routeKey: String(route.RouteKey),
+      authorizationType: String(route.AuthorizationType ?? 'NONE'),
+      functionLogicalId: referenced(integration.IntegrationUri) ?? '',
+      payloadFormatVersion: String(integration.PayloadFormatVersion ?? '2.0'),
+    };
+  });
 }
 
 /** One segment of a route's path as a pattern: `{name}` one segment, `{name+}` the rest. */

@@ -8,7 +8,7 @@
  * queue's visibility timeout (and go to its dead-letter queue after `maxReceiveCount`).
  */
 import type { PolledQueue, ReceivedMessage } from '../aws/aws-service.ts';
-import type { CloudFormationTemplate } from '../synthesis/cloud-assembly.ts';
+import { type CloudFormationTemplate, resourcesOfType } from '../synthesis/cloud-assembly.ts';
 import type { ResolveValue } from './template-resolver.ts';
 
 export interface EventSourceMappingDefinition {
@@ -40,9 +40,8 @@ export function sqsEventSourceMappings(
   template: CloudFormationTemplate,
   resolve: ResolveValue,
 ): EventSourceMappingDefinition[] {
-  return Object.entries(template.Resources)
-    .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
-    .map(([logicalId, { Properties: p = {} }]) => {
+  return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
+    .map(([logicalId, p]) => {
       const scaling = p.ScalingConfig as { MaximumConcurrency?: number } | undefined;
       const functionRef = p.FunctionName as { Ref?: string } | string;
       return {

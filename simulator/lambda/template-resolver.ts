@@ -13,6 +13,11 @@ export interface SimulatedAccount {
   readonly accountId: string;
   readonly region: string;
   readonly stackName: string;
+  /**
+   * The simulated account's endpoint. Queue URLs are made on it (`<endpoint>/<account>/<name>`):
+   * the SQS client sends each request to its QueueUrl's host, whatever endpoint it was given.
+   */
+  readonly endpointUrl?: string;
 }
 
 /** `Ref` of each resource type, as CloudFormation documents it: a name, a URL or an ARN. */
@@ -20,7 +25,7 @@ function refOf(type: string, name: string, account: SimulatedAccount): string {
   const { accountId, region } = account;
   switch (type) {
     case 'AWS::SQS::Queue':
-      return `https://sqs.${region}.amazonaws.com/${accountId}/${name}`;
+      return `${account.endpointUrl ?? `https://sqs.${region}.amazonaws.com`}/${accountId}/${name}`;
     case 'AWS::SecretsManager::Secret':
     case 'AWS::SNS::Topic':
       return arnOf(type, name, account);

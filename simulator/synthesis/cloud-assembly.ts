@@ -16,6 +16,16 @@ export interface CloudFormationTemplate {
   readonly Resources: Readonly<Record<string, TemplateResource>>;
 }
 
+/** The logical id and properties of each resource of the type, in template order. */
+export function resourcesOfType(
+  template: CloudFormationTemplate,
+  type: string,
+): [string, Readonly<Record<string, unknown>>][] {
+  return Object.entries(template.Resources)
+    .filter(([, resource]) => resource.Type === type)
+    .map(([id, resource]) => [id, resource.Properties ?? {}]);
+}
+
 export interface FunctionAsset {
   /** The bundle's directory in the cloud assembly: what Lambda would unzip as the task root. */
   readonly directory: string;

@@ -1,16 +1,24 @@
 /**
  * Nodesmith's functions started from their bundles in the synthesized cloud assembly, each in
- * its own process with the environment its template gives it, as Lambda runs them: the
- * controller asks EKS for its cluster with its own role's keys and fails the invocation as its
- * composition root does when EKS cannot answer; the interruption function answers the batches
- * its event source mapping delivers from the interruption queue.
+ * its own process with the environment its template gives it, as Lambda runs them, against an
+ * AWS endpoint that answers 503: the controller asks EKS for its cluster with its own role's keys
+ * and fails the invocation as its composition root does when EKS cannot answer; the interruption
+ * function answers the batches its event source mapping delivers from the interruption queue;
+ * the operator API is reached through its IAM route only when signed; the audit log relay reads
+ * what the log group's subscription sends it. Synthesis is shared by every test file (cached by
+ * its inputs); each function's container is started once and kept warm for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asyncInvokeConfigs } from '../../../simulator/lambda/async-invocation.ts';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
 import { startHttpApi } from '../../../simulator/lambda/http-api.ts';
 import { httpApiRoutes } from '../../../simulator/lambda/http-api-routes.ts';
 import type { LambdaFunction } from '../../../simulator/lambda/lambda-function.ts';
 import { lambdaFunctions } from '../../../simulator/lambda/lambda-functions.ts';
+import {
+  logSubscriptions,
+  SubscribedLogGroups,
+} from '../../../simulator/lambda/logs-subscription.ts';
 import {
   SqsEventSourceMapping,
   sqsEventSourceMappings,
@@ -20,13 +28,14 @@ import {
   simpleTemplateResolver,
 } from '../../../simulator/lambda/template-resolver.ts';
 import type { SynthesizedStack } from '../../../simulator/synthesis/synthesized-stack.ts';
+import { fixture } from '../../handlers/audit-relay/support.ts';
 import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import {
   startUnavailableEndpoint,
   type UnavailableEndpoint,
 } from '../../support/unavailable-aws-endpoint.ts';
-import { signedFetch } from './support.ts';
+import { SPOT_WARNING as SPOT_EVENT, signedFetch } from './support.ts';
 
 const WORLD_START = Date.parse('2026-11-27T09:00:00.000Z');
 let worldNow = WORLD_START;
@@ -53,6 +62,7 @@ beforeAll(async () => {
     accountId: '111122223333',
     region: 'us-east-1',
     stackName: stack.stackName,
+    endpointUrl: aws.url,
   });
   functions = lambdaFunctions(stack, {
     resolve,
@@ -93,7 +103,7 @@ describe('the controller as Lambda runs its bundle', () => {
       STATE_TABLE: expect.stringMatching(/^Nodesmith-shop-State[0-9A-F]{8}$/),
       CLAIMS_TABLE: expect.stringMatching(/^Nodesmith-shop-StateNodeClaims[0-9A-F]{8}$/),
       WORK_QUEUE_URL: expect.stringMatching(
-        /^https:\/\/sqs\.us-east-1\.amazonaws\.com\/111122223333\/Nodesmith-shop-QueuesWork[0-9A-F]{8}$/,
+        new RegExp(`^${aws.url}/111122223333/Nodesmith-shop-QueuesWork[0-9A-F]{8}$`),
       ),
       EVENT_BUS_NAME: expect.stringMatching(/^NodesmithshopDecisions[0-9A-F]{8}$/),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -161,17 +171,7 @@ function queuesOf(id: string) {
   return { queue, deadLetterQueue };
 }
 
-const SPOT_WARNING = JSON.stringify({
-  version: '0',
-  id: '7f0d2a3c-1b2e-4c5d-8e9f-0a1b2c3d4e5f',
-  'detail-type': 'EC2 Spot Instance Interruption Warning',
-  source: 'aws.ec2',
-  account: '111122223333',
-  time: '2026-11-27T09:00:00Z',
-  region: 'us-east-1',
-  resources: ['arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001'],
-  detail: { 'instance-id': 'i-0a1b2c3d4e5f60001', 'instance-action': 'terminate' },
-});
+const SPOT_WARNING = JSON.stringify(SPOT_EVENT);
 
 describe('the interruption function behind its event source mapping', () => {
   it('deletes what it answered, and a message that fails comes back until the dead-letter queue', async () => {
@@ -242,5 +242,53 @@ describe('the operator API behind its IAM route', () => {
       (c) => c.accessKeyId === keyOf(fn('Api').definition.logicalId),
     );
     expect(apiCalls.map((c) => c.service)).toContain('dynamodb');
+  }, 60_000);
+});
+
+describe('the audit log relay behind the log group’s subscription', () => {
+  it('reads the audit lines CloudWatch Logs sends it, and its failed wakes end in the failure queue', async () => {
+    // Prepare
+    const failed: { destination: string; record: unknown }[] = [];
+    const configOf = asyncInvokeConfigs(stack.template, resolve);
+    const groups = new SubscribedLogGroups(logSubscriptions(stack.template, resolve), {
+      owner: '111122223333',
+      invoke: (id, event) => (functions[id] as LambdaFunction).invoke(event),
+      functionArnOf: (id) => (functions[id] as LambdaFunction).definition.functionArn,
+      asyncConfigOf: configOf,
+      now: () => worldNow,
+      onFailure: (destination, record) => failed.push({ destination, record }),
+    });
+    const { items } = JSON.parse(fixture('pod-unschedulable.json')) as { items: unknown[] };
+    const lines = items.map((item, i) => ({
+      id: String(i),
+      timestamp: worldNow,
+      message: JSON.stringify(item),
+    }));
+    // Act
+    const outcomes = await groups.putLogEvents(
+      '/aws/eks/shop/cluster',
+      'kube-apiserver-audit-0f6b3f9c',
+      lines,
+    );
+    // Assess
+    const relay = fn('AuditLogs');
+    expect(outcomes).toEqual([
+      { functionLogicalId: relay.definition.logicalId, attempts: 3, succeeded: false },
+    ]);
+    expect(relay.tally).toMatchObject({ invocations: 3, errors: 3 });
+    const relayCalls = aws.calls.filter((c) => c.accessKeyId === keyOf(relay.definition.logicalId));
+    expect(new Set(relayCalls.map((c) => c.service))).toEqual(new Set(['sqs']));
+    expect(failed).toEqual([
+      {
+        destination: configOf(relay.definition.logicalId).onFailure,
+        record: expect.objectContaining({
+          requestContext: expect.objectContaining({
+            condition: 'RetriesExhausted',
+            approximateInvokeCount: 3,
+          }),
+          responsePayload: { errorType: expect.any(String), errorMessage: 'Service Unavailable' },
+        }),
+      },
+    ]);
   }, 60_000);
 });

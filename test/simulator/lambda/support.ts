@@ -78,3 +78,16 @@ export async function signedFetch(
     ...(init.body === undefined ? {} : { body: init.body }),
   });
 }
+
+/** EC2's two-minute warning for a spot instance, as EventBridge delivers it. */
+export const SPOT_WARNING = {
+  version: '0',
+  id: '7f0d2a3c-1b2e-4c5d-8e9f-0a1b2c3d4e5f',
+  'detail-type': 'EC2 Spot Instance Interruption Warning',
+  source: 'aws.ec2',
+  account: '111122223333',
+  time: '2026-11-27T09:00:00Z',
+  region: 'us-east-1',
+  resources: ['arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001'],
+  detail: { 'instance-id': 'i-0a1b2c3d4e5f60001', 'instance-action': 'terminate' },
+};
