@@ -66,6 +66,11 @@ const KINDS: Readonly<Record<string, ResourceKind>> = {
       Name: byName,
     },
   },
+  'AWS::Events::Rule': {
+    nameProperty: 'Name',
+    ref: byName,
+    attributes: { Arn: (name, account) => arn(account, 'events', `rule/${name}`) },
+  },
   'AWS::SecretsManager::Secret': {
     nameProperty: 'Name',
     ref: secretArn,

@@ -5,16 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CloudFormationTemplate } from '../iam/template-policies.ts';
 
-export interface TemplateResource {
-  readonly Type: string;
-  readonly Properties?: Readonly<Record<string, unknown>>;
-  readonly Metadata?: Readonly<Record<string, unknown>>;
-}
-
-export interface CloudFormationTemplate {
-  readonly Resources: Readonly<Record<string, TemplateResource>>;
-}
+export type { CloudFormationTemplate };
 
 /** The logical id and properties of each resource of the type, in template order. */
 export function resourcesOfType(
@@ -67,7 +60,8 @@ export function functionAssets(outdir: string): {
   ) as CloudFormationTemplate;
   const functions: Record<string, FunctionAsset> = {};
   for (const [id, resource] of Object.entries(template.Resources)) {
-    const assetPath = resource.Metadata?.['aws:asset:path'];
+    const metadata = (resource as { Metadata?: Record<string, unknown> }).Metadata;
+    const assetPath = metadata?.['aws:asset:path'];
     const handler = resource.Properties?.Handler;
     if (resource.Type !== 'AWS::Lambda::Function') continue;
     if (typeof assetPath !== 'string' || typeof handler !== 'string') continue;

@@ -9,6 +9,7 @@
  * its inputs); each function's container is started once and kept warm for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { asyncInvokeConfigs } from '../../../simulator/lambda/async-invocation.ts';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
 import { startHttpApi } from '../../../simulator/lambda/http-api.ts';
@@ -25,7 +26,7 @@ import {
 } from '../../../simulator/lambda/sqs-event-source-mapping.ts';
 import {
   type ResolveValue,
-  simpleTemplateResolver,
+  templateResolver,
 } from '../../../simulator/lambda/template-resolver.ts';
 import type { SynthesizedStack } from '../../../simulator/synthesis/synthesized-stack.ts';
 import { fixture } from '../../handlers/audit-relay/support.ts';
@@ -58,12 +59,10 @@ const keyOf = (logicalId: string) => `AKIA${logicalId.slice(0, -8).toUpperCase()
 beforeAll(async () => {
   stack = synthesizedForTests();
   aws = await startUnavailableEndpoint();
-  resolve = simpleTemplateResolver(stack.template, {
-    accountId: '111122223333',
-    region: 'us-east-1',
-    stackName: stack.stackName,
-    endpointUrl: aws.url,
-  });
+  resolve = templateResolver(
+    stack.template,
+    simulatedAccount({ stackName: stack.stackName, sqsEndpoint: aws.url }),
+  );
   functions = lambdaFunctions(stack, {
     resolve,
     region: 'us-east-1',
@@ -75,7 +74,7 @@ beforeAll(async () => {
       sessionToken: `session-of-${logicalId}`,
     }),
   });
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(functions ?? {}).map((f) => f.close()));

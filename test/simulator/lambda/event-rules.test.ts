@@ -2,11 +2,12 @@
  * The template's EventBridge rules as the simulated EventBridge takes them, the tick fired on
  * the simulated clock into the work queue, and what a target receives for an event.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { eventRules, type RuleDefinition } from '../../../simulator/lambda/event-rules.ts';
 import { nextFiring, ScheduledRules } from '../../../simulator/lambda/scheduled-rules.ts';
 import { targetInput } from '../../../simulator/lambda/target-input.ts';
-import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import { templateResolver } from '../../../simulator/lambda/template-resolver.ts';
 import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import { SPOT_WARNING } from './support.ts';
@@ -15,16 +16,17 @@ const START = Date.parse('2026-11-27T09:00:00.000Z');
 
 function templateRules(): RuleDefinition[] {
   const { template, stackName } = synthesizedForTests();
-  const resolve = simpleTemplateResolver(template, {
-    accountId: '111122223333',
-    region: 'us-east-1',
-    stackName,
-  });
+  const resolve = templateResolver(template, simulatedAccount({ stackName }));
   return eventRules(template, resolve);
 }
 
 /** The logical id in a resolved name, less its hash: `Nodesmith-shop-RulesTickE25710CC` → `RulesTick`. */
 const logical = (name: string) => name.replace(/^.*Nodesmith-shop-/, '').slice(0, -8);
+
+// Synthesized once for every test file, or read back from the cache.
+beforeAll(() => {
+  synthesizedForTests();
+}, 180_000);
 
 describe('the template’s EventBridge rules', () => {
   it('are the four interruption patterns to the interruption queue, and the tick to the work queue', () => {

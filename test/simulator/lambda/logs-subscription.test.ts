@@ -4,7 +4,8 @@
  * with its retries and its `OnFailure` destination.
  */
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { asyncInvokeConfigs } from '../../../simulator/lambda/async-invocation.ts';
 import { filterMatches } from '../../../simulator/lambda/log-filter-pattern.ts';
 import {
@@ -12,7 +13,7 @@ import {
   logSubscriptions,
   SubscribedLogGroups,
 } from '../../../simulator/lambda/logs-subscription.ts';
-import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import { templateResolver } from '../../../simulator/lambda/template-resolver.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 
 const AUDIT_FILTER = '{ ($.objectRef.resource = "pods") || ($.objectRef.resource = "nodes") }';
@@ -25,16 +26,17 @@ const line = (resource: string, verb = 'create') =>
 
 function templateSubscriptions() {
   const { template, stackName } = synthesizedForTests();
-  const resolve = simpleTemplateResolver(template, {
-    accountId: '111122223333',
-    region: 'us-east-1',
-    stackName,
-  });
+  const resolve = templateResolver(template, simulatedAccount({ stackName }));
   return {
     subscriptions: logSubscriptions(template, resolve),
     configOf: asyncInvokeConfigs(template, resolve),
   };
 }
+
+// Synthesized once for every test file, or read back from the cache.
+beforeAll(() => {
+  synthesizedForTests();
+}, 180_000);
 
 describe('a CloudWatch Logs filter pattern', () => {
   it.each([

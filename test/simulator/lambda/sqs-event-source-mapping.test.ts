@@ -4,12 +4,13 @@
  * or left for each kind of answer.
  */
 import { describe, expect, it } from 'vitest';
+import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import {
   type EventSourceMappingDefinition,
   SqsEventSourceMapping,
   sqsEventSourceMappings,
 } from '../../../simulator/lambda/sqs-event-source-mapping.ts';
-import { simpleTemplateResolver } from '../../../simulator/lambda/template-resolver.ts';
+import { templateResolver } from '../../../simulator/lambda/template-resolver.ts';
 import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 
 const QUEUE_ARN = 'arn:aws:sqs:eu-west-1:111122223333:Nodesmith-shop-QueuesWork';
@@ -74,11 +75,7 @@ describe('an SQS event source mapping', () => {
         },
       },
     };
-    const resolve = simpleTemplateResolver(template, {
-      accountId: '111122223333',
-      region: 'us-east-1',
-      stackName: 'Nodesmith-shop',
-    });
+    const resolve = templateResolver(template, simulatedAccount({ stackName: 'Nodesmith-shop' }));
     // Act
     const mappings = sqsEventSourceMappings(template, resolve);
     // Assess
