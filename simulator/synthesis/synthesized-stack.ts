@@ -96,19 +96,45 @@ function runCdkSynth(options: SynthesisOptions, outdir: string): void {
   }
 }
 
+/** How long a run waits for another synthesizing the same inputs before doing it itself. */
+const WAIT_FOR_OTHER_MS = 300_000;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
- * Synthesizes into a directory of its own, then renames it into place, so two runs at once
- * never read a half-written output: the first rename wins, the other's output is dropped.
+ * Synthesizes into a directory of its own, then renames it into place, so a run never reads a
+ * half-written output. One run at a time synthesizes given inputs (a lock directory beside the
+ * output): test files starting together wait for the first instead of each running cdk synth.
  */
 function synthesizeInto(options: SynthesisOptions, outdir: string): void {
+  const lock = `${outdir}.lock`;
+  const waitUntil = Date.now() + WAIT_FOR_OTHER_MS;
+  while (!tryLock(lock)) {
+    if (existsSync(join(outdir, 'manifest.json'))) return;
+    if (Date.now() > waitUntil) rmSync(lock, { recursive: true, force: true });
+    sleep(250);
+  }
   const building = `${outdir}.building-${process.pid}`;
-  rmSync(building, { recursive: true, force: true });
-  runCdkSynth(options, building);
   try {
-    renameSync(building, outdir);
-  } catch (err) {
+    if (existsSync(join(outdir, 'manifest.json'))) return;
     rmSync(building, { recursive: true, force: true });
-    if (!existsSync(join(outdir, 'manifest.json'))) throw err;
+    runCdkSynth(options, building);
+    renameSync(building, outdir);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
   }
 }
 

@@ -44,7 +44,7 @@ beforeAll(async () => {
     apiId: 'a1b2c3d4e5',
     now: () => NOW,
   });
-}, 120_000);
+}, 180_000);
 
 beforeEach(() => {
   invoked = [];

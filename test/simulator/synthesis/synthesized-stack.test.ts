@@ -31,7 +31,7 @@ describe('the synthesized stack', () => {
     expect(second.reused).toBe(true);
     expect(second.outdir).toBe(first.outdir);
     expect(second.template).toEqual(first.template);
-  }, 120_000);
+  }, 180_000);
 
   it('names each bundled function’s code directory and handler from the template', () => {
     // Act
@@ -49,7 +49,7 @@ describe('the synthesized stack', () => {
     for (const { directory } of Object.values(functions)) {
       expect(existsSync(join(directory, 'index.mjs')), directory).toBe(true);
     }
-  }, 120_000);
+  }, 180_000);
 
   it('is synthesized again when a source, cdk.json, the lock file or the context changes', () => {
     // Prepare
