@@ -33,6 +33,9 @@ describe('the template’s EventBridge rules', () => {
     // Act
     const rules = templateRules();
     // Assess
+    expect(rules.map((r) => r.arn)).toEqual(
+      rules.map((r) => `arn:aws:events:us-east-1:111122223333:rule/${r.name}`),
+    );
     const summary = rules.map((r) => ({
       name: logical(r.name),
       eventBusName: r.eventBusName,
