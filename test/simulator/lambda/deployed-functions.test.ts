@@ -9,6 +9,7 @@
  * its inputs); each function's container is started once and kept warm for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqsQueues } from '../../../simulator/aws/sqs/sqs-queues.ts';
 import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { asyncInvokeConfigs } from '../../../simulator/lambda/async-invocation.ts';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
@@ -30,13 +31,12 @@ import {
 } from '../../../simulator/lambda/template-resolver.ts';
 import type { SynthesizedStack } from '../../../simulator/synthesis/synthesized-stack.ts';
 import { fixture } from '../../handlers/audit-relay/support.ts';
-import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import {
   startUnavailableEndpoint,
   type UnavailableEndpoint,
 } from '../../support/unavailable-aws-endpoint.ts';
-import { SPOT_WARNING as SPOT_EVENT, signedFetch } from './support.ts';
+import { messagesIn, SPOT_WARNING as SPOT_EVENT, signedFetch } from './support.ts';
 
 const WORLD_START = Date.parse('2026-11-27T09:00:00.000Z');
 let worldNow = WORLD_START;
@@ -155,17 +155,18 @@ function queuesOf(id: string) {
     deadLetterTargetArn: unknown;
     maxReceiveCount: number;
   };
-  const now = () => worldNow;
-  const deadLetterQueue = new InMemoryPolledQueue({
-    arn: resolve(redrive.deadLetterTargetArn),
-    visibilityTimeoutSeconds: 30,
-    now,
+  const queues = new SqsQueues({
+    endpointUrl: () => aws.url,
+    region: 'us-east-1',
+    account: '111122223333',
+    now: () => worldNow,
   });
-  const queue = new InMemoryPolledQueue({
-    arn: resolve({ 'Fn::GetAtt': [queueId, 'Arn'] }),
-    visibilityTimeoutSeconds: Number(properties.VisibilityTimeout),
-    now,
-    redrive: { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount },
+  const nameOf = (arn: string) => arn.split(':')[5] ?? '';
+  const deadLetterTargetArn = resolve(redrive.deadLetterTargetArn);
+  const deadLetterQueue = queues.create(nameOf(deadLetterTargetArn));
+  const queue = queues.create(nameOf(resolve({ 'Fn::GetAtt': [queueId, 'Arn'] })), {
+    visibilityTimeout: Number(properties.VisibilityTimeout),
+    redrivePolicy: { deadLetterTargetArn, maxReceiveCount: redrive.maxReceiveCount },
   });
   return { queue, deadLetterQueue };
 }
@@ -204,8 +205,10 @@ describe('the interruption function behind its event source mapping', () => {
     expect(whileInvisible).toBeUndefined();
     expect(retries.map((r) => r?.left)).toEqual([[warning], [warning], [warning], [warning]]);
     expect(afterTheLast).toBeUndefined();
-    expect(queue.bodies).toEqual([]);
-    expect(deadLetterQueue.bodies).toEqual([SPOT_WARNING]);
+    expect(messagesIn(queue)).toBe(0);
+    expect(deadLetterQueue.receive(10).map((m) => [m.messageId, m.body])).toEqual([
+      [warning, SPOT_WARNING],
+    ]);
     expect(interruption.tally).toMatchObject({ invocations: 5, coldStarts: 1 });
   }, 60_000);
 });

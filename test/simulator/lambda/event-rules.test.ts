@@ -3,12 +3,12 @@
  * the simulated clock into the work queue, and what a target receives for an event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SqsQueues } from '../../../simulator/aws/sqs/sqs-queues.ts';
 import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { eventRules, type RuleDefinition } from '../../../simulator/lambda/event-rules.ts';
 import { nextFiring, ScheduledRules } from '../../../simulator/lambda/scheduled-rules.ts';
 import { targetInput } from '../../../simulator/lambda/target-input.ts';
 import { templateResolver } from '../../../simulator/lambda/template-resolver.ts';
-import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import { SPOT_WARNING } from './support.ts';
 
@@ -107,11 +107,13 @@ describe('the template’s EventBridge rules', () => {
   it('fire the tick every minute of simulated time into the work queue', () => {
     // Prepare
     const rules = templateRules();
-    const work = new InMemoryPolledQueue({
-      arn: rules.find((r) => r.scheduleExpression !== undefined)?.targets[0]?.arn ?? '',
-      visibilityTimeoutSeconds: 1080,
+    const workArn = rules.find((r) => r.scheduleExpression !== undefined)?.targets[0]?.arn ?? '';
+    const work = new SqsQueues({
+      endpointUrl: () => 'http://127.0.0.1:4566',
+      region: 'us-east-1',
+      account: '111122223333',
       now: () => START,
-    });
+    }).create(workArn.split(':')[5] ?? '', { visibilityTimeout: 1080 });
     const schedule = new ScheduledRules(rules, {
       accountId: '111122223333',
       region: 'us-east-1',
@@ -131,7 +133,7 @@ describe('the template’s EventBridge rules', () => {
       ['RulesTick', 120_000],
     ]);
     expect(again).toEqual([]);
-    expect(work.bodies).toEqual([
+    expect(work.receive(10).map((m) => m.body)).toEqual([
       '{"source":"schedule","reason":"tick"}',
       '{"source":"schedule","reason":"tick"}',
     ]);

@@ -4,6 +4,7 @@
  * or left for each kind of answer.
  */
 import { describe, expect, it } from 'vitest';
+import { SqsQueues } from '../../../simulator/aws/sqs/sqs-queues.ts';
 import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import {
   type EventSourceMappingDefinition,
@@ -11,17 +12,19 @@ import {
   sqsEventSourceMappings,
 } from '../../../simulator/lambda/sqs-event-source-mapping.ts';
 import { templateResolver } from '../../../simulator/lambda/template-resolver.ts';
-import { InMemoryPolledQueue } from '../../support/in-memory-polled-queue.ts';
+import { messagesIn } from './support.ts';
 
 const QUEUE_ARN = 'arn:aws:sqs:eu-west-1:111122223333:Nodesmith-shop-QueuesWork';
 
 function aWorld(overrides: Partial<EventSourceMappingDefinition> = {}) {
   let now = Date.parse('2026-11-27T09:00:00.000Z');
-  const queue = new InMemoryPolledQueue({
-    arn: QUEUE_ARN,
-    visibilityTimeoutSeconds: 60,
+  const queues = new SqsQueues({
+    endpointUrl: () => 'http://127.0.0.1:4566',
+    region: 'eu-west-1',
+    account: '111122223333',
     now: () => now,
   });
+  const queue = queues.create('Nodesmith-shop-QueuesWork', { visibilityTimeout: 60 });
   const events: { Records: { messageId: string; body: string }[] }[] = [];
   let answer: (event: (typeof events)[number]) => Promise<unknown> = async () => ({});
   const definition: EventSourceMappingDefinition = {
@@ -104,12 +107,12 @@ describe('an SQS event source mapping', () => {
       Records: [
         {
           messageId: id,
-          receiptHandle: `${id}#1`,
+          receiptHandle: expect.any(String),
           body: '{"source":"schedule","reason":"tick"}',
           attributes: {
             ApproximateReceiveCount: '1',
             SentTimestamp: String(Date.parse('2026-11-27T09:00:00.000Z')),
-            SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+            SenderId: 'AIDASIMULATED',
             ApproximateFirstReceiveTimestamp: String(Date.parse('2026-11-27T09:00:00.000Z')),
           },
           messageAttributes: {},
@@ -141,7 +144,7 @@ describe('an SQS event source mapping', () => {
     expect(started.map((s) => s !== undefined)).toEqual([true, true, false]);
     expect(inFlight).toBe(2);
     expect(afterwards?.deleted).toHaveLength(1);
-    expect(queue.bodies).toEqual([]);
+    expect(messagesIn(queue)).toBe(0);
   });
 
   it('gathers a batch for its window unless the batch fills first', async () => {
@@ -189,7 +192,7 @@ describe('an SQS event source mapping', () => {
     expect(failed).toEqual({ deleted: [], left: ids, error: expect.any(Error) });
     expect(strange).toEqual({ deleted: [], left: ids });
     expect(partial).toEqual({ deleted: [ids[0]], left: [ids[1]] });
-    expect(queue.bodies).toEqual(['b']);
+    expect(messagesIn(queue)).toBe(1);
   });
 
   it('deletes the whole batch on success when partial responses are not turned on', async () => {
@@ -203,6 +206,6 @@ describe('an SQS event source mapping', () => {
     const outcome = await mapping.poll();
     // Assess
     expect(outcome).toEqual({ deleted: ids, left: [] });
-    expect(queue.bodies).toEqual([]);
+    expect(messagesIn(queue)).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import type { SqsQueue } from '../../../simulator/aws/sqs/sqs-queue.ts';
 import type { FunctionDefinition } from '../../../simulator/lambda/function-definition.ts';
 import type { RoleCredentials } from '../../../simulator/lambda/lambda-environment.ts';
 
@@ -91,3 +92,12 @@ export const SPOT_WARNING = {
   resources: ['arn:aws:ec2:us-east-1a:instance/i-0a1b2c3d4e5f60001'],
   detail: { 'instance-id': 'i-0a1b2c3d4e5f60001', 'instance-action': 'terminate' },
 };
+
+/** How many messages the queue holds, visible or in flight. */
+export function messagesIn(queue: SqsQueue): number {
+  const attributes = queue.attributes();
+  return (
+    Number(attributes.ApproximateNumberOfMessages) +
+    Number(attributes.ApproximateNumberOfMessagesNotVisible)
+  );
+}
