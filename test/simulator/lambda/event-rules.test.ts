@@ -3,6 +3,11 @@
  * the simulated clock into the work queue, and what a target receives for an event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deliverToQueues } from '../../../simulator/aws/eventbridge/queue-targets.ts';
+import {
+  type AwsEvent,
+  SimulatedEventBridge,
+} from '../../../simulator/aws/eventbridge/simulated-event-bridge.ts';
 import { SqsQueues } from '../../../simulator/aws/sqs/sqs-queues.ts';
 import { simulatedAccount } from '../../../simulator/iam/simulated-account.ts';
 import { eventRules, type RuleDefinition } from '../../../simulator/lambda/event-rules.ts';
@@ -137,6 +142,44 @@ describe('the template’s EventBridge rules', () => {
       '{"source":"schedule","reason":"tick"}',
       '{"source":"schedule","reason":"tick"}',
     ]);
+  });
+});
+
+describe('the template’s rules on the simulated EventBridge', () => {
+  it('are put as they are, and route a spot warning and the tick to their queues', () => {
+    // Prepare
+    let now = START;
+    const queues = new SqsQueues({
+      endpointUrl: () => 'http://127.0.0.1:4566',
+      region: 'us-east-1',
+      account: '111122223333',
+      now: () => now,
+    });
+    const rules = templateRules();
+    for (const arn of new Set(rules.flatMap((r) => r.targets.map((t) => t.arn)))) {
+      queues.create(arn.split(':')[5] ?? '');
+    }
+    const events = new SimulatedEventBridge({
+      region: 'us-east-1',
+      account: '111122223333',
+      now: () => now,
+      deliver: deliverToQueues(queues),
+    });
+    // Act
+    for (const rule of rules) events.putRule(rule);
+    events.emit(SPOT_WARNING as AwsEvent);
+    now += 60_000;
+    events.fireDueSchedules();
+    // Assess
+    const received = (name: string) => {
+      const arn = rules.find((r) => logical(r.name) === name)?.targets[0]?.arn ?? '';
+      return queues
+        .byArn(arn)
+        ?.receive(10)
+        .map((m) => m.body);
+    };
+    expect(received('RulesSpotInterruption')).toEqual([JSON.stringify(SPOT_WARNING)]);
+    expect(received('RulesTick')).toEqual(['{"source":"schedule","reason":"tick"}']);
   });
 });
 
