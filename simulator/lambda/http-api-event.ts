@@ -55,6 +55,12 @@ function queryParameters(query: URLSearchParams): Record<string, string> | undef
   return Object.fromEntries(keys.map((k) => [k, query.getAll(k).join(',')]));
 }
 
+function lastValues(query: URLSearchParams): Record<string, string> | undefined {
+  const keys = [...new Set(query.keys())];
+  if (keys.length === 0) return undefined;
+  return Object.fromEntries(keys.map((k) => [k, query.getAll(k).at(-1) ?? '']));
+}
+
 function identityOf(context: ApiContext) {
   const iam = context.iam;
   if (iam === undefined) return undefined;
@@ -126,7 +132,8 @@ export function payloadV1(request: ReceivedRequest, matched: MatchedRoute, conte
     multiValueHeaders: Object.fromEntries(
       Object.entries(request.headers).map(([k, v]) => [k, v.split(',')]),
     ),
-    queryStringParameters: queryParameters(request.query) ?? null,
+    // Format 1.0 keeps the last of a repeated parameter; 2.0 joins them with commas.
+    queryStringParameters: lastValues(request.query) ?? null,
     multiValueQueryStringParameters:
       Object.keys(multiValueQuery).length === 0 ? null : multiValueQuery,
     requestContext: {

@@ -171,3 +171,54 @@ describe('the HTTP API as API Gateway serves it', () => {
     ]);
   });
 });
+
+describe('a route of payload format 1.0', () => {
+  it('gets the REST API’s event and must answer with a status code', async () => {
+    // Prepare
+    const events: any[] = [];
+    let reply: unknown = { statusCode: 204, multiValueHeaders: { 'x-pools': ['a', 'b'] } };
+    const v1 = await startHttpApi({
+      routes: [
+        {
+          routeKey: 'GET /v1/pools/{name}',
+          authorizationType: 'NONE',
+          functionLogicalId: 'Api',
+          payloadFormatVersion: '1.0',
+        },
+      ],
+      invoke: async (_, event) => {
+        events.push(event);
+        return reply;
+      },
+      callerOf: () => undefined,
+      accountId: '111122223333',
+      apiId: 'a1b2c3d4e5',
+      now: () => NOW,
+    });
+    // Act
+    const answered = await fetch(`${v1.url}/v1/pools/default?watch=true&watch=false`);
+    reply = { body: 'no status' };
+    const malformed = await fetch(`${v1.url}/v1/pools/default`);
+    await v1.close();
+    // Assess
+    expect(answered.status).toBe(204);
+    expect(answered.headers.get('x-pools')).toBe('a, b');
+    expect(malformed.status).toBe(500);
+    expect(events[0]).toMatchObject({
+      version: '1.0',
+      resource: '/v1/pools/{name}',
+      path: '/v1/pools/default',
+      httpMethod: 'GET',
+      queryStringParameters: { watch: 'false' },
+      multiValueQueryStringParameters: { watch: ['true', 'false'] },
+      pathParameters: { name: 'default' },
+      requestContext: {
+        resourcePath: '/v1/pools/{name}',
+        requestTimeEpoch: NOW,
+        stage: '$default',
+      },
+      body: null,
+      isBase64Encoded: false,
+    });
+  });
+});
