@@ -3,21 +3,20 @@
  * §9): the CloudProvider port over the bundled catalog and prices, on simulated time. Launches are
  * idempotent by claim name as CreateFleet is by ClientToken, fill the cheapest offering that
  * still has capacity and report the ones that had none, and instances run after a boot delay.
- * Capacity, throttling and API latency can be set to exercise the controller's fallbacks.
+ * Capacity, throttling and API latency can be set to exercise the controller's fallbacks. Its
+ * instances, capacity and prices are those of the account's EC2 (`SimulatedEc2`), which the EC2
+ * API serves to deployed functions.
  */
-import { createHash } from 'node:crypto';
 import type { InstanceType } from '../../functions/domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../functions/domain/instance-types/bundled-catalog.ts';
 import { buildInstanceTypes } from '../../functions/domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../functions/domain/instance-types/offerings.ts';
-import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import { KeptValues } from '../../functions/domain/kept-values.ts';
 import { Label } from '../../functions/domain/labels.ts';
 import { has } from '../../functions/domain/requirements/requirement.ts';
 import { fromNodeSelector, get } from '../../functions/domain/requirements/requirements.ts';
 import type { NodeClaimRecord } from '../../functions/domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../../functions/domain/state/unavailable-offering.ts';
-import type { Clock } from '../../functions/ports/clock.ts';
 import type {
   CloudProvider,
   InstanceTypeOptions,
@@ -33,55 +32,23 @@ import {
   InvalidConfigError,
   ThrottledError,
 } from '../../functions/ports/errors.ts';
-import { CapacityPools } from './capacity-pools.ts';
-import { aliasImageId } from './simulated-images.ts';
-import type { InstanceOrigin, SimulatedInstance } from './simulated-instance.ts';
+import type { CapacityPools } from './capacity-pools.ts';
 import {
-  SPOT_NOTICE_MS,
-  type SpotInterruptionWarning,
-  spotInterruptionWarning,
-} from './spot-interruption.ts';
-import { simulatedSpotPrices } from './spot-prices.ts';
+  type ForeignInstance,
+  type LaunchListener,
+  type PricedOffering,
+  SimulatedEc2,
+  type SimulatedEc2Options,
+  type TerminationListener,
+} from './simulated-ec2.ts';
+import { aliasImageId } from './simulated-images.ts';
+import type { SimulatedInstance } from './simulated-instance.ts';
+import type { SpotInterruptionWarning } from './spot-interruption.ts';
 
-export interface SimulatedCloudOptions {
-  readonly clock: Clock;
-  readonly region: string;
-  readonly zones: readonly string[];
-  readonly seed: number;
-  /**
-   * `market` simulates spot at 30–40 % of on-demand; `list` prices spot at on-demand, as a
-   * what-if plan does without live prices. @default market
-   */
-  readonly spotPrices?: 'market' | 'list';
-  /** From launch to `running`. @default 20 */
-  readonly bootSeconds?: number;
-  /** Each API call waits this long first (through `sleep`, so simulations can use simulated time). */
-  readonly latencyMs?: number;
-  readonly sleep?: (ms: number) => Promise<void>;
-}
+export type SimulatedCloudOptions = SimulatedEc2Options;
+export type { ForeignInstance, LaunchListener, TerminationListener };
 
-export type LaunchListener = (instance: SimulatedInstance, context: LaunchContext) => void;
-
-/** How long before its start an instance something else launched has been running. */
-const ALREADY_RUNNING_MS = 24 * 3600_000;
-
-/** An instance already running when the simulation starts, launched by something else. */
-export interface ForeignInstance {
-  readonly instanceId: string;
-  readonly instanceType: string;
-  readonly zone: string;
-  readonly capacityType: SimulatedInstance['capacityType'];
-  readonly origin: Exclude<InstanceOrigin, 'nodesmith'>;
-  /** Karpenter's NodeClaim and NodePool tags; none on a node group's instance. */
-  readonly nodeClaim?: string;
-  readonly nodePool?: string;
-  readonly nodeClass?: string;
-}
-export type TerminationListener = (instance: SimulatedInstance) => void;
-
-interface Candidate extends OfferingKey {
-  readonly pricePerHour: number;
-}
+type Candidate = PricedOffering;
 
 /** Offerings of the claim's types in its zones and capacity type, cheapest first. */
 function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Candidate[] {
@@ -111,51 +78,35 @@ function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Can
 const MAX_BUILT_LISTS = 32;
 
 export class SimulatedCloud implements CloudProvider {
-  readonly capacity = new CapacityPools();
-  readonly #options: SimulatedCloudOptions;
-  readonly #prices: OfferingPrices;
-  readonly #instances: SimulatedInstance[] = [];
-  readonly #byClaim = new Map<string, SimulatedInstance>();
-  readonly #launchListeners: LaunchListener[] = [];
-  readonly #terminationListeners: TerminationListener[] = [];
-  readonly #reclaimAt = new Map<string, number>();
+  /** The account's EC2, which the EC2 API serves too. */
+  readonly ec2: SimulatedEc2;
   /**
    * Built lists by class and unavailable offerings: the catalog and prices never change here.
    * Karpenter keeps built instance types the same way, keyed by what they are built from
    * (aws: pkg/providers/instancetype/instancetype.go, `List`).
    */
   readonly #builtTypes = new KeptValues<readonly InstanceType[]>(MAX_BUILT_LISTS);
-  #interruptions = 0;
-  #throttled = 0;
   #launchCalls = 0;
 
-  constructor(options: SimulatedCloudOptions) {
-    this.#options = options;
-    const onDemand = onDemandPrices(options.region);
-    this.#prices = {
-      onDemand: onDemand.prices,
-      spot:
-        options.spotPrices === 'list'
-          ? new Map()
-          : simulatedSpotPrices(onDemand.prices, options.zones, options.seed),
-      currency: onDemand.currency,
-      onDemandSource: 'bundled',
-      spotSource: options.spotPrices === 'list' ? 'none' : 'live',
-      priceSource: onDemand.priceSource,
-    };
+  constructor(options: SimulatedCloudOptions | SimulatedEc2) {
+    this.ec2 = options instanceof SimulatedEc2 ? options : new SimulatedEc2(options);
+  }
+
+  get capacity(): CapacityPools {
+    return this.ec2.capacity;
   }
 
   onLaunch(listener: LaunchListener): void {
-    this.#launchListeners.push(listener);
+    this.ec2.onLaunch(listener);
   }
 
   onTermination(listener: TerminationListener): void {
-    this.#terminationListeners.push(listener);
+    this.ec2.onTermination(listener);
   }
 
   /** The next `calls` API calls are refused for rate. */
   throttleNext(calls: number): void {
-    this.#throttled = calls;
+    this.ec2.throttleNext(calls);
   }
 
   /**
@@ -163,30 +114,12 @@ export class SimulatedCloud implements CloudProvider {
    * the cluster tag but not Nodesmith's, so only `describe` finds it.
    */
   startForeign(foreign: ForeignInstance): SimulatedInstance {
-    const price = this.#prices.onDemand.get(foreign.instanceType) ?? 0;
-    const instance: SimulatedInstance = {
-      instanceId: foreign.instanceId,
-      providerID: `aws:///${foreign.zone}/${foreign.instanceId}`,
-      instanceType: foreign.instanceType,
-      zone: foreign.zone,
-      capacityType: foreign.capacityType,
-      pricePerHour: price,
-      nodeClaim: foreign.nodeClaim ?? '',
-      nodePool: foreign.nodePool ?? '',
-      nodeClass: foreign.nodeClass ?? '',
-      imageId: aliasImageId('al2023', 'latest'),
-      // It has been running since before the simulation began, so it is never `pending`.
-      launchedAt: this.#options.clock.now().getTime() - ALREADY_RUNNING_MS,
-      origin: foreign.origin,
-      owned: false,
-    };
-    this.#instances.push(instance);
-    return instance;
+    return this.ec2.startForeign(foreign);
   }
 
   /** Every instance ever launched, terminated ones included, in launch order. */
   instances(): readonly SimulatedInstance[] {
-    return this.#instances;
+    return this.ec2.instances();
   }
 
   /**
@@ -194,32 +127,12 @@ export class SimulatedCloud implements CloudProvider {
    * instance is reclaimed two minutes of simulated time later (see `reclaim`).
    */
   interrupt(instanceId: string): SpotInterruptionWarning {
-    const instance = this.#instances.find((i) => i.instanceId === instanceId);
-    if (instance === undefined || instance.terminatedAt !== undefined) {
-      throw new Error(`interrupting ${instanceId}: no such running instance`);
-    }
-    if (instance.capacityType !== 'spot') {
-      throw new Error(`interrupting ${instanceId}: it is ${instance.capacityType}, not spot`);
-    }
-    const now = this.#options.clock.now();
-    this.#reclaimAt.set(instanceId, now.getTime() + SPOT_NOTICE_MS);
-    this.#interruptions += 1;
-    return spotInterruptionWarning(instance, this.#options.region, now, this.#interruptions);
+    return this.ec2.interrupt(instanceId);
   }
 
   /** Terminates the interrupted instances whose notice has run out; returns their ids. */
   reclaim(): string[] {
-    const now = this.#options.clock.now().getTime();
-    const due = [...this.#reclaimAt].filter(([, at]) => at <= now).map(([id]) => id);
-    for (const id of due) {
-      this.#reclaimAt.delete(id);
-      const instance = this.#instances.find((i) => i.instanceId === id);
-      if (instance === undefined || instance.terminatedAt !== undefined) continue;
-      instance.terminatedAt = now;
-      this.capacity.give(instance);
-      for (const listener of this.#terminationListeners) listener(instance);
-    }
-    return due.sort();
+    return this.ec2.reclaim();
   }
 
   /** Launch calls made, repeats of a claim included. */
@@ -232,12 +145,12 @@ export class SimulatedCloud implements CloudProvider {
     return {
       name: nodeClass.metadata.name,
       amiFamily: 'AL2023',
-      subnets: this.#options.zones.map((zone) => ({
-        id: `subnet-sim-${zone}`,
+      subnets: this.ec2.subnets().map(({ id, zone, availableIpAddressCount }) => ({
+        id,
         zone,
-        availableIpAddressCount: 4091,
+        availableIpAddressCount,
       })),
-      securityGroups: [{ id: 'sg-sim-nodes', name: 'nodes' }],
+      securityGroups: this.ec2.securityGroups().map(({ id, name }) => ({ id, name })),
       amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
     };
@@ -252,14 +165,16 @@ export class SimulatedCloud implements CloudProvider {
       offeringKey(o.instanceType, o.zone, o.capacityType),
     );
     const key = JSON.stringify([nodeClass, [...unavailable].sort()]);
+    const { region, zones } = this.ec2.options;
+    const prices = this.ec2.prices;
     return this.#builtTypes.get(key, () =>
       buildInstanceTypes({
         catalog: BUNDLED_CATALOG,
-        region: this.#options.region,
-        prices: this.#prices.onDemand,
-        spotPrices: this.#prices.spot,
-        currency: this.#prices.currency,
-        zones: this.#options.zones,
+        region,
+        prices: prices.onDemand,
+        spotPrices: prices.spot,
+        currency: prices.currency,
+        zones,
         unavailable: new Set(unavailable),
         nodeClass,
       }),
@@ -267,13 +182,13 @@ export class SimulatedCloud implements CloudProvider {
   }
 
   async prices(): Promise<OfferingPrices> {
-    return this.#prices;
+    return this.ec2.prices;
   }
 
   async launch(claim: NodeClaimRecord, context: LaunchContext): Promise<LaunchResult> {
     this.#launchCalls += 1;
     await this.#call();
-    const existing = this.#byClaim.get(claim.name);
+    const existing = this.ec2.launchedFor(claim.name);
     if (existing !== undefined) return this.#result(existing, []);
     const offerings = candidates(claim, context.instanceTypes);
     if (offerings.length === 0) {
@@ -281,16 +196,27 @@ export class SimulatedCloud implements CloudProvider {
         `launching ${claim.name}: no offering of its instance types matches its zones and capacity type`,
       );
     }
-    const full = offerings.filter((o) => !this.capacity.has(o));
-    const chosen = offerings.find((o) => this.capacity.has(o));
+    const capacity = this.ec2.capacity;
+    const full = offerings.filter((o) => !capacity.has(o));
+    const chosen = offerings.find((o) => capacity.has(o));
     if (chosen === undefined) {
       throw new InsufficientCapacityError(
         `launching ${claim.name}: no capacity for any of ${offerings.length} offerings`,
         full.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
       );
     }
-    const instance = this.#start(claim, chosen, simulatedAmi(context.nodeClass));
-    for (const listener of this.#launchListeners) listener(instance, context);
+    const instance = this.ec2.start(
+      chosen,
+      {
+        token: claim.name,
+        nodeClaim: claim.name,
+        nodePool: claim.nodePool,
+        nodeClass: claim.nodeClass,
+        imageId: simulatedAmi(context.nodeClass),
+        owned: true,
+      },
+      context,
+    );
     const skipped = full.filter((o) => o.pricePerHour <= chosen.pricePerHour);
     return this.#result(
       instance,
@@ -300,11 +226,7 @@ export class SimulatedCloud implements CloudProvider {
 
   async terminate(instanceId: string): Promise<void> {
     await this.#call();
-    const instance = this.#instances.find((i) => i.instanceId === instanceId);
-    if (instance === undefined || instance.terminatedAt !== undefined) return;
-    instance.terminatedAt = this.#options.clock.now().getTime();
-    this.capacity.give(instance);
-    for (const listener of this.#terminationListeners) listener(instance);
+    this.ec2.terminate(instanceId);
   }
 
   async listManaged(): Promise<readonly ManagedInstance[]> {
@@ -321,48 +243,22 @@ export class SimulatedCloud implements CloudProvider {
   async claimOwnership(instanceIds: readonly string[]): Promise<void> {
     await this.#call();
     const wanted = new Set(instanceIds);
-    for (const i of this.#instances) if (wanted.has(i.instanceId)) i.owned = true;
+    for (const i of this.ec2.instances()) if (wanted.has(i.instanceId)) i.owned = true;
   }
 
   #listed(which: (instance: SimulatedInstance) => boolean): ManagedInstance[] {
-    const now = this.#options.clock.now().getTime();
-    const boot = (this.#options.bootSeconds ?? 20) * 1000;
-    return this.#instances
+    return this.ec2
+      .instances()
       .filter((i) => i.terminatedAt === undefined && which(i))
       .map((i) => ({
         ...this.#launched(i),
-        state: now - i.launchedAt >= boot ? 'running' : 'pending',
+        state: this.ec2.state(i),
         ...(i.nodeClaim === '' ? {} : { nodeClaim: i.nodeClaim }),
         ...(i.nodePool === '' ? {} : { nodePool: i.nodePool }),
         ...(i.nodeClass === '' ? {} : { nodeClass: i.nodeClass }),
         owned: i.owned,
       }))
       .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
-  }
-
-  #start(claim: NodeClaimRecord, offering: Candidate, imageId: string): SimulatedInstance {
-    this.capacity.take(offering);
-    // Named after the claim rather than the order of calls, so concurrent launches that finish
-    // in a different order still give the same instances (and the same run for a seed).
-    const instanceId = `i-${createHash('sha256').update(claim.name).digest('hex').slice(0, 17)}`;
-    const instance: SimulatedInstance = {
-      instanceId,
-      providerID: `aws:///${offering.zone}/${instanceId}`,
-      instanceType: offering.instanceType,
-      zone: offering.zone,
-      capacityType: offering.capacityType,
-      pricePerHour: offering.pricePerHour,
-      nodeClaim: claim.name,
-      nodePool: claim.nodePool,
-      nodeClass: claim.nodeClass,
-      imageId,
-      launchedAt: this.#options.clock.now().getTime(),
-      origin: 'nodesmith',
-      owned: true,
-    };
-    this.#instances.push(instance);
-    this.#byClaim.set(claim.name, instance);
-    return instance;
   }
 
   #launched(instance: SimulatedInstance) {
@@ -384,17 +280,10 @@ export class SimulatedCloud implements CloudProvider {
   }
 
   async #call(): Promise<void> {
-    const latency = this.#options.latencyMs ?? 0;
-    if (latency > 0) await (this.#options.sleep ?? defaultSleep)(latency);
-    if (this.#throttled > 0) {
-      this.#throttled -= 1;
+    if (!(await this.ec2.admit())) {
       throw new ThrottledError('calling the simulated cloud: request limit exceeded');
     }
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
