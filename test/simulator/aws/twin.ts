@@ -1,0 +1,133 @@
+/**
+ * The simulated account's EC2 (and, where a test adds them, IAM and STS) behind one endpoint,
+ * with the controller's EC2 cloud provider built as its composition root builds it but with
+ * every client's endpoint set to the endpoint: the unchanged adapters over the wire.
+ */
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { IAMClient } from '@aws-sdk/client-iam';
+import { PricingClient } from '@aws-sdk/client-pricing';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import type { ClusterSettings } from '../../../functions/adapters/ec2/cluster-settings.ts';
+import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
+import { IamInstanceProfileProvisioner } from '../../../functions/adapters/ec2/iam-instance-profile-provisioner.ts';
+import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
+import {
+  AwsError,
+  type AwsHttpRequest,
+  type AwsOperation,
+  type AwsService,
+} from '../../../simulator/aws/aws-service.ts';
+import { Ec2Service } from '../../../simulator/aws/ec2/ec2-service.ts';
+import { type AwsEndpoint, startAwsEndpoint } from '../../../simulator/aws/endpoint.ts';
+import { SimulatedEc2 } from '../../../simulator/cloud/simulated-ec2.ts';
+import type { SimulatedInstance } from '../../../simulator/cloud/simulated-instance.ts';
+import { SimulatedClock } from '../../../simulator/simulated-clock.ts';
+import { T0 } from '../../contracts/state-fixtures.ts';
+
+export const CLUSTER = 'shop-prod';
+export const REGION = 'us-east-1';
+export const ZONES = ['us-east-1a', 'us-east-1b'];
+export const CONTROLLER_KEY = 'AKIACONTROLLER000001';
+export const CONTROLLER_ROLE = 'arn:aws:iam::111122223333:role/nodesmith-controller';
+
+export const CLUSTER_SETTINGS: ClusterSettings = {
+  name: CLUSTER,
+  region: REGION,
+  kubernetesVersion: '1.31',
+  endpoint: 'https://shop-prod.example.com',
+  certificateAuthority: Buffer.from('ca').toString('base64'),
+  clusterDns: '10.100.0.10',
+};
+
+/**
+ * SSM is another part of the account's: this stand-in answers only GetParameter, with the
+ * simulated AL2023 images for every EKS-optimized AMI parameter.
+ */
+export const AMI_PARAMETERS: AwsService = {
+  signingName: 'ssm',
+  actionPrefix: 'ssm',
+  decode(request: AwsHttpRequest): AwsOperation {
+    const target = request.headers['x-amz-target'] ?? '';
+    return { name: target.split('.')[1] ?? '', input: JSON.parse(request.body || '{}') };
+  },
+  async invoke(operation: AwsOperation) {
+    const name = String(operation.input.Name);
+    if (operation.name !== 'GetParameter') throw new AwsError('InvalidAction', operation.name);
+    const value = name.includes('arm64') ? 'ami-sim-al2023-arm64' : 'ami-sim-al2023';
+    return { Parameter: { Name: name, Type: 'String', Value: value, Version: 1 } };
+  },
+  encode(_operation, output) {
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
+      body: JSON.stringify(output),
+    };
+  },
+  encodeError(_operation, error) {
+    return {
+      status: error.status,
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
+      body: JSON.stringify({ __type: error.code, message: error.message }),
+    };
+  },
+};
+
+export interface Twin {
+  readonly clock: SimulatedClock;
+  readonly ec2: SimulatedEc2;
+  readonly endpoint: AwsEndpoint;
+  readonly clients: { readonly ec2: EC2Client; readonly iam: IAMClient };
+  /** What the world's kubelets are told of each launch, in order. */
+  readonly launches: { instance: SimulatedInstance; context: LaunchContext }[];
+  readonly refreshErrors: string[];
+  cloud(): Ec2CloudProvider;
+  close(): Promise<void>;
+}
+
+export async function startTwin(extra: readonly AwsService[] = []): Promise<Twin> {
+  const clock = new SimulatedClock(T0);
+  const ec2 = new SimulatedEc2({
+    clock,
+    region: REGION,
+    zones: ZONES,
+    seed: 1,
+    networkTags: { 'karpenter.sh/discovery': CLUSTER },
+  });
+  const launches: Twin['launches'] = [];
+  ec2.onLaunch((instance, context) => launches.push({ instance, context }));
+  const endpoint = await startAwsEndpoint({
+    services: [new Ec2Service({ ec2, clusterName: CLUSTER }), AMI_PARAMETERS, ...extra],
+    credentials: {
+      [CONTROLLER_KEY]: { functionName: 'controller', roleArn: CONTROLLER_ROLE },
+    },
+  });
+  const config = {
+    endpoint: endpoint.url,
+    region: REGION,
+    credentials: { accessKeyId: CONTROLLER_KEY, secretAccessKey: 'simulated' },
+    // One attempt: a refusal reaches the adapter as it is, without the SDK's real-time backoff.
+    maxAttempts: 1,
+  };
+  const clients = { ec2: new EC2Client(config), iam: new IAMClient(config) };
+  const refreshErrors: string[] = [];
+  const cloud = () =>
+    new Ec2CloudProvider({
+      ec2: clients.ec2,
+      ssm: new SSMClient(config),
+      pricing: new PricingClient(config),
+      cluster: CLUSTER_SETTINGS,
+      now: () => clock.now(),
+      instanceProfiles: new IamInstanceProfileProvisioner(clients.iam),
+      onRefreshError: (_err, what) => refreshErrors.push(what),
+    });
+  return {
+    clock,
+    ec2,
+    endpoint,
+    clients,
+    launches,
+    refreshErrors,
+    cloud,
+    close: () => endpoint.close(),
+  };
+}
