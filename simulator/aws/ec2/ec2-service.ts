@@ -18,7 +18,6 @@ import {
   DescribeInstanceTypeOfferings$,
   type DescribeInstanceTypeOfferingsCommandInput,
   DescribeInstanceTypes$,
-  type DescribeInstanceTypesCommandInput,
   DescribeLaunchTemplates$,
   type DescribeLaunchTemplatesCommandInput,
   DescribeSecurityGroups$,
@@ -33,14 +32,8 @@ import {
 import { TagKey } from '../../../functions/adapters/ec2/tags.ts';
 import type { SimulatedEc2 } from '../../cloud/simulated-ec2.ts';
 import type { SimulatedInstance } from '../../cloud/simulated-instance.ts';
-import {
-  AwsError,
-  type AwsHttpRequest,
-  type AwsHttpResponse,
-  type AwsOperation,
-  type AwsService,
-} from '../aws-service.ts';
-import { QueryProtocol } from '../query/query-protocol.ts';
+import { AwsError, type AwsOperation } from '../aws-service.ts';
+import { QueryService } from '../query/query-service.ts';
 import { CreateFleet } from './create-fleet.ts';
 import {
   ACCOUNT_ID,
@@ -89,14 +82,7 @@ function instanceNotFound(ids: readonly string[]): AwsError {
   );
 }
 
-export class Ec2Service implements AwsService {
-  readonly signingName = 'ec2';
-  readonly actionPrefix = 'ec2';
-  readonly #protocol = new QueryProtocol({
-    operations: OPERATIONS,
-    xmlNamespace: 'http://ec2.amazonaws.com/doc/2016-11-15/',
-    ec2: true,
-  });
+export class Ec2Service extends QueryService {
   readonly #ec2: SimulatedEc2;
   readonly #clusterName: string;
   readonly #templates = new Ec2LaunchTemplates();
@@ -104,6 +90,14 @@ export class Ec2Service implements AwsService {
   readonly #handlers: Readonly<Record<keyof typeof OPERATIONS, Handler>>;
 
   constructor(options: Ec2ServiceOptions) {
+    super(
+      { signingName: 'ec2', actionPrefix: 'ec2' },
+      {
+        operations: OPERATIONS,
+        xmlNamespace: 'http://ec2.amazonaws.com/doc/2016-11-15/',
+        ec2: true,
+      },
+    );
     this.#ec2 = options.ec2;
     this.#clusterName = options.clusterName;
     this.#fleet = new CreateFleet(this.#ec2, this.#templates);
@@ -130,24 +124,12 @@ export class Ec2Service implements AwsService {
     };
   }
 
-  decode(request: AwsHttpRequest): AwsOperation {
-    return this.#protocol.decode(request);
-  }
-
-  async invoke(operation: AwsOperation): Promise<unknown> {
+  override async invoke(operation: AwsOperation): Promise<unknown> {
     if (!(await this.#ec2.admit())) {
       throw new AwsError('RequestLimitExceeded', 'Request limit exceeded.', 503);
     }
     const handler = this.#handlers[operation.name as keyof typeof OPERATIONS];
     return (handler as (input: unknown) => unknown)(operation.input);
-  }
-
-  encode(operation: AwsOperation, output: unknown): AwsHttpResponse {
-    return this.#protocol.encode(operation, output);
-  }
-
-  encodeError(_operation: AwsOperation | undefined, error: AwsError): AwsHttpResponse {
-    return this.#protocol.encodeError(error);
   }
 
   #tags(instance: SimulatedInstance): Record<string, string> {

@@ -14,12 +14,10 @@ import {
   DeleteInstanceProfile$,
   type DeleteInstanceProfileCommandInput,
   GetInstanceProfile$,
-  type GetInstanceProfileCommandInput,
   type InstanceProfile,
   ListInstanceProfiles$,
   type ListInstanceProfilesCommandInput,
   ListInstanceProfileTags$,
-  type ListInstanceProfileTagsCommandInput,
   RemoveRoleFromInstanceProfile$,
   type RemoveRoleFromInstanceProfileCommandInput,
   type Role,
@@ -27,14 +25,8 @@ import {
   TagInstanceProfile$,
   type TagInstanceProfileCommandInput,
 } from '@aws-sdk/client-iam';
-import {
-  AwsError,
-  type AwsHttpRequest,
-  type AwsHttpResponse,
-  type AwsOperation,
-  type AwsService,
-} from '../aws-service.ts';
-import { QueryProtocol } from '../query/query-protocol.ts';
+import { AwsError, type AwsOperation } from '../aws-service.ts';
+import { QueryService } from '../query/query-service.ts';
 
 const OPERATIONS = {
   AddRoleToInstanceProfile: AddRoleToInstanceProfile$,
@@ -73,19 +65,20 @@ function iamId(prefix: string, name: string): string {
   return `${prefix}${digits.toString(36).toUpperCase().padStart(17, '0').slice(-17)}`;
 }
 
-export class IamService implements AwsService {
-  readonly signingName = 'iam';
-  readonly actionPrefix = 'iam';
-  readonly #protocol = new QueryProtocol({
-    operations: OPERATIONS,
-    xmlNamespace: 'https://iam.amazonaws.com/doc/2010-05-08/',
-    ec2: false,
-  });
+export class IamService extends QueryService {
   readonly #options: IamServiceOptions;
   readonly #roles: ReadonlyMap<string, Role>;
   readonly #profiles = new Map<string, StoredProfile>();
 
   constructor(options: IamServiceOptions) {
+    super(
+      { signingName: 'iam', actionPrefix: 'iam' },
+      {
+        operations: OPERATIONS,
+        xmlNamespace: 'https://iam.amazonaws.com/doc/2010-05-08/',
+        ec2: false,
+      },
+    );
     this.#options = options;
     const created = options.now();
     this.#roles = new Map(
@@ -102,11 +95,7 @@ export class IamService implements AwsService {
     );
   }
 
-  decode(request: AwsHttpRequest): AwsOperation {
-    return this.#protocol.decode(request);
-  }
-
-  async invoke(operation: AwsOperation): Promise<unknown> {
+  override async invoke(operation: AwsOperation): Promise<unknown> {
     const input = operation.input as never;
     switch (operation.name as keyof typeof OPERATIONS) {
       case 'AddRoleToInstanceProfile':
@@ -126,14 +115,6 @@ export class IamService implements AwsService {
       case 'TagInstanceProfile':
         return this.#tag(input);
     }
-  }
-
-  encode(operation: AwsOperation, output: unknown): AwsHttpResponse {
-    return this.#protocol.encode(operation, output);
-  }
-
-  encodeError(_operation: AwsOperation | undefined, error: AwsError): AwsHttpResponse {
-    return this.#protocol.encodeError(error);
   }
 
   #profile(input: { InstanceProfileName?: string }): StoredProfile {

@@ -27,7 +27,10 @@ export interface QueryProtocolOptions {
   readonly ec2: boolean;
 }
 
-const XML_HEADERS = { 'content-type': 'text/xml;charset=UTF-8' } as const;
+/** EC2, IAM and STS send the request id in a header as well as in the document. */
+function xmlHeaders(id: string): Record<string, string> {
+  return { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': id };
+}
 
 /** A request id as AWS writes them, the same for the same request. */
 function requestId(seed: string): string {
@@ -76,7 +79,7 @@ export class QueryProtocol {
     const root = `${operation.name}Response`;
     return {
       status: 200,
-      headers: XML_HEADERS,
+      headers: xmlHeaders(id),
       body: `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="${this.#options.xmlNamespace}">${body}</${root}>`,
     };
   }
@@ -96,7 +99,7 @@ export class QueryProtocol {
         )}${element('RequestId', id)}</ErrorResponse>`;
     return {
       status: error.status,
-      headers: XML_HEADERS,
+      headers: xmlHeaders(id),
       body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`,
     };
   }

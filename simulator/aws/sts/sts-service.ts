@@ -4,41 +4,31 @@
  * GetCallerIdentity URL, so the simulated API server can learn a token's role by calling it.
  */
 import { GetCallerIdentity$ } from '@aws-sdk/client-sts';
-import type {
-  AwsCaller,
-  AwsError,
-  AwsHttpRequest,
-  AwsHttpResponse,
-  AwsOperation,
-  AwsService,
-} from '../aws-service.ts';
-import { QueryProtocol } from '../query/query-protocol.ts';
+import type { AwsCaller, AwsOperation } from '../aws-service.ts';
+import { QueryService } from '../query/query-service.ts';
 
 /** `arn:aws:iam::123:role/path/name` → `name`. */
 function roleName(roleArn: string): string {
   return roleArn.slice(roleArn.lastIndexOf('/') + 1);
 }
 
-export class StsService implements AwsService {
-  readonly signingName = 'sts';
-  readonly actionPrefix = 'sts';
-  readonly #protocol = new QueryProtocol({
-    operations: { GetCallerIdentity: GetCallerIdentity$ },
-    xmlNamespace: 'https://sts.amazonaws.com/doc/2011-06-15/',
-    ec2: false,
-  });
+export class StsService extends QueryService {
   readonly #accountId: string;
 
   constructor(options: { readonly accountId: string }) {
+    super(
+      { signingName: 'sts', actionPrefix: 'sts' },
+      {
+        operations: { GetCallerIdentity: GetCallerIdentity$ },
+        xmlNamespace: 'https://sts.amazonaws.com/doc/2011-06-15/',
+        ec2: false,
+      },
+    );
     this.#accountId = options.accountId;
   }
 
-  decode(request: AwsHttpRequest): AwsOperation {
-    return this.#protocol.decode(request);
-  }
-
   /** A function's caller is its role's session, named after the function as Lambda names it. */
-  async invoke(_operation: AwsOperation, caller: AwsCaller): Promise<unknown> {
+  override async invoke(_operation: AwsOperation, caller: AwsCaller): Promise<unknown> {
     if (caller.roleArn === undefined) {
       return {
         UserId: caller.accessKeyId,
@@ -56,13 +46,5 @@ export class StsService implements AwsService {
       Account: this.#accountId,
       Arn: `arn:aws:sts::${this.#accountId}:assumed-role/${role}/${session}`,
     };
-  }
-
-  encode(operation: AwsOperation, output: unknown): AwsHttpResponse {
-    return this.#protocol.encode(operation, output);
-  }
-
-  encodeError(_operation: AwsOperation | undefined, error: AwsError): AwsHttpResponse {
-    return this.#protocol.encodeError(error);
   }
 }
