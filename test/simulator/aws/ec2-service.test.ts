@@ -8,24 +8,14 @@
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
-import type {
-  LaunchableNodeClass,
-  LaunchContext,
-} from '../../../functions/ports/cloud-provider.ts';
+import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
-import { startTwin, type Twin, ZONES } from './twin.ts';
+import { startTwin, type Twin, theGuidesNodeClass, ZONES } from './twin.ts';
 
-const NODE_CLASS: LaunchableNodeClass = {
-  metadata: { name: 'default' },
-  spec: {
-    instanceProfile: 'KarpenterNodeInstanceProfile-shop-prod',
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop-prod' } }],
-    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop-prod' } }],
-  },
-};
+/** The deploy guide's: it names a role, so resolving it makes its instance profile too. */
+const NODE_CLASS = theGuidesNodeClass();
 
 const TYPES = ['m5.large', 'c5.large'];
 
@@ -99,7 +89,7 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     await twin.close();
   });
 
-  it('resolves an EC2NodeClass by its selector terms: subnets, security groups and AMIs', async () => {
+  it("resolves the deploy guide's EC2NodeClass by its selector terms: subnets, security groups and AMIs", async () => {
     // Act
     const resolved = await twin.cloud().resolveNodeClass(NODE_CLASS);
 

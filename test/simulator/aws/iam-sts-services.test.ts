@@ -4,7 +4,6 @@
  * making its instance profile; IAM refuses as it does (an unknown role, a second role, a profile
  * it has not) and pages its listing; STS names the caller's assumed role.
  */
-import { readFileSync } from 'node:fs';
 import {
   AddRoleToInstanceProfileCommand,
   CreateInstanceProfileCommand,
@@ -14,31 +13,21 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IamInstanceProfileCollection } from '../../../functions/adapters/ec2/iam-instance-profile-collection.ts';
-import { readDocuments } from '../../../functions/manifests/documents.ts';
-import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
-import { IamService } from '../../../simulator/aws/iam/iam-service.ts';
-import { StsService } from '../../../simulator/aws/sts/sts-service.ts';
-import { CLUSTER, CONTROLLER_KEY, REGION, startTwin, type Twin } from './twin.ts';
-
-const ACCOUNT = '111122223333';
-const NODE_ROLE = 'KarpenterNodeRole-shop-prod';
-
-function theGuidesNodeClass() {
-  const guide = readFileSync(new URL('../../../deploy/nodepool.yaml', import.meta.url), 'utf8');
-  const document = readDocuments(guide, 'deploy/nodepool.yaml').find(
-    (d) => d.kind === 'EC2NodeClass',
-  );
-  return parseEC2NodeClass(document?.object);
-}
+import {
+  ACCOUNT,
+  CLUSTER,
+  CONTROLLER_KEY,
+  NODE_ROLE,
+  REGION,
+  startTwin,
+  type Twin,
+  theGuidesNodeClass,
+} from './twin.ts';
 
 describe('IAM and STS of the simulated account', () => {
   let twin: Twin;
   beforeEach(async () => {
-    const now = () => new Date('2030-01-01T00:00:00Z');
-    twin = await startTwin([
-      new IamService({ accountId: ACCOUNT, roles: [NODE_ROLE], now }),
-      new StsService({ accountId: ACCOUNT }),
-    ]);
+    twin = await startTwin();
   });
   afterEach(async () => {
     await twin.close();

@@ -1,8 +1,10 @@
 /**
- * The simulated account's EC2 (and, where a test adds them, IAM and STS) behind one endpoint,
- * with the controller's EC2 cloud provider built as its composition root builds it but with
- * every client's endpoint set to the endpoint: the unchanged adapters over the wire.
+ * The simulated account's EC2, IAM and STS behind one endpoint, with the controller's EC2 cloud
+ * provider built as its composition root builds it but with every client's endpoint set to the
+ * endpoint: the unchanged adapters over the wire. The account holds the deploy guide's node role
+ * and tags its subnets and security groups for the guide's cluster.
  */
+import { readFileSync } from 'node:fs';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { PricingClient } from '@aws-sdk/client-pricing';
@@ -10,7 +12,12 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import type { ClusterSettings } from '../../../functions/adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import { IamInstanceProfileProvisioner } from '../../../functions/adapters/ec2/iam-instance-profile-provisioner.ts';
-import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
+import { readDocuments } from '../../../functions/manifests/documents.ts';
+import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
+import type {
+  LaunchableNodeClass,
+  LaunchContext,
+} from '../../../functions/ports/cloud-provider.ts';
 import {
   AwsError,
   type AwsHttpRequest,
@@ -19,6 +26,8 @@ import {
 } from '../../../simulator/aws/aws-service.ts';
 import { Ec2Service } from '../../../simulator/aws/ec2/ec2-service.ts';
 import { type AwsEndpoint, startAwsEndpoint } from '../../../simulator/aws/endpoint.ts';
+import { IamService } from '../../../simulator/aws/iam/iam-service.ts';
+import { StsService } from '../../../simulator/aws/sts/sts-service.ts';
 import { SimulatedEc2 } from '../../../simulator/cloud/simulated-ec2.ts';
 import type { SimulatedInstance } from '../../../simulator/cloud/simulated-instance.ts';
 import { SimulatedClock } from '../../../simulator/simulated-clock.ts';
@@ -29,6 +38,17 @@ export const REGION = 'us-east-1';
 export const ZONES = ['us-east-1a', 'us-east-1b'];
 export const CONTROLLER_KEY = 'AKIACONTROLLER000001';
 export const CONTROLLER_ROLE = 'arn:aws:iam::111122223333:role/nodesmith-controller';
+export const ACCOUNT = '111122223333';
+export const NODE_ROLE = 'KarpenterNodeRole-shop-prod';
+
+/** The EC2NodeClass of the deploy guide (deploy/nodepool.yaml), as `pools apply` reads it. */
+export function theGuidesNodeClass(): LaunchableNodeClass {
+  const guide = readFileSync(new URL('../../../deploy/nodepool.yaml', import.meta.url), 'utf8');
+  const document = readDocuments(guide, 'deploy/nodepool.yaml').find(
+    (d) => d.kind === 'EC2NodeClass',
+  );
+  return parseEC2NodeClass(document?.object);
+}
 
 export const CLUSTER_SETTINGS: ClusterSettings = {
   name: CLUSTER,
@@ -84,7 +104,7 @@ export interface Twin {
   close(): Promise<void>;
 }
 
-export async function startTwin(extra: readonly AwsService[] = []): Promise<Twin> {
+export async function startTwin(): Promise<Twin> {
   const clock = new SimulatedClock(T0);
   const ec2 = new SimulatedEc2({
     clock,
@@ -96,7 +116,12 @@ export async function startTwin(extra: readonly AwsService[] = []): Promise<Twin
   const launches: Twin['launches'] = [];
   ec2.onLaunch((instance, context) => launches.push({ instance, context }));
   const endpoint = await startAwsEndpoint({
-    services: [new Ec2Service({ ec2, clusterName: CLUSTER }), AMI_PARAMETERS, ...extra],
+    services: [
+      new Ec2Service({ ec2, clusterName: CLUSTER }),
+      new IamService({ accountId: ACCOUNT, roles: [NODE_ROLE], now: () => clock.now() }),
+      new StsService({ accountId: ACCOUNT }),
+      AMI_PARAMETERS,
+    ],
     credentials: {
       [CONTROLLER_KEY]: { functionName: 'controller', roleArn: CONTROLLER_ROLE },
     },
