@@ -19,7 +19,7 @@ const NODE_CLASS = theGuidesNodeClass();
 
 const TYPES = ['m5.large', 'c5.large'];
 
-function claim(name: string): NodeClaimRecord {
+function claim(name: string, capacityType: 'on-demand' | 'spot' = 'on-demand'): NodeClaimRecord {
   return {
     ...aNewNodeClaim({
       name,
@@ -27,13 +27,13 @@ function claim(name: string): NodeClaimRecord {
       requirements: [
         { key: 'node.kubernetes.io/instance-type', operator: 'In', values: TYPES },
         { key: 'topology.kubernetes.io/zone', operator: 'In', values: ZONES },
-        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: [capacityType] },
       ],
       instanceTypeOptions: TYPES,
       offering: {
         instanceType: 'c5.large',
         zone: ZONES[0] ?? '',
-        capacityType: 'on-demand',
+        capacityType,
         pricePerHour: 0.085,
       },
     }),
@@ -42,7 +42,10 @@ function claim(name: string): NodeClaimRecord {
 }
 
 /** The claim's types as the planner saw them: built in process from the same catalog and prices. */
-async function launchContext(twin: Twin): Promise<LaunchContext> {
+async function launchContext(
+  twin: Twin,
+  capacityType: 'on-demand' | 'spot' = 'on-demand',
+): Promise<LaunchContext> {
   const types = await new SimulatedCloud(twin.ec2).instanceTypes(NODE_CLASS);
   return {
     nodeClass: NODE_CLASS,
@@ -54,7 +57,7 @@ async function launchContext(twin: Twin): Promise<LaunchContext> {
       .filter((it) => TYPES.includes(it.name))
       .map((it) => ({
         ...it,
-        offerings: it.offerings.filter((o) => o.capacityType === 'on-demand'),
+        offerings: it.offerings.filter((o) => o.capacityType === capacityType),
       })),
   };
 }
@@ -226,6 +229,25 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     );
     expect(afterwards).toEqual([]);
     expect(twin.ec2.find(launched.instanceId)?.terminatedAt).toBeDefined();
+  });
+
+  it('interrupts and reclaims a spot instance launched through the API, giving its capacity back', async () => {
+    // Prepare
+    const context = await launchContext(twin, 'spot');
+    const launched = await twin.cloud().launch(claim('default-spot1', 'spot'), context);
+    twin.ec2.capacity.set(launched, 0);
+
+    // Act
+    const warning = twin.ec2.interrupt(launched.instanceId);
+    twin.clock.advanceBy(120_000);
+    const reclaimed = twin.ec2.reclaim();
+
+    // Assess
+    expect(launched.capacityType).toBe('spot');
+    expect(warning.detail['instance-id']).toBe(launched.instanceId);
+    expect(reclaimed).toEqual([launched.instanceId]);
+    expect(await twin.cloud().listManaged()).toEqual([]);
+    expect(twin.ec2.capacity.has(launched)).toBe(true);
   });
 
   it('answers an unknown instance id with InvalidInstanceID.NotFound', async () => {

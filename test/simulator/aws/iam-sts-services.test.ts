@@ -13,6 +13,7 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IamInstanceProfileCollection } from '../../../functions/adapters/ec2/iam-instance-profile-collection.ts';
+import { presignGetCallerIdentity } from '../../../functions/adapters/eks/eks-token.ts';
 import {
   ACCOUNT,
   CLUSTER,
@@ -140,6 +141,28 @@ describe('IAM and STS of the simulated account', () => {
       Account: ACCOUNT,
       Arn: `arn:aws:sts::${ACCOUNT}:assumed-role/nodesmith-controller/controller`,
     });
+  });
+
+  it("answers the EKS token's presigned GetCallerIdentity URL with the signer's role", async () => {
+    // Prepare
+    const presigned = new URL(
+      await presignGetCallerIdentity({
+        clusterName: CLUSTER,
+        region: REGION,
+        credentials: { accessKeyId: CONTROLLER_KEY, secretAccessKey: 'simulated' },
+        signingDate: twin.clock.now(),
+      }),
+    );
+    const replayed = `${twin.endpoint.url}${presigned.pathname}${presigned.search}`;
+
+    // Act
+    const response = await fetch(replayed, { headers: { 'x-k8s-aws-id': CLUSTER } });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(
+      `<Arn>arn:aws:sts::${ACCOUNT}:assumed-role/nodesmith-controller/controller</Arn>`,
+    );
   });
 
   it('refuses a key it does not know as STS does', async () => {
