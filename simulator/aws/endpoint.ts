@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AuthorizationDenied } from '../iam/authorization-denied.ts';
 import {
   type Authorizer,
   type AwsCaller,
@@ -111,6 +112,16 @@ const MISSING_AUTHENTICATION: AwsHttpResponse = {
   body: JSON.stringify({ message: 'Missing Authentication Token' }),
 };
 
+/**
+ * The denial as recorded: the action and resource IAM refused when the authorizer names them
+ * (a launch may be refused `iam:PassRole` on the node role), else the call's own action.
+ */
+function denial(caller: AwsCaller, action: string, refusal: AwsError): AwsDenial {
+  const who = caller.functionName === undefined ? {} : { function: caller.functionName };
+  if (!(refusal instanceof AuthorizationDenied)) return { ...who, action };
+  return { ...who, action: refusal.request.action, resource: refusal.request.resource };
+}
+
 class Endpoint {
   readonly calls: AwsCall[] = [];
   readonly denied: AwsDenial[] = [];
@@ -144,7 +155,7 @@ class Endpoint {
       this.calls.push({ ...this.#who(caller), action });
       const refusal = this.#options.authorizer?.(caller, service, operation);
       if (refusal !== undefined) {
-        this.denied.push({ function: caller.functionName, action });
+        this.denied.push(denial(caller, action, refusal));
         return service.encodeError(operation, refusal);
       }
       return service.encode(operation, await service.invoke(operation, caller));

@@ -60,6 +60,11 @@ export class Ec2LaunchTemplates {
     );
   }
 
+  /** Every template, for the authorizer's lookups. */
+  all(): StoredLaunchTemplate[] {
+    return [...this.#byName.values()];
+  }
+
   /** The named templates (all when none are named); an unknown name refuses the whole call. */
   describe(names: readonly string[] | undefined): LaunchTemplate[] {
     if (names === undefined || names.length === 0) {

@@ -132,6 +132,45 @@ export class Ec2Service extends QueryService {
     return (handler as (input: unknown) => unknown)(operation.input);
   }
 
+  /**
+   * The tags of the resource an ARN names, as the authorizer reads them for
+   * `aws:ResourceTag`; undefined when the account holds no such resource.
+   */
+  tagsOf(arn: string): Readonly<Record<string, string>> | undefined {
+    const [type = '', id = ''] = arn.slice(arn.lastIndexOf(':') + 1).split('/');
+    switch (type) {
+      case 'instance': {
+        const instance = this.#ec2.find(id);
+        return instance === undefined ? undefined : this.#tags(instance);
+      }
+      case 'subnet':
+        return this.#ec2.subnets().find((subnet) => subnet.id === id)?.tags;
+      case 'security-group':
+        return this.#ec2.securityGroups().find((group) => group.id === id)?.tags;
+      case 'image':
+        return id.startsWith('ami-') ? {} : undefined;
+      case 'launch-template':
+        return this.launchTemplate({ LaunchTemplateId: id })?.tags;
+      default:
+        return undefined;
+    }
+  }
+
+  /** A launch template as the authorizer reads it: its ARN, tags and data. */
+  launchTemplate(spec: { LaunchTemplateId?: string; LaunchTemplateName?: string }) {
+    const template = this.#templates.find(spec);
+    if (template === undefined) return undefined;
+    const { region } = this.#ec2.options;
+    const tags = Object.fromEntries(
+      (template.summary.Tags ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']),
+    );
+    return {
+      arn: `arn:aws:ec2:${region}:${ACCOUNT_ID}:launch-template/${template.summary.LaunchTemplateId}`,
+      tags,
+      data: template.data,
+    };
+  }
+
   #tags(instance: SimulatedInstance): Record<string, string> {
     return instanceTags(this.#ec2, instance, this.#clusterName);
   }

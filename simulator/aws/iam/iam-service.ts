@@ -117,6 +117,30 @@ export class IamService extends QueryService {
     }
   }
 
+  /** The tags of the instance profile or role an ARN names, for the authorizer. */
+  tagsOf(arn: string): Readonly<Record<string, string>> | undefined {
+    const name = arn.slice(arn.lastIndexOf('/') + 1);
+    if (arn.includes(':role/')) return this.#roles.has(name) ? {} : undefined;
+    const stored = arn.includes(':instance-profile/') ? this.#profiles.get(name) : undefined;
+    return stored === undefined
+      ? undefined
+      : Object.fromEntries(stored.tags.map((tag) => [tag.Key ?? '', tag.Value ?? '']));
+  }
+
+  /** An instance profile as the authorizer reads it: its ARN and the roles it holds. */
+  instanceProfile(name: string) {
+    const stored = this.#profiles.get(name);
+    if (stored === undefined) return undefined;
+    return {
+      arn: stored.profile.Arn ?? '',
+      roleArns: stored.roles.map((role) => this.#roles.get(role)?.Arn ?? ''),
+    };
+  }
+
+  roleArn(name: string): string | undefined {
+    return this.#roles.get(name)?.Arn;
+  }
+
   #profile(input: { InstanceProfileName?: string }): StoredProfile {
     const stored = this.#profiles.get(input.InstanceProfileName ?? '');
     if (stored === undefined) throw noSuchProfile(input.InstanceProfileName);
