@@ -12,7 +12,14 @@ import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
-import { startTwin, type Twin, theGuidesNodeClass, ZONES } from './twin.ts';
+import {
+  KARPENTERS_INSTANCE,
+  startKarpentersInstance,
+  startTwin,
+  type Twin,
+  theGuidesNodeClass,
+  ZONES,
+} from './twin.ts';
 
 /** The deploy guide's: it names a role, so resolving it makes its instance profile too. */
 const NODE_CLASS = theGuidesNodeClass();
@@ -198,21 +205,13 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     // Prepare
     const context = await launchContext(twin);
     const launched = await twin.cloud().launch(claim('default-abcde'), context);
-    twin.ec2.startForeign({
-      instanceId: 'i-0karpenter0000001',
-      instanceType: 'm5.large',
-      zone: 'us-east-1a',
-      capacityType: 'on-demand',
-      origin: 'karpenter',
-      nodeClaim: 'default-kkkkk',
-      nodePool: 'default',
-    });
+    startKarpentersInstance(twin.ec2);
 
     // Act
     const managed = await twin.cloud().listManaged();
     const described = await twin
       .cloud()
-      .describe([launched.instanceId, 'i-0karpenter0000001', 'i-0gone']);
+      .describe([launched.instanceId, KARPENTERS_INSTANCE, 'i-0gone']);
     await twin.cloud().terminate(launched.instanceId);
     await twin.cloud().terminate('i-0neverlaunched');
     const afterwards = await twin.cloud().listManaged();
@@ -224,7 +223,7 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     expect(described.map((i) => [i.instanceId, i.nodePool, i.owned])).toEqual(
       [
         [launched.instanceId, 'default', true],
-        ['i-0karpenter0000001', 'default', false],
+        [KARPENTERS_INSTANCE, 'default', false],
       ].sort(),
     );
     expect(afterwards).toEqual([]);

@@ -18,7 +18,9 @@ import type {
   LaunchableNodeClass,
   LaunchContext,
 } from '../../../functions/ports/cloud-provider.ts';
+import { accountLookups } from '../../../simulator/aws/account-lookups.ts';
 import {
+  type Authorizer,
   AwsError,
   type AwsHttpRequest,
   type AwsOperation,
@@ -30,6 +32,7 @@ import { IamService } from '../../../simulator/aws/iam/iam-service.ts';
 import { StsService } from '../../../simulator/aws/sts/sts-service.ts';
 import { SimulatedEc2 } from '../../../simulator/cloud/simulated-ec2.ts';
 import type { SimulatedInstance } from '../../../simulator/cloud/simulated-instance.ts';
+import type { AuthorizationLookups } from '../../../simulator/iam/authorization-lookups.ts';
 import { SimulatedClock } from '../../../simulator/simulated-clock.ts';
 import { T0 } from '../../contracts/state-fixtures.ts';
 
@@ -92,6 +95,21 @@ export const AMI_PARAMETERS: AwsService = {
   },
 };
 
+/** An instance Karpenter launched before the run: it carries the cluster's tag, not Nodesmith's. */
+export const KARPENTERS_INSTANCE = 'i-0karpenter0000001';
+
+export function startKarpentersInstance(ec2: SimulatedEc2): void {
+  ec2.startForeign({
+    instanceId: KARPENTERS_INSTANCE,
+    instanceType: 'm5.large',
+    zone: 'us-east-1a',
+    capacityType: 'on-demand',
+    origin: 'karpenter',
+    nodeClaim: 'default-kkkkk',
+    nodePool: 'default',
+  });
+}
+
 export interface Twin {
   readonly clock: SimulatedClock;
   readonly ec2: SimulatedEc2;
@@ -104,7 +122,12 @@ export interface Twin {
   close(): Promise<void>;
 }
 
-export async function startTwin(): Promise<Twin> {
+export interface TwinOptions {
+  /** Builds the authorizer from what the account's services hold; everything is allowed without. */
+  readonly authorizer?: (lookups: AuthorizationLookups) => Authorizer;
+}
+
+export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
   const clock = new SimulatedClock(T0);
   const ec2 = new SimulatedEc2({
     clock,
@@ -115,13 +138,12 @@ export async function startTwin(): Promise<Twin> {
   });
   const launches: Twin['launches'] = [];
   ec2.onLaunch((instance, context) => launches.push({ instance, context }));
+  const ec2Service = new Ec2Service({ ec2, clusterName: CLUSTER });
+  const iam = new IamService({ accountId: ACCOUNT, roles: [NODE_ROLE], now: () => clock.now() });
+  const lookups = accountLookups({ ec2: ec2Service, iam });
   const endpoint = await startAwsEndpoint({
-    services: [
-      new Ec2Service({ ec2, clusterName: CLUSTER }),
-      new IamService({ accountId: ACCOUNT, roles: [NODE_ROLE], now: () => clock.now() }),
-      new StsService({ accountId: ACCOUNT }),
-      AMI_PARAMETERS,
-    ],
+    services: [ec2Service, iam, new StsService({ accountId: ACCOUNT }), AMI_PARAMETERS],
+    ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer(lookups) }),
     credentials: {
       [CONTROLLER_KEY]: { functionName: 'controller', roleArn: CONTROLLER_ROLE },
     },
