@@ -17,6 +17,7 @@ import type {
 import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundled-catalog.ts';
 import type { CatalogEntry } from '../../../functions/domain/instance-types/catalog.ts';
 import type { SimulatedEc2 } from '../../cloud/simulated-ec2.ts';
+import { aliasImageId, simulatedImage } from '../../cloud/simulated-images.ts';
 import { type FilterValues, tagFilterValues, where } from './ec2-filters.ts';
 import { page } from './ec2-paging.ts';
 
@@ -163,15 +164,16 @@ export function spotPriceHistory(ec2: SimulatedEc2, at: Date): SpotPrice[] {
 export const ACCOUNT_ID = '111122223333';
 
 /**
- * The image behind an id: the simulated cloud's AMIs are Amazon's AL2023, for arm64 when the
- * id says so; any other `ami-` id a selector or parameter names exists too, so that pinned and
- * newer releases resolve as they do in a real region.
+ * The image behind an id: the simulated cloud's own images (simulator/cloud/simulated-images.ts)
+ * as their ids name them, the same the simulated SSM's alias parameters hold; any other `ami-` id
+ * a selector names exists too, as an amd64 image, so that a class pinned to an id resolves.
  */
 export function imageOf(imageId: string): Image {
+  const simulated = simulatedImage(imageId);
   return {
     ImageId: imageId,
-    Name: imageId.includes('arm64') ? 'simulated-al2023-arm64' : 'simulated-al2023',
-    Architecture: imageId.includes('arm64') ? 'arm64' : 'x86_64',
+    Name: simulated?.name ?? `simulated-${imageId}`,
+    Architecture: simulated?.architecture === 'arm64' ? 'arm64' : 'x86_64',
     CreationDate: '2026-01-01T00:00:00.000Z',
     OwnerId: 'amazon',
     ImageOwnerAlias: 'amazon',
@@ -182,9 +184,10 @@ export function imageOf(imageId: string): Image {
   };
 }
 
+/** The current AL2023 images, listed without being named. */
 export const KNOWN_IMAGES: readonly Image[] = [
-  imageOf('ami-sim-al2023'),
-  imageOf('ami-sim-al2023-arm64'),
+  imageOf(aliasImageId('al2023', 'latest')),
+  imageOf(aliasImageId('al2023', 'latest', 'arm64')),
 ];
 
 export function imageFilters(image: Image): FilterValues {

@@ -11,6 +11,7 @@ import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim
 import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
 import { ThrottledError } from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
+import { aliasImageId } from '../../../simulator/cloud/simulated-images.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import {
   KARPENTERS_INSTANCE,
@@ -109,8 +110,11 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
       ['subnet-sim-us-east-1b', 'us-east-1b'],
     ]);
     expect(resolved.securityGroups).toEqual([{ id: 'sg-sim-nodes', name: 'nodes' }]);
-    expect(new Set(resolved.amis.map((ami) => ami.id))).toEqual(
-      new Set(['ami-sim-al2023', 'ami-sim-al2023-arm64']),
+    expect(resolved.amis.map((ami) => ami.id)).toEqual(
+      expect.arrayContaining([
+        aliasImageId('al2023', 'latest'),
+        aliasImageId('al2023', 'latest', 'arm64'),
+      ]),
     );
     expect(twin.endpoint.calls.map((c) => c.action)).toEqual(
       expect.arrayContaining([
@@ -121,7 +125,7 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     );
   });
 
-  it("lists the catalog's instance types at the account's spot prices", async () => {
+  it("lists the catalog's instance types at the account's spot and on-demand prices", async () => {
     // Act
     const types = await twin.cloud().instanceTypes(NODE_CLASS);
     const prices = await twin.cloud().prices();
@@ -131,6 +135,7 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     const spot = m5?.offerings.find((o) => o.capacityType === 'spot' && o.zone === 'us-east-1b');
     expect(spot?.pricePerHour).toBe(twin.ec2.prices.spot.get('m5.large')?.get('us-east-1b'));
     expect(prices.spotSource).toBe('live');
+    expect(prices.onDemandSource).toBe('live');
     expect(twin.refreshErrors).not.toContain('instance types');
     expect(twin.refreshErrors).not.toContain('spot prices');
   });

@@ -1,5 +1,5 @@
 /**
- * The simulated account's EC2, IAM and STS behind one endpoint, with the controller's EC2 cloud
+ * The simulated account's EC2, IAM, STS, SSM and Pricing behind one endpoint, with the controller's EC2 cloud
  * provider built as its composition root builds it but with every client's endpoint set to the
  * endpoint: the unchanged adapters over the wire. The account holds the deploy guide's node role
  * and tags its subnets and security groups for the guide's cluster.
@@ -19,16 +19,13 @@ import type {
   LaunchContext,
 } from '../../../functions/ports/cloud-provider.ts';
 import { accountLookups } from '../../../simulator/aws/account-lookups.ts';
-import {
-  type Authorizer,
-  AwsError,
-  type AwsHttpRequest,
-  type AwsOperation,
-  type AwsService,
-} from '../../../simulator/aws/aws-service.ts';
+import type { Authorizer } from '../../../simulator/aws/aws-service.ts';
 import { Ec2Service } from '../../../simulator/aws/ec2/ec2-service.ts';
 import { type AwsEndpoint, startAwsEndpoint } from '../../../simulator/aws/endpoint.ts';
 import { IamService } from '../../../simulator/aws/iam/iam-service.ts';
+import { pricingService } from '../../../simulator/aws/pricing/pricing-service.ts';
+import { SimulatedParameters } from '../../../simulator/aws/ssm/simulated-parameters.ts';
+import { ssmService } from '../../../simulator/aws/ssm/ssm-service.ts';
 import { StsService } from '../../../simulator/aws/sts/sts-service.ts';
 import { SimulatedEc2 } from '../../../simulator/cloud/simulated-ec2.ts';
 import type { SimulatedInstance } from '../../../simulator/cloud/simulated-instance.ts';
@@ -60,39 +57,6 @@ export const CLUSTER_SETTINGS: ClusterSettings = {
   endpoint: 'https://shop-prod.example.com',
   certificateAuthority: Buffer.from('ca').toString('base64'),
   clusterDns: '10.100.0.10',
-};
-
-/**
- * SSM is another part of the account's: this stand-in answers only GetParameter, with the
- * simulated AL2023 images for every EKS-optimized AMI parameter.
- */
-export const AMI_PARAMETERS: AwsService = {
-  signingName: 'ssm',
-  actionPrefix: 'ssm',
-  decode(request: AwsHttpRequest): AwsOperation {
-    const target = request.headers['x-amz-target'] ?? '';
-    return { name: target.split('.')[1] ?? '', input: JSON.parse(request.body || '{}') };
-  },
-  async invoke(operation: AwsOperation) {
-    const name = String(operation.input.Name);
-    if (operation.name !== 'GetParameter') throw new AwsError('InvalidAction', operation.name);
-    const value = name.includes('arm64') ? 'ami-sim-al2023-arm64' : 'ami-sim-al2023';
-    return { Parameter: { Name: name, Type: 'String', Value: value, Version: 1 } };
-  },
-  encode(_operation, output) {
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/x-amz-json-1.1' },
-      body: JSON.stringify(output),
-    };
-  },
-  encodeError(_operation, error) {
-    return {
-      status: error.status,
-      headers: { 'content-type': 'application/x-amz-json-1.1' },
-      body: JSON.stringify({ __type: error.code, message: error.message }),
-    };
-  },
 };
 
 /** An instance Karpenter launched before the run: it carries the cluster's tag, not Nodesmith's. */
@@ -142,7 +106,13 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
   const iam = new IamService({ accountId: ACCOUNT, roles: [NODE_ROLE], now: () => clock.now() });
   const lookups = accountLookups({ ec2: ec2Service, iam });
   const endpoint = await startAwsEndpoint({
-    services: [ec2Service, iam, new StsService({ accountId: ACCOUNT }), AMI_PARAMETERS],
+    services: [
+      ec2Service,
+      iam,
+      new StsService({ accountId: ACCOUNT }),
+      ssmService(new SimulatedParameters(() => clock.now().getTime()), REGION, ACCOUNT),
+      pricingService(REGION),
+    ],
     ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer(lookups) }),
     credentials: {
       [CONTROLLER_KEY]: { functionName: 'controller', roleArn: CONTROLLER_ROLE },
