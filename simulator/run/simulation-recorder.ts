@@ -64,8 +64,8 @@ export class SimulationRecorder {
 
   async passes(t: number, due: readonly QueuedWake[]): Promise<void> {
     await this.#world.deliver(due);
-    for (const report of this.#world.passes.slice(this.#seenPasses)) this.#pass(t, report);
-    this.#seenPasses = this.#world.passes.length;
+    for (const report of this.#world.nodesmith.passes.slice(this.#seenPasses)) this.#pass(t, report);
+    this.#seenPasses = this.#world.nodesmith.passes.length;
   }
 
   #pass(t: number, report: PassReport): void {
@@ -166,7 +166,7 @@ export class SimulationRecorder {
       instances,
       terminations: world.terminations,
       claims,
-      passes: world.passes,
+      passes: world.nodesmith.passes,
       removals: world.ledger.removals,
       budgets: world.ledger.budgets,
     };
@@ -176,7 +176,7 @@ export class SimulationRecorder {
       duration: this.#lastT,
       samples: this.#samples,
       timeline: this.#timeline,
-      decisions: world.decisions.published().map((d) => ({
+      decisions: world.nodesmith.decisions().map((d) => ({
         t: (Date.parse(d.time) - SIMULATION_START) / 1000,
         kind: d.kind,
         nodeClaim: d.nodeClaim,

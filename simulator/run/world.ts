@@ -5,33 +5,11 @@
  * controller — wired to them exactly as the Lambda composition roots wire the real adapters.
  */
 import { createHash } from 'node:crypto';
-import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import { isTerminal } from '../../functions/domain/pod.ts';
-import {
-  makeWebhookHandler,
-  type WebhookHandler,
-} from '../../functions/handlers/audit-relay/handler.ts';
-import {
-  type ControllerHandler,
-  makeControllerHandler,
-} from '../../functions/handlers/controller/handler.ts';
-import {
-  type InterruptionHandler,
-  makeInterruptionHandler,
-} from '../../functions/handlers/interruption/handler.ts';
 import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
-import { runControllerPass } from '../../functions/use-cases/controller/controller-pass.ts';
-import {
-  DEFAULT_PASS_SETTINGS,
-  type PassSettings,
-} from '../../functions/use-cases/controller/pass-dependencies.ts';
-import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
-import type { InterruptionOutcome } from '../../functions/use-cases/interruption/handle-interruption.ts';
-import { handleInterruption } from '../../functions/use-cases/interruption/handle-interruption.ts';
 import type { JsonObject } from '../api-server/json.ts';
-import { kubeConfigFor } from '../api-server/kube-config.ts';
 import type { ResourceName } from '../api-server/resource-names.ts';
 import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts';
 import { SimulatedCloud } from '../cloud/simulated-cloud.ts';
@@ -41,16 +19,13 @@ import { SimulatedKubelets } from '../cluster/simulated-kubelets.ts';
 import { SimulatedWorkloads } from '../cluster/simulated-workloads.ts';
 import { StandInScheduler } from '../cluster/stand-in-scheduler.ts';
 import type { WorldFaults } from '../faults/world-faults.ts';
-import { MemoryDecisionPublisher } from '../memory/memory-decision-publisher.ts';
 import { makeMemoryStateStore } from '../memory/memory-state-store.ts';
 import { SimulatedClock } from '../simulated-clock.ts';
 import { type QueuedWake, SimulatedWorkQueue } from '../simulated-work-queue.ts';
 import { DisruptionLedger } from './disruption-ledger.ts';
+import { InProcessNodesmith } from './in-process-nodesmith.ts';
 import type { Termination } from './invariants.ts';
-import { eventBridgeSqsEvent, lambdaContext, sqsEvent, webhookEvent } from './lambda-events.ts';
-
-/** The bearer token the simulated apiserver's audit webhook presents. */
-const AUDIT_TOKEN = 'simulated-audit-token';
+import type { Nodesmith } from './nodesmith.ts';
 
 /** 2026-01-05T09:00:00Z, a Monday morning: every run starts then, so runs compare. */
 export const SIMULATION_START = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -75,13 +50,11 @@ export interface WorldOptions {
   readonly faults?: WorldFaults;
   /** The controller adopts Karpenter's nodes, as the stack's `adoptKarpenterNodes` setting. */
   readonly adoptKarpenterNodes?: boolean;
+  /** The API server serves TLS, as EKS does: clients that verify it need it. */
+  readonly tls?: boolean;
+  /** Nodesmith as deployed (simulator/deployed); its handlers in this process when absent. */
+  readonly deploy?: (world: World) => Promise<Nodesmith>;
 }
-
-/** SQS makes a message visible again this long after an invocation that failed to finish. */
-const VISIBILITY_TIMEOUT_SECONDS = 30;
-
-/** An interruption event the function failed to handle comes back this much later. */
-const INTERRUPTION_RETRY_SECONDS = 10;
 
 export class World {
   readonly clock: SimulatedClock;
@@ -93,34 +66,17 @@ export class World {
   readonly kubelets: SimulatedKubelets;
   readonly audit: SimulatedAuditBackend;
   readonly workloads: SimulatedWorkloads;
-  readonly decisions = new MemoryDecisionPublisher();
   readonly ledger: DisruptionLedger;
-  /** What the interruption function did with each event it was handed. */
-  readonly interruptions: InterruptionOutcome[] = [];
-  readonly passes: PassReport[] = [];
   /** Every instance terminated, with what still ran on its node then. */
   readonly terminations: Termination[] = [];
-  /** Errors of controller invocations that failed (their wakes were redelivered). */
-  readonly failedInvocations: unknown[] = [];
   readonly faults: WorldFaults;
-  readonly #concurrency: number;
-  readonly #controller: ControllerHandler;
-  readonly #relay: WebhookHandler;
-  readonly #interruption: InterruptionHandler;
-  #relayed = 0;
-  #claimCounter = 0;
-  #invocations = 0;
-  /** How to end each running invocation as a process exit would, by request id. */
-  readonly #exits = new Map<string, () => void>();
-  #interruptionDeliveries = 0;
-  #interruptionRetries: { readonly dueAt: number; readonly body: string }[] = [];
+  #nodesmith: Nodesmith | undefined;
 
   private constructor(server: FakeApiServer, options: WorldOptions, clock: SimulatedClock) {
     this.clock = clock;
     this.server = server;
     this.state = options.state ?? makeMemoryStateStore();
     this.faults = options.faults ?? {};
-    this.#concurrency = Math.max(1, options.concurrentPasses ?? 1);
     this.cloud = new SimulatedCloud({
       clock,
       region: options.region,
@@ -145,12 +101,6 @@ export class World {
     this.audit = new SimulatedAuditBackend(server.store, clock);
     this.workloads = new SimulatedWorkloads(server.store, clock);
     this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
-    this.#controller = this.#controllerHandler(options);
-    this.#interruption = this.#interruptionHandler();
-    this.#relay = makeWebhookHandler({
-      token: async () => AUDIT_TOKEN,
-      waker: this.queue,
-    });
   }
 
   static async start(options: WorldOptions): Promise<World> {
@@ -166,57 +116,19 @@ export class World {
           ...options.namespaces,
         ]),
       ],
+      ...(options.tls ? { tls: true } : {}),
     });
-    return new World(server, options, clock);
+    const world = new World(server, options, clock);
+    world.#nodesmith = options.deploy
+      ? await options.deploy(world)
+      : new InProcessNodesmith(world, options);
+    return world;
   }
 
-  #controllerHandler(options: WorldOptions): ControllerHandler {
-    const settings: PassSettings = {
-      ...DEFAULT_PASS_SETTINGS,
-      region: options.region,
-      ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
-    };
-    const cluster = this.ledger.watch(
-      kubernetesClusterFrom(kubeConfigFor(this.server.url), { now: () => this.clock.now() }),
-    );
-    const ports = {
-      state: this.state,
-      cluster,
-      cloud: options.cloudSeenByController?.(this.cloud) ?? this.cloud,
-    };
-    const deps = {
-      decisions: this.decisions,
-      waker: this.queue,
-      clock: this.clock,
-      newClaimName: (pool: string) => {
-        this.#claimCounter += 1;
-        return `${pool}-${this.#claimCounter.toString(36).padStart(5, '0')}`;
-      },
-    };
-    return makeControllerHandler({
-      pass: async (holder) => {
-        const exit = () => this.#exits.get(holder)?.();
-        const seen = this.faults.controllerPorts?.(holder, ports, exit) ?? ports;
-        const report = await runControllerPass({ ...deps, ...seen, holder }, settings);
-        this.passes.push(report);
-        await this.ledger.sampleBudgets();
-        return report;
-      },
-    });
-  }
-
-  #interruptionHandler(): InterruptionHandler {
-    const cluster = kubernetesClusterFrom(kubeConfigFor(this.server.url), {
-      now: () => this.clock.now(),
-    });
-    return makeInterruptionHandler({
-      handle: async (message) => {
-        const deps = { state: this.state, cluster, waker: this.queue, clock: this.clock };
-        const outcome = await handleInterruption(deps, message);
-        this.interruptions.push(outcome);
-        return outcome;
-      },
-    });
+  /** Nodesmith's functions, as the world reaches them. */
+  get nodesmith(): Nodesmith {
+    if (this.#nodesmith === undefined) throw new Error('the world has not started');
+    return this.#nodesmith;
   }
 
   #termination(instance: SimulatedInstance): Termination {
@@ -252,11 +164,7 @@ export class World {
       .slice(0, count);
     const bodies = spot.map((i) => JSON.stringify(this.cloud.interrupt(i.instanceId)));
     if (bodies.length === 0) return [];
-    const batches = this.faults.interruptionBatches?.(bodies) ?? [{ afterSeconds: 0, bodies }];
-    for (const batch of batches) {
-      if (batch.afterSeconds > 0) this.#interruptionLater(batch.bodies, batch.afterSeconds);
-      else await this.#deliverInterruptions(batch.bodies);
-    }
+    await this.nodesmith.spotWarnings(bodies);
     return spot.map((i) => i.instanceId);
   }
 
@@ -283,33 +191,6 @@ export class World {
     return deleted;
   }
 
-  /** Hands the interruption function the events due now: retries and late deliveries. */
-  async retryInterruptions(): Promise<void> {
-    const now = this.clock.now().getTime();
-    const due = this.#interruptionRetries.filter((r) => r.dueAt <= now).map((r) => r.body);
-    if (due.length === 0) return;
-    this.#interruptionRetries = this.#interruptionRetries.filter((r) => r.dueAt > now);
-    await this.#deliverInterruptions(due);
-  }
-
-  /** One SQS batch to the interruption function; the items it reports failed come back later. */
-  async #deliverInterruptions(bodies: readonly string[]): Promise<void> {
-    const event = eventBridgeSqsEvent(bodies);
-    const response = await this.#interruption(
-      event,
-      lambdaContext(`interruption-${++this.#interruptionDeliveries}`),
-    );
-    const failed = response.batchItemFailures.flatMap(
-      (failure) => event.Records.find((r) => r.messageId === failure.itemIdentifier)?.body ?? [],
-    );
-    this.#interruptionLater(failed, INTERRUPTION_RETRY_SECONDS);
-  }
-
-  #interruptionLater(bodies: readonly string[], afterSeconds: number): void {
-    const dueAt = this.clock.now().getTime() + afterSeconds * 1000;
-    for (const body of bodies) this.#interruptionRetries.push({ dueAt, body });
-  }
-
   /** Seeds what the cluster holds from the start; namespaces it already has are kept. */
   seed(objects: readonly { resource: ResourceName; object: JsonObject }[]): void {
     for (const { resource, object } of objects) {
@@ -321,51 +202,18 @@ export class World {
     }
   }
 
-  /** POSTs the batch to the audit relay as the apiserver's webhook backend does; returns the status. */
-  async relay(eventList: JsonObject): Promise<number> {
-    this.#relayed += 1;
-    const response = await this.#relay(
-      webhookEvent(JSON.stringify(eventList), AUDIT_TOKEN),
-      lambdaContext(`audit-relay-${this.#relayed}`),
-    );
-    return response.statusCode ?? 500;
+  /** The apiserver's audit backend sends the batch on; returns the status it got. */
+  relay(eventList: JsonObject): Promise<number> {
+    return this.nodesmith.audit(eventList);
   }
 
-  /**
-   * Invokes the controller function with the wakes due, as SQS batches: one, or one per
-   * concurrent invocation. A failed invocation's wakes come back after the visibility timeout.
-   */
-  async deliver(wakes: readonly QueuedWake[]): Promise<void> {
-    if (wakes.length === 0) return;
-    const lanes = Math.min(this.#concurrency, wakes.length);
-    const batches = Array.from({ length: lanes }, (_, lane) =>
-      wakes.filter((_, i) => i % lanes === lane),
-    );
-    await Promise.all(batches.map((batch) => this.#invoke(batch)));
-  }
-
-  async #invoke(batch: readonly QueuedWake[]): Promise<void> {
-    this.#invocations += 1;
-    const requestId = `controller-${this.#invocations}`;
-    const exited = new Promise<'exited'>((resolve) => {
-      this.#exits.set(requestId, () => resolve('exited'));
-    });
-    try {
-      const invocation = this.#controller(sqsEvent(batch), lambdaContext(requestId));
-      if ((await Promise.race([invocation, exited])) === 'exited') {
-        // The process is gone: nothing the invocation still does is seen by anyone.
-        invocation.catch(() => undefined);
-        this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
-      }
-    } catch (err) {
-      this.failedInvocations.push(err);
-      this.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
-    } finally {
-      this.#exits.delete(requestId);
-    }
+  /** What is due runs: the wakes the work queue holds now, and whatever else is due. */
+  deliver(wakes: readonly QueuedWake[]): Promise<void> {
+    return this.nodesmith.runDue(wakes);
   }
 
   async close(): Promise<void> {
+    await this.#nodesmith?.close();
     this.audit.close();
     await this.server.close();
   }
