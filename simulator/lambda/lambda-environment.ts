@@ -18,6 +18,11 @@ export interface ContainerSettings {
   readonly credentials: RoleCredentials;
   /** The simulated account's endpoint: `http://127.0.0.1:<port>`. */
   readonly endpointUrl: string;
+  /**
+   * Services answered elsewhere, by the SDK's service id: `{ DYNAMODB: <DynamoDB Local> }`
+   * becomes `AWS_ENDPOINT_URL_DYNAMODB`, which the SDK prefers to `AWS_ENDPOINT_URL`.
+   */
+  readonly serviceEndpoints?: Readonly<Record<string, string>>;
   /** `127.0.0.1:<port>` of the container's Runtime API. */
   readonly runtimeApi: string;
   /** The container's log stream, as Lambda names it: `2026/11/27/[$LATEST]<id>`. */
@@ -54,5 +59,11 @@ export function lambdaEnvironment(
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_SESSION_TOKEN: credentials.sessionToken,
     AWS_ENDPOINT_URL: settings.endpointUrl,
+    ...Object.fromEntries(
+      Object.entries(settings.serviceEndpoints ?? {}).map(([service, url]) => [
+        `AWS_ENDPOINT_URL_${service}`,
+        url,
+      ]),
+    ),
   };
 }
