@@ -39,6 +39,8 @@ interface SimulateOptions {
   readonly dynamodbLocal?: boolean;
   readonly limits?: string;
   readonly adoptKarpenterNodes?: boolean;
+  readonly deployed?: boolean;
+  readonly deny?: string;
 }
 
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
@@ -123,7 +125,13 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
   // The handlers' logs and metrics go to CloudWatch in Lambda; here they would bury the timeline.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  const text = options.output === 'text';
+  if (options.deny !== undefined && !options.deployed) {
+    throw new UsageError('--deny takes effect only with --deployed');
+  }
+  if (options.deployed) {
+    await runDeployed(scenario, options);
+    return;
+  }
   // DynamoDB Local (a Java process) is loaded only when asked for.
   const dynamodb = options.dynamodbLocal
     ? await (
@@ -131,12 +139,39 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
       ).startLocalStateStore()
     : undefined;
   const report = await runSimulation(scenario, {
-    seed: Number(options.seed),
+    ...runOptions(options),
     ...(dynamodb ? { state: dynamodb.state } : {}),
+  }).finally(() => dynamodb?.stop());
+  tell(report, options);
+}
+
+/** What every run takes from the command line. */
+function runOptions(options: SimulateOptions) {
+  const text = options.output === 'text';
+  return {
+    seed: Number(options.seed),
     ...(options.duplicateWakes ? { duplicateWakes: true } : {}),
     ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
     ...(text ? { onProgress: (line: string) => process.stdout.write(`${line}\n`) } : {}),
-  }).finally(() => dynamodb?.stop());
+  };
+}
+
+/**
+ * `--deployed`: the stack synthesized as `cdk synth` does (kept by a hash of its inputs), its
+ * state on DynamoDB Local, its functions from their bundles (simulator/deployed).
+ */
+async function runDeployed(scenario: Scenario, options: SimulateOptions): Promise<void> {
+  const { deployedRun } = await import('../../simulator/deployed/deployed-run.ts');
+  const report = await deployedRun(scenario, {
+    ...runOptions(options),
+    deny: options.deny === undefined ? [] : options.deny.split(',').filter((a) => a !== ''),
+  });
+  tell(report, options);
+}
+
+/** Writes the HTML report and prints the summary; exit status 1 when an invariant failed. */
+function tell(report: SimulationReport, options: SimulateOptions): void {
+  const text = options.output === 'text';
   const reportPath = resolve(options.report);
   writeFileSync(reportPath, renderHtmlReport(report));
   if (text) process.stdout.write(summaryText(report, reportPath));
@@ -145,7 +180,7 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
 }
 
 export function addSimulateCommand(program: Command): void {
-  program
+  const command = program
     .command('simulate')
     .description(
       'watch Nodesmith turn pending pods into running nodes in a simulated cluster and cloud, and write an HTML report',
@@ -174,9 +209,23 @@ export function addSimulateCommand(program: Command): void {
       '--adopt-karpenter-nodes',
       "adopt Karpenter's nodes of Nodesmith's NodePools, as the stack's adoptKarpenterNodes setting",
     )
+    .action((options: SimulateOptions) => runSimulate(options));
+  withRuntimeOptions(command);
+}
+
+/** Where Nodesmith's state and functions live for the run. */
+function withRuntimeOptions(command: Command): void {
+  command
     .option(
       '--dynamodb-local',
       'keep the state in DynamoDB Local (needs Java 17) instead of memory',
     )
-    .action((options: SimulateOptions) => runSimulate(options));
+    .option(
+      '--deployed',
+      "run Nodesmith as cdk deploy makes it: each function's bundle in its own process, AWS over HTTP with IAM enforced, DynamoDB Local (needs Java 17)",
+    )
+    .option(
+      '--deny <actions>',
+      'with --deployed: remove these IAM actions (comma-separated, ec2:CreateFleet) from every role',
+    );
 }

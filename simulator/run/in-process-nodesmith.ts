@@ -70,6 +70,7 @@ export interface InProcessOptions {
 }
 
 export class InProcessNodesmith implements Nodesmith {
+  readonly reportsPasses = true;
   readonly passes: PassReport[] = [];
   readonly #world: InProcessWorld;
   readonly #decisions = new MemoryDecisionPublisher();

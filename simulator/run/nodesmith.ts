@@ -8,6 +8,13 @@ import type { PassReport } from '../../functions/use-cases/controller/pass-repor
 import type { JsonObject } from '../api-server/json.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
 
+/** What a deployed run reports of the account: calls per IAM action, and every denial. */
+export interface AwsActivity {
+  /** `{"ec2:CreateFleet": 3, …}`, every function's calls. */
+  readonly calls: Readonly<Record<string, number>>;
+  readonly denied: readonly { function?: string; action: string; resource?: string }[];
+}
+
 export interface Nodesmith {
   /** The apiserver's audit backend sends a batch of audit events; resolves with the status. */
   audit(eventList: JsonObject): Promise<number>;
@@ -15,9 +22,13 @@ export interface Nodesmith {
   spotWarnings(bodies: readonly string[]): Promise<void>;
   /** What is due now runs: the wakes due, redeliveries, retries and schedules. */
   runDue(wakes: readonly QueuedWake[]): Promise<void>;
-  /** Every controller pass's report, in order; empty when the passes run out of reach. */
+  /** Every controller pass's report, in order, when the passes run in reach. */
   readonly passes: readonly PassReport[];
+  /** Whether `passes` holds them: false when the controller runs in its own process. */
+  readonly reportsPasses: boolean;
   /** The decisions published on the cluster's event bus, in order. */
   decisions(): readonly Decision[];
+  /** The AWS calls made and refused, when the functions reach AWS over the wire. */
+  aws?(): AwsActivity;
   close(): Promise<void>;
 }

@@ -27,6 +27,9 @@ export class SimulationRecorder {
   readonly #samples: Sample[] = [];
   readonly #latencies = new DecisionLatencies();
   #seenPasses = 0;
+  #seenDecisions = 0;
+  /** The `Nominated` events already read, by uid: the server lists them by name, not by age. */
+  readonly #seenEvents = new Set<string>();
   /** The cluster's hourly-cost limit, drawn beside the cost. */
   readonly #costLimit: number | undefined;
   #lastT = 0;
@@ -64,8 +67,32 @@ export class SimulationRecorder {
 
   async passes(t: number, due: readonly QueuedWake[]): Promise<void> {
     await this.#world.deliver(due);
-    for (const report of this.#world.nodesmith.passes.slice(this.#seenPasses)) this.#pass(t, report);
-    this.#seenPasses = this.#world.nodesmith.passes.length;
+    const { nodesmith } = this.#world;
+    for (const report of nodesmith.passes.slice(this.#seenPasses)) this.#pass(t, report);
+    this.#seenPasses = nodesmith.passes.length;
+    if (!nodesmith.reportsPasses) this.#told(t);
+  }
+
+  /**
+   * Passes out of reach (deployed): read as an operator reads them, from the decisions on the
+   * bus and the pods' `Nominated` events, which mark each pod's first place.
+   */
+  #told(t: number): void {
+    const decisions = this.#world.nodesmith.decisions();
+    for (const d of decisions.slice(this.#seenDecisions)) {
+      const offering = `${d.instanceType}, ${d.zone}, ${d.capacityType}, ${money(d.pricePerHour)}`;
+      this.note(t, `${d.kind} ${d.nodeClaim} (${offering}): ${d.reason}`);
+    }
+    this.#seenDecisions = decisions.length;
+    for (const event of this.#world.server.store.list('events')) {
+      const involved = event.involvedObject as JsonObject | undefined;
+      if (event.reason !== 'Nominated' || involved?.kind !== 'Pod') continue;
+      const uid = String((event.metadata as JsonObject).uid);
+      if (this.#seenEvents.has(uid)) continue;
+      this.#seenEvents.add(uid);
+      const at = String(event.eventTime ?? event.firstTimestamp ?? '');
+      this.#latencies.placed(simulatedSeconds(at), [`${involved.namespace}/${involved.name}`]);
+    }
   }
 
   #pass(t: number, report: PassReport): void {
@@ -171,7 +198,10 @@ export class SimulationRecorder {
       budgets: world.ledger.budgets,
     };
     return {
-      summary: summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
+      summary: {
+        ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
+        ...(world.nodesmith.aws === undefined ? {} : { aws: world.nodesmith.aws() }),
+      },
       seed: this.#options.seed,
       duration: this.#lastT,
       samples: this.#samples,

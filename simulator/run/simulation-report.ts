@@ -5,6 +5,7 @@
  */
 import type { CapacityType } from '../../functions/domain/labels.ts';
 import type { UnschedulableGroup } from '../../functions/use-cases/plan/unschedulable-groups.ts';
+import type { AwsActivity } from './nodesmith.ts';
 
 /** docs/design.md §6.4: exactly these fields, in this order. */
 export interface SimulationSummary {
@@ -29,6 +30,8 @@ export interface SimulationSummary {
   readonly unschedulable: readonly UnschedulableGroup[];
   /** The invariants of docs/design.md §5 checked at the end; the exit status is 1 if one failed. */
   readonly invariants: readonly InvariantCheck[];
+  /** Deployed runs only: the AWS calls per IAM action, and what IAM refused. */
+  readonly aws?: AwsActivity;
 }
 
 /** The cluster at one moment of simulated time. */

@@ -83,6 +83,8 @@ export class World {
       zones: options.zones,
       seed: options.seed,
       spotPrices: options.prices ?? 'market',
+      // What the scenarios' EC2NodeClasses select their subnets and security groups by.
+      networkTags: { 'karpenter.sh/discovery': 'simulated' },
     });
     const copies = this.faults.wakeCopies;
     this.queue = new SimulatedWorkQueue(clock, {

@@ -117,9 +117,9 @@ async function kill(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startOnce(): Promise<DynamoDbLocal> {
+async function startOnce(sharedDb: boolean): Promise<DynamoDbLocal> {
   const port = await freePort();
-  const child = spawn({ port, stdio: 'pipe' });
+  const child = spawn({ port, stdio: 'pipe', sharedDb });
   const output = captureOutput(child);
   const killOnExit = (): void => {
     child.kill('SIGKILL');
@@ -141,13 +141,17 @@ async function startOnce(): Promise<DynamoDbLocal> {
   return { endpoint, pid: child.pid, stop };
 }
 
-/** Starts DynamoDB Local on a free port and resolves once it answers ListTables. */
-export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
+/**
+ * Starts DynamoDB Local on a free port and resolves once it answers ListTables. Each access key
+ * and region gets a database of its own unless `sharedDb`, which several callers with keys of
+ * their own (the deployed functions, each with its role's) need to see the same tables.
+ */
+export async function startDynamoDbLocal({ sharedDb = false } = {}): Promise<DynamoDbLocal> {
   // Another process may take the free port before java binds it; a new port fixes that.
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      return await startOnce();
+      return await startOnce(sharedDb);
     } catch (err) {
       lastError = err;
     }

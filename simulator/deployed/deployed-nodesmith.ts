@@ -1,0 +1,340 @@
+/**
+ * Nodesmith as `cdk deploy` makes it, running in the simulated world (docs/design.md §9): each
+ * function's bundle from the synthesized cloud assembly in its own process, with exactly its
+ * template environment and its role's keys; every AWS call over HTTP to the simulated account,
+ * evaluated against the role's policies as synthesized; DynamoDB on DynamoDB Local under the
+ * template's table names; the functions woken only by what the template wires — the SQS event
+ * source mappings, the EventBridge rules and schedule, the audit log's subscription.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDynamoDbStateStore } from '../../functions/adapters/dynamodb/dynamodb-state-store.ts';
+import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
+import { Variable } from '../../functions/contract/environment.ts';
+import type { Decision, LimitReached } from '../../functions/ports/decisions.ts';
+import type { StateStore } from '../../functions/ports/state-store.ts';
+import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
+import type { JsonObject } from '../api-server/json.ts';
+import { accountLookups } from '../aws/account-lookups.ts';
+import { type AwsEndpoint, callCounts, startAwsEndpoint } from '../aws/endpoint.ts';
+import { deliverToQueues } from '../aws/eventbridge/queue-targets.ts';
+import type { AwsEvent } from '../aws/eventbridge/simulated-event-bridge.ts';
+import type { SqsQueue } from '../aws/sqs/sqs-queue.ts';
+import { makeAuthorizer } from '../iam/authorizer.ts';
+import { type SimulatedAccount, simulatedAccount } from '../iam/simulated-account.ts';
+import { templatePolicies } from '../iam/template-policies.ts';
+import { asyncInvokeConfigs } from '../lambda/async-invocation.ts';
+import { eventRules } from '../lambda/event-rules.ts';
+import type { LambdaFunction } from '../lambda/lambda-function.ts';
+import { lambdaFunctions } from '../lambda/lambda-functions.ts';
+import { logSubscriptions, SubscribedLogGroups } from '../lambda/logs-subscription.ts';
+import { ScheduledRules } from '../lambda/scheduled-rules.ts';
+import {
+  SqsEventSourceMapping,
+  sqsEventSourceMappings,
+} from '../lambda/sqs-event-source-mapping.ts';
+import { type ResolveValue, templateResolver } from '../lambda/template-resolver.ts';
+import type { AwsActivity, Nodesmith } from '../run/nodesmith.ts';
+import type { World } from '../run/world.ts';
+import type { SynthesizedStack } from '../synthesis/synthesized-stack.ts';
+import { DeployedAccount } from './deployed-account.ts';
+import type { DeploymentContext } from './deployment-context.ts';
+
+export interface DeploymentOptions {
+  readonly stack: SynthesizedStack;
+  readonly context: DeploymentContext;
+  readonly dynamodbEndpoint: string;
+  /** The world's region: the account's functions run there. */
+  readonly region: string;
+  /** Actions removed from every role for the run (`--deny`). */
+  readonly deny?: readonly string[];
+  /** Each line a function writes, as CloudWatch Logs gets it. */
+  readonly onLog?: (functionLogicalId: string, line: string) => void;
+}
+
+/** A decision as the bus carries it: with the detail's version and the cluster's name. */
+type PublishedDecision = (Decision | LimitReached) & { version: string; cluster: string };
+
+/** At most this many polls of the queues in one simulated second, so a busy queue cannot spin. */
+const POLLS_PER_SECOND = 4;
+
+/** The queue a platform team would route the decision bus to, read back for the report. */
+const DECISIONS_QUEUE = 'simulation-decisions';
+
+/** The key of a function's role: one per function, made from its logical id. */
+function accessKeyOf(logicalId: string): string {
+  const letters = logicalId.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return `ASIA${letters.slice(0, 12).padEnd(12, 'X')}${letters.slice(-4)}`;
+}
+
+/** The state the deployed functions keep: the template's two tables, on DynamoDB Local. */
+export async function deployedStateStore(
+  options: Pick<DeploymentOptions, 'stack' | 'dynamodbEndpoint'>,
+): Promise<StateStore> {
+  const account = simulatedAccount({ stackName: options.stack.stackName });
+  const resolve = templateResolver(options.stack.template, account);
+  const tables = tableNames(options.stack, resolve);
+  const client = new DynamoDBClient({
+    endpoint: options.dynamodbEndpoint,
+    region: account.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  // The world runs on simulated time: DynamoDB Local's TTL would expire items by the wall clock.
+  await createTables(client, tables, { timeToLive: false });
+  return makeDynamoDbStateStore({ client: DynamoDBDocumentClient.from(client), tables });
+}
+
+/** A variable of the controller's environment, as deployed. */
+function controllerVariable(stack: SynthesizedStack, resolve: ResolveValue, name: string): string {
+  for (const resource of Object.values(stack.template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const variables = (resource.Properties?.Environment as { Variables?: JsonObject } | undefined)
+      ?.Variables;
+    if (variables?.[Variable.claimsTable] !== undefined && variables[name] !== undefined) {
+      return resolve(variables[name]);
+    }
+  }
+  throw new Error(`the controller's environment has no ${name}`);
+}
+
+function tableNames(stack: SynthesizedStack, resolve: ResolveValue) {
+  return {
+    state: controllerVariable(stack, resolve, Variable.stateTable),
+    nodeClaims: controllerVariable(stack, resolve, Variable.claimsTable),
+  };
+}
+
+type Now = () => number;
+type Invoke = (logicalId: string, event: unknown) => Promise<unknown>;
+
+/**
+ * The account the stack was deployed to, behind its endpoint: every function's key maps to its
+ * role, and every call is evaluated against that role's policies as synthesized.
+ */
+async function openAccount(world: World, options: DeploymentOptions, now: Now) {
+  const { stack, context } = options;
+  const names = simulatedAccount({ stackName: stack.stackName, region: options.region });
+  const policies = templatePolicies(stack.template, names);
+  let endpointUrl = '';
+  const account = new DeployedAccount({
+    template: stack.template,
+    account: names,
+    resolve: templateResolver(stack.template, names),
+    ec2: world.cloud.ec2,
+    clusterName: context.clusterName,
+    nodeRole: context.nodeRoleArn.slice(context.nodeRoleArn.lastIndexOf('/') + 1),
+    apiServerUrl: () => world.server.url,
+    endpointUrl: () => endpointUrl,
+    now,
+  });
+  const lookups = accountLookups({
+    ec2: account.ec2,
+    iam: account.iam,
+    secretArn: (id) => account.secrets.arnOf(id),
+  });
+  const endpoint = await startAwsEndpoint({
+    services: account.services,
+    credentials: Object.fromEntries(
+      [...policies.roleOfFunction].map(([logicalId, roleArn]) => [
+        accessKeyOf(logicalId),
+        { functionName: logicalId, roleArn },
+      ]),
+    ),
+    authorizer: makeAuthorizer(policies.policiesByRole, lookups, {
+      account: names,
+      ...(options.deny === undefined ? {} : { deny: options.deny }),
+    }),
+  });
+  endpointUrl = endpoint.url;
+  // Queue URLs name the endpoint: the SDK sends each SQS call to its queue URL's host.
+  const resolve = templateResolver(stack.template, { ...names, sqsEndpoint: endpoint.url });
+  return { account, endpoint, resolve };
+}
+
+/** Each function from its bundle, with its role's own key, DynamoDB on DynamoDB Local. */
+function startFunctions(
+  options: DeploymentOptions,
+  endpointUrl: string,
+  resolve: ResolveValue,
+  now: Now,
+) {
+  return lambdaFunctions(options.stack, {
+    resolve,
+    region: options.region,
+    endpointUrl,
+    serviceEndpoints: { DYNAMODB: options.dynamodbEndpoint },
+    now,
+    credentialsOf: (logicalId) => ({
+      accessKeyId: accessKeyOf(logicalId),
+      secretAccessKey: `secret-of-${logicalId}`,
+      sessionToken: `session-of-${logicalId}`,
+    }),
+    ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+  });
+}
+
+/**
+ * What wakes the functions, as the template wires it: the queues' event source mappings, the
+ * rules on EC2's events and the schedule; and a rule of the simulation's own that sends the
+ * decision bus to a queue the report reads, as an operator would route it.
+ */
+function wireEventSources(
+  stack: SynthesizedStack,
+  account: DeployedAccount,
+  resolve: ResolveValue,
+  invoke: Invoke,
+  now: Now,
+) {
+  const mappings = sqsEventSourceMappings(stack.template, resolve).map((definition) => {
+    const queue = account.queues.byArn(definition.eventSourceArn);
+    if (queue === undefined) throw new Error(`no queue ${definition.eventSourceArn}`);
+    const deliver = (event: unknown) => invoke(definition.functionLogicalId, event);
+    return new SqsEventSourceMapping(definition, { queue, invoke: deliver, now });
+  });
+  const rules = eventRules(stack.template, resolve);
+  for (const rule of rules.filter((r) => r.enabled && r.eventPattern !== undefined)) {
+    account.events.putRule(rule);
+  }
+  const decisionsQueue = account.queues.create(DECISIONS_QUEUE);
+  account.events.putRule({
+    name: DECISIONS_QUEUE,
+    eventBusName: controllerVariable(stack, resolve, Variable.eventBusName),
+    eventPattern: { source: [{ prefix: '' }] },
+    targets: [{ id: 'report', arn: decisionsQueue.arn }],
+  });
+  const schedules = new ScheduledRules(rules, {
+    accountId: account.accountId,
+    region: account.region,
+    createdMs: now(),
+    deliver: deliverToQueues(account.queues),
+  });
+  return { mappings, schedules, decisionsQueue };
+}
+
+export class DeployedNodesmith implements Nodesmith {
+  readonly reportsPasses = false;
+  readonly passes: readonly PassReport[] = [];
+  readonly #world: World;
+  readonly #context: DeploymentContext;
+  readonly #account: DeployedAccount;
+  readonly #endpoint: AwsEndpoint;
+  readonly #functions: Record<string, LambdaFunction>;
+  readonly #mappings: readonly SqsEventSourceMapping[];
+  readonly #schedules: ScheduledRules;
+  readonly #logs: SubscribedLogGroups;
+  readonly #decisionsQueue: SqsQueue;
+  readonly #decisions: Decision[] = [];
+  #auditBatches = 0;
+
+  private constructor(parts: {
+    world: World;
+    context: DeploymentContext;
+    account: DeployedAccount;
+    endpoint: AwsEndpoint;
+    functions: Record<string, LambdaFunction>;
+    mappings: readonly SqsEventSourceMapping[];
+    schedules: ScheduledRules;
+    logs: SubscribedLogGroups;
+    decisionsQueue: SqsQueue;
+  }) {
+    this.#world = parts.world;
+    this.#context = parts.context;
+    this.#account = parts.account;
+    this.#endpoint = parts.endpoint;
+    this.#functions = parts.functions;
+    this.#mappings = parts.mappings;
+    this.#schedules = parts.schedules;
+    this.#logs = parts.logs;
+    this.#decisionsQueue = parts.decisionsQueue;
+  }
+
+  static async deploy(world: World, options: DeploymentOptions): Promise<DeployedNodesmith> {
+    const now = () => world.clock.now().getTime();
+    const { account, endpoint, resolve } = await openAccount(world, options, now);
+    const functions = startFunctions(options, endpoint.url, resolve, now);
+    const invoke = (logicalId: string, event: unknown) => {
+      const fn = functions[logicalId];
+      if (fn === undefined) throw new Error(`the template has no function ${logicalId}`);
+      return fn.invoke(event);
+    };
+    return new DeployedNodesmith({
+      world,
+      context: options.context,
+      account,
+      endpoint,
+      functions,
+      ...wireEventSources(options.stack, account, resolve, invoke, now),
+      logs: new SubscribedLogGroups(logSubscriptions(options.stack.template, resolve), {
+        owner: account.accountId,
+        invoke,
+        functionArnOf: (logicalId) => functions[logicalId]?.definition.functionArn ?? '',
+        asyncConfigOf: asyncInvokeConfigs(options.stack.template, resolve),
+        now,
+        onFailure: (arn, record) => account.queues.byArn(arn)?.send(JSON.stringify(record)),
+      }),
+    });
+  }
+
+  /** EKS writes each audit event to the cluster's log group; its subscription carries it on. */
+  async audit(eventList: JsonObject): Promise<number> {
+    const items = (eventList.items ?? []) as JsonObject[];
+    const timestamp = this.#world.clock.now().getTime();
+    this.#auditBatches += 1;
+    await this.#logs.putLogEvents(
+      this.#context.auditLogGroupName,
+      'kube-apiserver-audit-0',
+      items.map((item, i) => ({
+        id: `${this.#auditBatches}-${i}`,
+        timestamp,
+        message: JSON.stringify(item),
+      })),
+    );
+    return 200;
+  }
+
+  async spotWarnings(bodies: readonly string[]): Promise<void> {
+    for (const body of bodies) this.#account.events.emit(JSON.parse(body) as AwsEvent);
+    await this.runDue();
+  }
+
+  /**
+   * The schedule fires what is due, and each event source mapping polls its queue, invoking its
+   * function with what it receives, until nothing more is delivered this second.
+   */
+  async runDue(): Promise<void> {
+    this.#schedules.advanceTo(this.#world.clock.now().getTime());
+    for (let poll = 0; poll < POLLS_PER_SECOND; poll++) {
+      const started = this.#mappings.flatMap((m) => m.poll() ?? []);
+      if (started.length === 0) return;
+      const outcomes = await Promise.all(started);
+      for (const o of outcomes)
+        if (o.error)
+          process.stderr.write(
+            `DEBUG ${String((o.error as Error).message ?? o.error)} ${JSON.stringify(o.error)}\n`,
+          );
+    }
+  }
+
+  decisions(): readonly Decision[] {
+    for (let batch = this.#decisionsQueue.receive(10); batch.length > 0; ) {
+      for (const message of batch) {
+        const event = JSON.parse(message.body) as { detail: PublishedDecision };
+        const { version: _version, cluster: _cluster, ...decision } = event.detail;
+        if (decision.kind !== 'LimitReached') this.#decisions.push(decision as Decision);
+        this.#decisionsQueue.delete(message.receiptHandle);
+      }
+      batch = this.#decisionsQueue.receive(10);
+    }
+    return this.#decisions;
+  }
+
+  /** Calls per IAM action of every function, and what IAM refused. */
+  aws(): AwsActivity {
+    return { calls: callCounts(this.#endpoint.calls), denied: this.#endpoint.denied };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.#functions).map((f) => f.close()));
+    await this.#endpoint.close();
+  }
+}

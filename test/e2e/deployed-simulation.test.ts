@@ -1,0 +1,54 @@
+/**
+ * `nodesmith simulate --deployed` as an operator runs it: the stack synthesized by `cdk synth`,
+ * each function's bundle in its own process with its template environment, every AWS call over
+ * HTTP to the simulated account with IAM evaluating the synthesized roles, DynamoDB Local under
+ * the template's table names, and the functions woken only by the template's queues, rules and
+ * the audit log's subscription. The burst ends with every pod running, every invariant held and
+ * nothing denied, within the call budgets of docs/design.md §7 (deployed-denial.test.ts shows a
+ * permission taken away).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SimulationSummary } from '../../simulator/run/simulation-report.ts';
+import { simulate } from '../support/simulate-in-process.ts';
+
+/** The stack is synthesized once per run of the suite (kept by a hash of its inputs). */
+const DEPLOYED_RUN_MS = 240_000;
+
+function summaryOf(stdout: string): SimulationSummary {
+  return JSON.parse(stdout) as SimulationSummary;
+}
+
+describe('nodesmith simulate --deployed', () => {
+  it(
+    'turns a burst into running nodes with every invariant held and nothing denied, within the call budgets',
+    async () => {
+      // Act
+      const result = await simulate('--deployed', '--pods', '30', '-o', 'json');
+      // Assess
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      const summary = summaryOf(result.stdout);
+      expect(summary.pods).toEqual({ total: 30, running: 30, pending: 0 });
+      expect(summary.invariants.filter((i) => !i.held)).toEqual([]);
+      expect(summary.aws?.denied).toEqual([]);
+      const calls = summary.aws?.calls ?? {};
+      // One controller container, warm for the run: the cluster is described at its cold start.
+      expect(calls['eks:DescribeCluster']).toBe(1);
+      expect(calls['ec2:CreateFleet']).toBe(summary.launches);
+      // Prices and instance types are refreshed on their own intervals, not read every pass.
+      const passes = calls['ec2:DescribeInstances'] ?? 0;
+      expect(calls['pricing:GetProducts']).toBeLessThan(passes);
+      expect(calls['ec2:DescribeInstanceTypes']).toBeLessThan(passes);
+    },
+    DEPLOYED_RUN_MS,
+  );
+
+  it('refuses --deny without --deployed, changing nothing', async () => {
+    // Act
+    const result = await simulate('--deny', 'ec2:CreateFleet', '-o', 'json');
+    // Assess
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--deny takes effect only with --deployed');
+    expect(result.stdout).toBe('');
+  });
+});
