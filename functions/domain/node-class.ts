@@ -64,6 +64,11 @@ export interface ResolvedSubnet {
   readonly zoneID?: string;
 }
 
+export interface ResolvedSecurityGroup {
+  readonly id: string;
+  readonly name?: string;
+}
+
 export interface EC2NodeClass {
   readonly metadata: {
     readonly name: string;
@@ -83,7 +88,10 @@ export interface EC2NodeClass {
     readonly instanceStorePolicy?: 'RAID0';
   };
   readonly status?: {
+    /** The subnets the selector terms resolve to now: a node launched into another has drifted. */
     readonly subnets?: readonly ResolvedSubnet[];
+    /** The security groups they resolve to now: a node with another set has drifted. */
+    readonly securityGroups?: readonly ResolvedSecurityGroup[];
     /** The AMIs the selector terms resolve to now: a node on another image has drifted. */
     readonly amis?: readonly { readonly id: string; readonly name?: string }[];
     readonly conditions?: readonly Condition[];

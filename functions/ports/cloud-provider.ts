@@ -8,13 +8,20 @@
  * own retries; the other port errors are listed per method. Anything else (network failures,
  * permissions) rejects with the original error. Times come from the adapter's injected clock.
  */
+
+import type { InstanceNetwork } from '../domain/instance-network.ts';
 import type { InstanceType } from '../domain/instance-type.ts';
 import type { SpotPrices } from '../domain/instance-types/offerings.ts';
 import type { Currency, PriceTable } from '../domain/instance-types/prices.ts';
 import type { WindowsPrices } from '../domain/instance-types/windows-prices.ts';
 import type { Labels } from '../domain/label-selector.ts';
 import type { CapacityType } from '../domain/labels.ts';
-import type { AmiFamily, EC2NodeClass, ResolvedSubnet } from '../domain/node-class.ts';
+import type {
+  AmiFamily,
+  EC2NodeClass,
+  ResolvedSecurityGroup,
+  ResolvedSubnet,
+} from '../domain/node-class.ts';
 import type { NodeSelectorRequirement } from '../domain/requirements/requirement.ts';
 import type { NodeClaimRecord } from '../domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
@@ -53,10 +60,7 @@ export interface ResolvedNodeClassSubnet extends ResolvedSubnet {
   readonly availableIpAddressCount: number;
 }
 
-export interface ResolvedSecurityGroup {
-  readonly id: string;
-  readonly name?: string;
-}
+export type { ResolvedSecurityGroup } from '../domain/node-class.ts';
 
 export interface ResolvedAmi {
   readonly id: string;
@@ -118,6 +122,8 @@ export interface LaunchedInstance {
   /** ISO-8601. */
   readonly launchTime: string;
   readonly imageId?: string;
+  /** The subnet and security groups it was launched into: drift compares them with the class's. */
+  readonly network?: InstanceNetwork;
 }
 
 export interface LaunchResult extends LaunchedInstance {

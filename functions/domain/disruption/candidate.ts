@@ -3,6 +3,7 @@
  * NodePool and claim, the pods that would need another home, what its offering costs, and how
  * much it would cost to disrupt.
  */
+import type { InstanceNetwork } from '../instance-network.ts';
 import type { InstanceType } from '../instance-type.ts';
 import { Label } from '../labels.ts';
 import type { Node } from '../node.ts';
@@ -17,6 +18,8 @@ export interface Candidate {
   readonly claim?: NodeClaim;
   readonly pool: NodePool;
   readonly nodeClass?: EC2NodeClass;
+  /** What its instance was launched into, where known (DisruptionInput.networks). */
+  readonly network?: InstanceNetwork;
   /** Pods that must run elsewhere if the node goes: not DaemonSet, mirror, terminal or deleting. */
   readonly pods: readonly Pod[];
   readonly instanceType?: InstanceType;

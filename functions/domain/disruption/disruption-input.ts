@@ -1,4 +1,5 @@
 /** What voluntary disruption decides from: the planning snapshot plus budgets, time and nominations. */
+import type { InstanceNetwork } from '../instance-network.ts';
 import type { PodDisruptionBudget } from '../pod-disruption-budget.ts';
 import type { ProvisioningInput } from '../scheduling/plan-provisioning.ts';
 import type { CronSchedules } from './budgets.ts';
@@ -19,6 +20,12 @@ export interface DisruptionInput
    * command); the controller stops at the first command, as Karpenter does.
    */
   readonly explain?: boolean;
+  /**
+   * What each claim's instance was launched into, by NodeClaim name: the controller's records
+   * know it. A NodeClaim does not carry it, so a dump's nodes are not judged for subnet or
+   * security group drift.
+   */
+  readonly networks?: ReadonlyMap<string, InstanceNetwork>;
   /** The caller's time box, asked between simulations. */
   readonly outOfTime?: () => boolean;
 }

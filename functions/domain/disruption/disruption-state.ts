@@ -123,6 +123,7 @@ export class DisruptionState {
     const nodeClass = this.input.nodeClasses?.find(
       (c) => c.metadata.name === pool.spec.template.spec.nodeClassRef.name,
     );
+    const network = claim === undefined ? undefined : this.input.networks?.get(claim.metadata.name);
     const events = pods.map((p) => (p.creationTimestamp ? Date.parse(p.creationTimestamp) : 0));
     const recorded = Date.parse(claim?.status?.lastPodEventTime ?? '');
     if (!Number.isNaN(recorded)) events.push(recorded);
@@ -132,6 +133,7 @@ export class DisruptionState {
       ...(claim === undefined ? {} : { claim }),
       pool,
       ...(nodeClass === undefined ? {} : { nodeClass }),
+      ...(network === undefined ? {} : { network }),
       pods,
       ...(price.instanceType === undefined ? {} : { instanceType: price.instanceType }),
       ...(price.pricePerHour === undefined ? {} : { pricePerHour: price.pricePerHour }),

@@ -2,9 +2,12 @@
  * Why a managed node no longer matches what its NodePool and EC2NodeClass would launch now
  * (core: pkg/controllers/nodeclaim/disruption/drift.go; aws: pkg/cloudprovider/drift.go), first
  * reason first: the template changed, its labels no longer meet the pool's requirements, its
- * instance type or offering is gone from the catalog, the class resolves to another AMI, or the
- * class's own spec (user data, tags, disks, kubelet, …) changed since the launch.
+ * instance type or offering is gone from the catalog, the class's own spec (user data, tags,
+ * disks, kubelet, …) changed since the launch, or the class resolves to another AMI, other
+ * security groups or subnets than the instance was launched with (aws: `isNodeClassDrifted`,
+ * in that order).
  */
+import type { InstanceNetwork } from '../instance-network.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Annotation, Label } from '../labels.ts';
@@ -20,6 +23,8 @@ export type DriftReason =
   | 'RequirementsDrifted'
   | 'InstanceTypeNotFound'
   | 'AMIDrift'
+  | 'SecurityGroupDrift'
+  | 'SubnetDrift'
   | 'NodeClassDrifted';
 
 export interface Drift {
@@ -42,6 +47,11 @@ export interface DriftInput {
   readonly instanceTypes?: readonly InstanceType[];
   /** Karpenter checks the catalog only for nodes older than an hour: a new type may lag. */
   readonly ageMs: number;
+  /**
+   * What the instance was launched into. Karpenter reads it from EC2; where it is not known (a
+   * node read from files), subnets and security groups are not judged.
+   */
+  readonly network?: InstanceNetwork;
 }
 
 const CATALOG_GRACE_MS = 60 * 60_000;
@@ -100,6 +110,46 @@ function amiDrift(
   return { reason: 'AMIDrift', message: `AMI ${image} is no longer selected (now ${now})` };
 }
 
+/**
+ * Security groups drift when the instance's set is not exactly the class's (aws: drift.go,
+ * `areSecurityGroupsDrifted`): one more, one fewer or another all count. A class with none
+ * resolved is not judged; Karpenter reports an error and decides nothing.
+ */
+function securityGroupDrift(
+  nodeClass: EC2NodeClass | undefined,
+  network: InstanceNetwork | undefined,
+): Drift | undefined {
+  const selected = new Set((nodeClass?.status?.securityGroups ?? []).map((sg) => sg.id));
+  if (network === undefined || selected.size === 0) return undefined;
+  const attached = new Set(network.securityGroupIds);
+  if (attached.size === selected.size && [...attached].every((id) => selected.has(id))) {
+    return undefined;
+  }
+  const list = (ids: Iterable<string>) => [...ids].sort().join(', ') || '(none)';
+  return {
+    reason: 'SecurityGroupDrift',
+    message: `security groups ${list(attached)} are no longer those selected (now ${list(selected)})`,
+  };
+}
+
+/**
+ * A subnet drifts when the class no longer selects it (aws: drift.go, `isSubnetDrifted`); a
+ * class with none resolved is not judged.
+ */
+function subnetDrift(
+  nodeClass: EC2NodeClass | undefined,
+  network: InstanceNetwork | undefined,
+): Drift | undefined {
+  const subnets = nodeClass?.status?.subnets ?? [];
+  if (network === undefined || subnets.length === 0) return undefined;
+  if (subnets.some((subnet) => subnet.id === network.subnetId)) return undefined;
+  const now = subnets.map((subnet) => subnet.id).join(', ');
+  return {
+    reason: 'SubnetDrift',
+    message: `subnet ${network.subnetId} is no longer selected (now ${now})`,
+  };
+}
+
 function nodeClassDrift(
   nodeClass: EC2NodeClass | undefined,
   claim: NodeClaim | undefined,
@@ -120,7 +170,9 @@ export function driftOf(input: DriftInput): Drift | undefined {
     staticDrift(input.pool, input.claim) ??
     requirementsDrift(input.pool, input.labels) ??
     catalogDrift(input) ??
+    nodeClassDrift(input.nodeClass, input.claim) ??
     amiDrift(input.nodeClass, input.claim) ??
-    nodeClassDrift(input.nodeClass, input.claim)
+    securityGroupDrift(input.nodeClass, input.network) ??
+    subnetDrift(input.nodeClass, input.network)
   );
 }

@@ -3,6 +3,7 @@
  * from a planned claim, and the same record once EC2 has filled it (core
  * nodeclaimtemplate.go `ToNodeClaim` and lifecycle/launch.go `PopulateNodeClaimDetails`).
  */
+import type { InstanceNetwork } from '../instance-network.ts';
 import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { type CapacityType, Label } from '../labels.ts';
@@ -18,6 +19,7 @@ export interface Launch {
   readonly zone: string;
   readonly capacityType: CapacityType;
   readonly imageId?: string;
+  readonly network?: InstanceNetwork;
 }
 
 /**
@@ -102,6 +104,7 @@ export function launchedClaimRecord(
     instanceId: launch.instanceId,
     providerID: launch.providerID,
     ...(launch.imageId === undefined ? {} : { imageId: launch.imageId }),
+    ...(launch.network === undefined ? {} : { network: launch.network }),
     offering: {
       instanceType: launch.instanceType,
       zone: launch.zone,

@@ -3,6 +3,7 @@
  * "write intent before acting") and then every step of its life, so a pass that crashes can be
  * resumed by the next one.
  */
+import type { InstanceNetwork } from '../instance-network.ts';
 import type { Labels } from '../label-selector.ts';
 import type { CapacityType } from '../labels.ts';
 import type { NodeSelectorRequirement } from '../requirements/requirement.ts';
@@ -111,6 +112,8 @@ export interface NodeClaimRecord {
   readonly providerID?: string;
   /** The AMI the instance was launched from: a class that now selects another has drifted it. */
   readonly imageId?: string;
+  /** The subnet and security groups the instance got: a class that now selects others drifts it. */
+  readonly network?: InstanceNetwork;
   /** The NodePool template hash the claim was made from (static drift compares it). */
   readonly nodePoolHash?: { readonly hash: string; readonly version: string };
   /**

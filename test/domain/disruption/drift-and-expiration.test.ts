@@ -1,6 +1,7 @@
 /** Ported from core: pkg/controllers/disruption/drift_test.go and nodeclaim/expiration/suite_test.go. */
 import { describe, expect, it } from 'vitest';
 import { computeTemplateHash } from '../../../functions/domain/disruption/template-hash.ts';
+import type { EC2NodeClass } from '../../../functions/domain/node-class.ts';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
 import { aPod } from '../../support/builders.ts';
 import {
@@ -105,6 +106,35 @@ describe('drift', () => {
     };
     // The hash covers terminationGracePeriod, so the node is drifted against this pool too.
     expect(fates(disruptionFor({ ...blocked, nodePools: [bounded] }))).toEqual({ a: 'drift' });
+  });
+
+  it('replaces a node launched into a subnet its class no longer selects, where its instance is known', () => {
+    // Prepare
+    const nodeClass: EC2NodeClass = {
+      metadata: { name: 'default' },
+      spec: {},
+      status: { subnets: [{ id: 'subnet-new', zone: 'test-zone-a' }] },
+    };
+    const node = stampedNode({ name: 'a', cpu: 2 });
+    const network = { subnetId: 'subnet-old', securityGroupIds: ['sg-nodes'] };
+    const drifting = {
+      nodes: [node],
+      pods: [busy('a')],
+      nodePools: [POOL],
+      nodeClasses: [nodeClass],
+    };
+
+    // Act
+    const known = disruptionFor({
+      ...drifting,
+      networks: new Map([[node.nodeClaim.metadata.name, network]]),
+    });
+    const unknown = disruptionFor(drifting);
+
+    // Assess
+    expect(known.decisions[0]).toMatchObject({ method: 'drift', nodes: ['a'] });
+    expect(known.decisions[0]?.message).toMatch(/^drifted \(SubnetDrift: subnet subnet-old/);
+    expect(unknown.decisions.map((d) => d.method)).not.toContain('drift');
   });
 });
 

@@ -6,6 +6,7 @@ import {
   NODEPOOL_HASH_VERSION,
   templateHash,
 } from '../../../functions/domain/disruption/template-hash.ts';
+import type { InstanceNetwork } from '../../../functions/domain/instance-network.ts';
 import { Label } from '../../../functions/domain/labels.ts';
 import type { EC2NodeClass } from '../../../functions/domain/node-class.ts';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
@@ -88,6 +89,7 @@ describe('drift detection', () => {
     ageMs?: number;
     nodeClass?: EC2NodeClass;
     imageID?: string;
+    network?: InstanceNetwork;
   }) {
     const { node, nodeClaim } = aPoolNode({
       name: 'n1',
@@ -102,6 +104,7 @@ describe('drift detection', () => {
       instanceTypes: catalog,
       ageMs: options.ageMs ?? 2 * HOUR,
       ...(options.nodeClass === undefined ? {} : { nodeClass: options.nodeClass }),
+      ...(options.network === undefined ? {} : { network: options.network }),
     });
   }
 
@@ -240,6 +243,150 @@ describe('drift detection', () => {
       expect(drift({ nodeClass: annotated('12', 'v5'), claimAnnotations: karpenter })).toBe(
         undefined,
       );
+    });
+  });
+
+  // Ported from aws: pkg/cloudprovider/suite_test.go, "NodeClaim Drift": the class resolves two
+  // subnets and one security group, and the instance was launched into the first subnet with it.
+  describe('a class that resolves to other subnets or security groups', () => {
+    const resolved: EC2NodeClass = {
+      metadata: { name: 'default' },
+      spec: {},
+      status: {
+        subnets: [
+          { id: 'subnet-valid-1', zone: 'zone-1' },
+          { id: 'subnet-valid-2', zone: 'zone-2' },
+        ],
+        securityGroups: [{ id: 'sg-valid', name: 'test-securitygroup' }],
+        amis: [{ id: 'ami-amd' }],
+      },
+    };
+    const launched: InstanceNetwork = {
+      subnetId: 'subnet-valid-1',
+      securityGroupIds: ['sg-valid'],
+    };
+    const withStatus = (status: Partial<NonNullable<EC2NodeClass['status']>>): EC2NodeClass => ({
+      ...resolved,
+      status: { ...resolved.status, ...status },
+    });
+
+    it.each([
+      { case: 'the NodeClaim is valid', nodeClass: resolved, network: launched, reason: undefined },
+      {
+        case: 'the subnet is not valid',
+        nodeClass: resolved,
+        network: { ...launched, subnetId: 'subnet-other' },
+        reason: 'SubnetDrift',
+      },
+      {
+        case: "the instance's security groups do not match the discovered ones",
+        nodeClass: resolved,
+        network: { ...launched, securityGroupIds: ['sg-other'] },
+        reason: 'SecurityGroupDrift',
+      },
+      {
+        case: 'the instance has more security groups than discovered',
+        nodeClass: resolved,
+        network: { ...launched, securityGroupIds: ['sg-other', 'sg-valid'] },
+        reason: 'SecurityGroupDrift',
+      },
+      {
+        case: 'more security groups are discovered than the instance has',
+        nodeClass: withStatus({ securityGroups: [{ id: 'sg-valid' }, { id: 'sg-other' }] }),
+        network: launched,
+        reason: 'SecurityGroupDrift',
+      },
+      {
+        case: 'the same security groups are listed in another order',
+        nodeClass: withStatus({ securityGroups: [{ id: 'sg-b' }, { id: 'sg-a' }] }),
+        network: { ...launched, securityGroupIds: ['sg-a', 'sg-b'] },
+        reason: undefined,
+      },
+      // Karpenter returns an error and decides nothing when the status has none.
+      {
+        case: 'the class has no subnets resolved',
+        nodeClass: withStatus({ subnets: [] }),
+        network: { ...launched, subnetId: 'subnet-other' },
+        reason: undefined,
+      },
+      {
+        case: 'the class has no security groups resolved',
+        nodeClass: withStatus({ securityGroups: [] }),
+        network: { ...launched, securityGroupIds: ['sg-other'] },
+        reason: undefined,
+      },
+    ])('when $case: $reason', ({ nodeClass, network, reason }) => {
+      // Act
+      const found = drift({ nodeClass, imageID: 'ami-amd', network });
+
+      // Assess
+      expect(found?.reason).toBe(reason);
+    });
+
+    it('says which subnet and security groups the instance has and which the class selects', () => {
+      // Prepare
+      const network = { subnetId: 'subnet-old', securityGroupIds: ['sg-valid'] };
+
+      // Act
+      const subnet = drift({ nodeClass: resolved, imageID: 'ami-amd', network });
+      const groups = drift({
+        nodeClass: resolved,
+        imageID: 'ami-amd',
+        network: { ...launched, securityGroupIds: ['sg-z', 'sg-a'] },
+      });
+
+      // Assess
+      expect(subnet?.message).toBe(
+        'subnet subnet-old is no longer selected (now subnet-valid-1, subnet-valid-2)',
+      );
+      expect(groups?.message).toBe(
+        'security groups sg-a, sg-z are no longer those selected (now sg-valid)',
+      );
+    });
+
+    it('judges neither where the instance is not known, as a node read from files', () => {
+      // Prepare
+      const elsewhere = withStatus({ subnets: [{ id: 'subnet-new', zone: 'zone-1' }] });
+
+      // Act
+      const found = drift({ nodeClass: elsewhere, imageID: 'ami-amd' });
+
+      // Assess
+      expect(found).toBeUndefined();
+    });
+
+    it('reports the first of several reasons in Karpenter’s order: class, AMI, security groups, subnet', () => {
+      // Prepare
+      const { hash, version } = computeNodeClassHash(resolved);
+      const claimAnnotations = {
+        ...stamped(pool),
+        'karpenter.k8s.aws/ec2nodeclass-hash': hash,
+        'karpenter.k8s.aws/ec2nodeclass-hash-version': version,
+      };
+      const changedClass = { ...resolved, spec: { userData: 'echo changed' } };
+      const everything = { subnetId: 'subnet-other', securityGroupIds: ['sg-other'] };
+      const oldImage = { claimAnnotations, imageID: 'ami-old', network: everything };
+
+      // Act
+      const reasons = [
+        drift({ ...oldImage, nodeClass: changedClass }),
+        drift({ ...oldImage, nodeClass: resolved }),
+        drift({ claimAnnotations, imageID: 'ami-amd', network: everything, nodeClass: resolved }),
+        drift({
+          claimAnnotations,
+          imageID: 'ami-amd',
+          network: { ...everything, securityGroupIds: ['sg-valid'] },
+          nodeClass: resolved,
+        }),
+      ].map((found) => found?.reason);
+
+      // Assess
+      expect(reasons).toEqual([
+        'NodeClassDrifted',
+        'AMIDrift',
+        'SecurityGroupDrift',
+        'SubnetDrift',
+      ]);
     });
   });
 });

@@ -89,4 +89,29 @@ describe('the claim once launched', () => {
       'karpenter.k8s.aws/instance-cpu': '4',
     });
   });
+
+  it('records the AMI, subnet and security groups the instance was launched with', () => {
+    // Prepare
+    const record = { ...pendingClaimRecord(planned(), 'default-x7k2p', T0), version: 1 };
+    const network = { subnetId: 'subnet-0b', securityGroupIds: ['sg-nodes', 'sg-cluster'] };
+
+    // Act
+    const launched = launchedClaimRecord(
+      record,
+      {
+        instanceId: 'i-0123456789abcdef0',
+        providerID: 'aws:///test-zone-b/i-0123456789abcdef0',
+        instanceType: 'm.large',
+        zone: 'test-zone-b',
+        capacityType: 'spot',
+        imageId: 'ami-0123',
+        network,
+      },
+      [small, large],
+      T0,
+    );
+
+    // Assess
+    expect(launched).toMatchObject({ imageId: 'ami-0123', network });
+  });
 });

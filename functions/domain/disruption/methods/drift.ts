@@ -34,6 +34,7 @@ export function driftedCandidates(state: DisruptionState, ofStatic = false): Dri
       ...(candidate.claim === undefined ? {} : { claim: candidate.claim }),
       ...(instanceTypes === undefined ? {} : { instanceTypes }),
       ageMs: state.nowMs - candidate.createdMs,
+      ...(candidate.network === undefined ? {} : { network: candidate.network }),
     });
     if (drift !== undefined) out.push({ candidate, drift });
   }
