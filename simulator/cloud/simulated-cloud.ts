@@ -7,6 +7,7 @@
  * instances, capacity and prices are those of the account's EC2 (`SimulatedEc2`), which the EC2
  * API serves to deployed functions.
  */
+import type { InstanceNetwork } from '../../functions/domain/instance-network.ts';
 import type { InstanceType } from '../../functions/domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../functions/domain/instance-types/bundled-catalog.ts';
 import { buildInstanceTypes } from '../../functions/domain/instance-types/instance-types.ts';
@@ -26,6 +27,7 @@ import type {
   ManagedInstance,
   OfferingPrices,
   ResolvedNodeClass,
+  ResolvedNodeClassSubnet,
 } from '../../functions/ports/cloud-provider.ts';
 import {
   InsufficientCapacityError,
@@ -43,6 +45,7 @@ import {
 } from './simulated-ec2.ts';
 import { aliasImageId } from './simulated-images.ts';
 import type { SimulatedInstance } from './simulated-instance.ts';
+import { selectedSecurityGroups, selectedSubnets } from './simulated-network.ts';
 import type { SpotInterruptionWarning } from './spot-interruption.ts';
 
 export type SimulatedCloudOptions = SimulatedEc2Options;
@@ -145,12 +148,11 @@ export class SimulatedCloud implements CloudProvider {
     return {
       name: nodeClass.metadata.name,
       amiFamily: 'AL2023',
-      subnets: this.ec2.subnets().map(({ id, zone, availableIpAddressCount }) => ({
-        id,
-        zone,
-        availableIpAddressCount,
-      })),
-      securityGroups: this.ec2.securityGroups().map(({ id, name }) => ({ id, name })),
+      subnets: selectedSubnets(this.ec2, nodeClass.spec.subnetSelectorTerms ?? []),
+      securityGroups: selectedSecurityGroups(
+        this.ec2,
+        nodeClass.spec.securityGroupSelectorTerms ?? [],
+      ),
       amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
     };
@@ -165,7 +167,10 @@ export class SimulatedCloud implements CloudProvider {
       offeringKey(o.instanceType, o.zone, o.capacityType),
     );
     const key = JSON.stringify([nodeClass, [...unavailable].sort()]);
-    const { region, zones } = this.ec2.options;
+    const { region } = this.ec2.options;
+    // Offered where the class has a subnet, as the adapter builds them from the class's subnets.
+    const subnets = selectedSubnets(this.ec2, nodeClass.spec.subnetSelectorTerms ?? []);
+    const zones = [...new Set(subnets.map((subnet) => subnet.zone))].sort();
     const prices = this.ec2.prices;
     return this.#builtTypes.get(key, () =>
       buildInstanceTypes({
@@ -190,7 +195,11 @@ export class SimulatedCloud implements CloudProvider {
     await this.#call();
     const existing = this.ec2.launchedFor(claim.name);
     if (existing !== undefined) return this.#result(existing, []);
-    const offerings = candidates(claim, context.instanceTypes);
+    const subnets = selectedSubnets(this.ec2, context.nodeClass.spec.subnetSelectorTerms ?? []);
+    // As CreateFleet is asked, only zones with one of the class's subnets are tried.
+    const offerings = candidates(claim, context.instanceTypes).filter((o) =>
+      subnets.some((subnet) => subnet.zone === o.zone),
+    );
     if (offerings.length === 0) {
       throw new InvalidConfigError(
         `launching ${claim.name}: no offering of its instance types matches its zones and capacity type`,
@@ -213,6 +222,7 @@ export class SimulatedCloud implements CloudProvider {
         nodePool: claim.nodePool,
         nodeClass: claim.nodeClass,
         imageId: simulatedAmi(context.nodeClass),
+        network: this.#network(context.nodeClass, subnets, chosen.zone),
         owned: true,
       },
       context,
@@ -222,6 +232,22 @@ export class SimulatedCloud implements CloudProvider {
       instance,
       skipped.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
     );
+  }
+
+  /** The zone's subnet among those selected, and every selected security group. */
+  #network(
+    nodeClass: LaunchableNodeClass,
+    subnets: readonly ResolvedNodeClassSubnet[],
+    zone: string,
+  ): InstanceNetwork {
+    const groups = selectedSecurityGroups(
+      this.ec2,
+      nodeClass.spec.securityGroupSelectorTerms ?? [],
+    );
+    return {
+      subnetId: subnets.find((subnet) => subnet.zone === zone)?.id ?? '',
+      securityGroupIds: groups.map((group) => group.id),
+    };
   }
 
   async terminate(instanceId: string): Promise<void> {
@@ -270,6 +296,7 @@ export class SimulatedCloud implements CloudProvider {
       capacityType: instance.capacityType,
       launchTime: new Date(instance.launchedAt).toISOString(),
       imageId: instance.imageId,
+      ...(instance.network === undefined ? {} : { network: instance.network }),
     };
   }
 

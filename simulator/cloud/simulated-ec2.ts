@@ -6,6 +6,7 @@
  * and reclaim act on it, and it takes and gives back capacity.
  */
 import { createHash } from 'node:crypto';
+import type { InstanceNetwork } from '../../functions/domain/instance-network.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import type { CapacityType } from '../../functions/domain/labels.ts';
 import type { OfferingKey } from '../../functions/domain/state/unavailable-offering.ts';
@@ -72,6 +73,8 @@ export interface LaunchRequest {
   readonly nodePool: string;
   readonly nodeClass: string;
   readonly imageId: string;
+  /** The subnet it is launched into and the security groups its template attaches. */
+  readonly network?: InstanceNetwork;
   readonly owned: boolean;
   readonly tags?: Readonly<Record<string, string>>;
 }
@@ -157,7 +160,8 @@ export class SimulatedEc2 {
       zone,
       zoneId: `${this.options.region.replace(/-/g, '').slice(0, 4)}-az${index + 1}`,
       availableIpAddressCount: 4091,
-      tags: { ...this.options.networkTags },
+      // Named for its zone, as a VPC's subnets are, so a selector can name one.
+      tags: { Name: `sim-${zone}`, ...this.options.networkTags },
     }));
   }
 
@@ -241,6 +245,7 @@ export class SimulatedEc2 {
       nodePool: request.nodePool,
       nodeClass: request.nodeClass,
       imageId: request.imageId,
+      ...(request.network === undefined ? {} : { network: request.network }),
       launchedAt: this.options.clock.now().getTime(),
       origin: 'nodesmith',
       owned: request.owned,

@@ -1,4 +1,5 @@
 /** An instance of the simulated cloud, with the times the report and the leak check read. */
+import type { InstanceNetwork } from '../../functions/domain/instance-network.ts';
 import type { CapacityType } from '../../functions/domain/labels.ts';
 
 /** Who launched an instance: Nodesmith, or what was in the cluster before it. */
@@ -16,6 +17,8 @@ export interface SimulatedInstance {
   readonly nodeClass: string;
   /** The AMI the class resolved to at launch. */
   readonly imageId: string;
+  /** The subnet of its zone and the security groups the class resolved to at launch. */
+  readonly network?: InstanceNetwork;
   /** Epoch milliseconds of simulated time. */
   readonly launchedAt: number;
   terminatedAt?: number;

@@ -162,6 +162,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
       claimName: launch.claim.name,
       capacityType: launch.plan.capacityType,
       subnetZones: launch.plan.subnetZones,
+      securityGroupIds: launch.resolved.securityGroups.map((group) => group.id),
       launchTime: this.#options.now().toISOString(),
     });
   }

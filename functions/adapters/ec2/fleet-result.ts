@@ -29,6 +29,11 @@ export interface FleetContext {
   readonly claimName: string;
   readonly capacityType: CapacityType;
   readonly subnetZones: ReadonlyMap<string, string>;
+  /**
+   * The security groups the launch templates attach: CreateFleet reports the subnet it used,
+   * not the groups, and every template of a launch carries the class's resolved set.
+   */
+  readonly securityGroupIds: readonly string[];
   /** ISO-8601: CreateFleet does not report a launch time. */
   readonly launchTime: string;
 }
@@ -109,6 +114,10 @@ function launchedInstance(
     capacityType: capacityTypeOf(launched.Lifecycle, context),
     launchTime: context.launchTime,
     ...(overrides?.ImageId === undefined ? {} : { imageId: overrides.ImageId }),
+    // aws: instance/types.go NewInstanceFromFleet takes the subnet from the fleet's overrides.
+    ...(overrides?.SubnetId === undefined
+      ? {}
+      : { network: { subnetId: overrides.SubnetId, securityGroupIds: context.securityGroupIds } }),
     ...(unavailable.length === 0 ? {} : { unavailableOfferings: unavailable }),
   };
 }

@@ -84,6 +84,15 @@ function capacityTypeOf(instance: Instance): CapacityType {
   return instance.CapacityReservationId !== undefined ? 'reserved' : 'on-demand';
 }
 
+/** Its subnet and security groups as EC2 describes them (aws: instance/types.go NewInstance). */
+function networkOf(instance: Instance): Pick<ManagedInstance, 'network'> {
+  if (instance.SubnetId === undefined) return {};
+  const securityGroupIds = (instance.SecurityGroups ?? []).flatMap((group) =>
+    group.GroupId === undefined ? [] : [group.GroupId],
+  );
+  return { network: { subnetId: instance.SubnetId, securityGroupIds } };
+}
+
 /** An instance as listed; `owned` when it carries Nodesmith's tag for `clusterName`. */
 export function fromInstance(instance: Instance, clusterName: string): ManagedInstance {
   const tags = fromTags(instance.Tags);
@@ -97,6 +106,7 @@ export function fromInstance(instance: Instance, clusterName: string): ManagedIn
     capacityType: capacityTypeOf(instance),
     launchTime: instance.LaunchTime?.toISOString() ?? '',
     imageId: instance.ImageId,
+    ...networkOf(instance),
     state: instance.State?.Name ?? '',
     nodeClaim: tags[TagKey.nodeClaim],
     // Adopted instances keep Karpenter's key; Nodesmith writes its own on what it launches.

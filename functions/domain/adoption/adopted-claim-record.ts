@@ -1,12 +1,14 @@
 /**
  * Nodesmith's record of a node it adopts from Karpenter: what Karpenter's NodeClaim says of the
  * node (pool, class, requirements, labels, taints, requests, capacity), with what EC2 says of the
- * instance (its type and that type's labels, zone, capacity type and image) taking precedence. It starts Initialized,
- * as the node already is, with Karpenter's creation time, so `expireAfter` counts from the same
- * moment Karpenter's did. Karpenter's template hashes are not carried: they are of another
- * version, which static drift never compares (template-hash.ts), so an adopted node drifts by
- * its requirements, the catalog and its AMI only.
+ * instance (its type and that type's labels, zone, capacity type, image, subnet and security
+ * groups) taking precedence. It starts Initialized, as the node already is, with Karpenter's
+ * creation time, so `expireAfter` counts from the same moment Karpenter's did. Karpenter's
+ * template hashes are not carried: they are of another version, which static drift never
+ * compares (template-hash.ts), so an adopted node drifts by its requirements, the catalog, its
+ * AMI, subnet and security groups only.
  */
+import type { InstanceNetwork } from '../instance-network.ts';
 import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
 import { Label } from '../labels.ts';
 import type { NodeClaim } from '../node-claim.ts';
@@ -26,6 +28,8 @@ export interface AdoptedInstance {
   readonly zone: string;
   readonly capacityType: ChosenOffering['capacityType'];
   readonly imageId?: string;
+  /** Its subnet and security groups: Karpenter's drift reads them from the instance too. */
+  readonly network?: InstanceNetwork;
 }
 
 /** The offering's price in the pool's catalog, else the type's cheapest, else unknown (0). */
@@ -89,6 +93,7 @@ export function adoptedClaimRecord(
     instanceId: instance.instanceId,
     providerID: instance.providerID,
     ...(imageId === undefined ? {} : { imageId }),
+    ...(instance.network === undefined ? {} : { network: instance.network }),
     nodeName: node.name,
     phase: NodeClaimPhase.initialized,
     timestamps: { Pending: since, Launched: since, Registered: since, Initialized: since },

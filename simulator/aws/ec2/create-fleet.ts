@@ -20,7 +20,7 @@ import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundle
 import { buildInstanceTypes } from '../../../functions/domain/instance-types/instance-types.ts';
 import { type CapacityType, Label } from '../../../functions/domain/labels.ts';
 import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
-import type { PricedOffering, SimulatedEc2 } from '../../cloud/simulated-ec2.ts';
+import type { LaunchRequest, PricedOffering, SimulatedEc2 } from '../../cloud/simulated-ec2.ts';
 import type { SimulatedInstance } from '../../cloud/simulated-instance.ts';
 import { AwsError } from '../aws-service.ts';
 import type { Ec2LaunchTemplates, StoredLaunchTemplate } from './ec2-launch-templates.ts';
@@ -30,6 +30,17 @@ interface Attempt extends PricedOffering {
   readonly template: StoredLaunchTemplate;
   readonly specification: FleetLaunchTemplateSpecificationRequest;
   readonly override: FleetLaunchTemplateOverridesRequest;
+}
+
+/**
+ * The subnet the override names and the security groups the template attaches, directly or on
+ * its network interface (when it sets the public IP choice): what DescribeInstances reports.
+ */
+function networkOf({ override, template }: Attempt): Pick<LaunchRequest, 'network'> {
+  if (override.SubnetId === undefined) return {};
+  const groups =
+    template.data.SecurityGroupIds ?? template.data.NetworkInterfaces?.[0]?.Groups ?? [];
+  return { network: { subnetId: override.SubnetId, securityGroupIds: groups } };
 }
 
 const PRIORITIZED = new Set(['prioritized', 'capacity-optimized-prioritized']);
@@ -127,6 +138,7 @@ export class CreateFleet {
         nodePool: tags[TagKey.nodePool] ?? tags[TagKey.karpenterNodePool] ?? '',
         nodeClass: tags[Label.nodeClass] ?? '',
         imageId: chosen.override.ImageId ?? chosen.template.data.ImageId ?? '',
+        ...networkOf(chosen),
         owned: tags[TagKey.ownership] !== undefined,
         tags,
       },

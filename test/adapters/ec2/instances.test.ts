@@ -18,6 +18,7 @@ const LISTED = [
     capacityType: 'spot',
     launchTime: '2024-08-10T09:20:31.000Z',
     imageId: 'ami-0a1b2c3d4e5f60004',
+    network: { subnetId: 'subnet-0b1b1b1b1b1b1b1b1', securityGroupIds: ['sg-0123456789abcdef0'] },
     state: 'pending',
     nodeClaim: undefined,
     nodePool: 'spot',
@@ -32,6 +33,10 @@ const LISTED = [
     capacityType: 'on-demand',
     launchTime: '2024-08-10T09:16:04.000Z',
     imageId: 'ami-0a1b2c3d4e5f60001',
+    network: {
+      subnetId: 'subnet-0a2a2a2a2a2a2a2a2',
+      securityGroupIds: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+    },
     state: 'running',
     nodeClaim: 'default-7xk2p',
     nodePool: 'default',

@@ -102,6 +102,11 @@ describe('launching a NodeClaim', () => {
       capacityType: 'spot',
       launchTime: '2024-08-10T09:00:00.000Z',
       imageId: X86_STANDARD,
+      // The subnet the fleet used, with the security groups its launch template attaches.
+      network: {
+        subnetId: 'subnet-0b1b1b1b1b1b1b1b1',
+        securityGroupIds: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+      },
       unavailableOfferings: [
         { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot' },
       ],

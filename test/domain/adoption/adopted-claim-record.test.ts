@@ -48,6 +48,7 @@ const INSTANCE = {
   instanceType: 'm.xlarge',
   zone: 'us-east-1b',
   capacityType: 'on-demand' as const,
+  network: { subnetId: 'subnet-0karpenter', securityGroupIds: ['sg-0nodes'] },
 };
 
 const TYPES = [
@@ -82,6 +83,7 @@ describe('adoptedClaimRecord', () => {
       instanceId: 'i-0ca0000000000001',
       providerID: 'aws:///us-east-1b/i-0ca0000000000001',
       imageId: 'ami-0karpenter',
+      network: { subnetId: 'subnet-0karpenter', securityGroupIds: ['sg-0nodes'] },
       nodeName: 'ip-10-1-0-1.ec2.internal',
       phase: 'Initialized',
       adoptedAt: NOW.toISOString(),

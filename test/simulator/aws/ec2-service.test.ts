@@ -225,6 +225,12 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
     expect(managed.map((i) => [i.instanceId, i.state, i.nodeClaim, i.owned])).toEqual([
       [launched.instanceId, 'pending', 'default-abcde', true],
     ]);
+    // CreateFleet's subnet and the template's groups, as DescribeInstances then reports them.
+    expect(launched.network).toEqual({
+      subnetId: `subnet-sim-${launched.zone}`,
+      securityGroupIds: ['sg-sim-nodes'],
+    });
+    expect(managed[0]?.network).toEqual(launched.network);
     expect(described.map((i) => [i.instanceId, i.nodePool, i.owned])).toEqual(
       [
         [launched.instanceId, 'default', true],

@@ -167,6 +167,59 @@ describe('the simulated cloud', () => {
     expect(await run(3)).toEqual(await run(3));
     expect((await run(3)).prices).not.toEqual((await run(4)).prices);
   });
+
+  it('launches into the subnet of its zone with the security groups the class resolves to, and tells the same when listing', async () => {
+    // Prepare: in process, a selector by a tag other than Name finds the whole network
+    const { cloud } = world();
+    const nodeClass: LaunchableNodeClass = {
+      metadata: { name: 'default' },
+      spec: {
+        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'shop' } }],
+        securityGroupSelectorTerms: [{ name: 'nodes' }, { id: 'sg-0notinaccount' }],
+      },
+    };
+    const context = { ...(await launchContext(cloud, ['m7g.large'])), nodeClass };
+
+    // Act
+    const resolved = await cloud.resolveNodeClass(nodeClass);
+    const launched = await cloud.launch(claim('general-1', ['m7g.large']), context);
+    const [listed] = await cloud.listManaged();
+
+    // Assess
+    expect(resolved.subnets.map((subnet) => [subnet.id, subnet.zone])).toEqual([
+      ['subnet-sim-us-east-1a', 'us-east-1a'],
+      ['subnet-sim-us-east-1b', 'us-east-1b'],
+    ]);
+    expect(resolved.securityGroups).toEqual([{ id: 'sg-sim-nodes', name: 'nodes' }]);
+    expect(launched.network).toEqual({
+      subnetId: `subnet-sim-${launched.zone}`,
+      securityGroupIds: ['sg-sim-nodes'],
+    });
+    expect(listed?.network).toEqual(launched.network);
+  });
+
+  it('resolves only the subnets the selector names, and launches only in zones they cover', async () => {
+    // Prepare
+    const { cloud } = world();
+    const oneSubnet: LaunchableNodeClass = {
+      metadata: { name: 'default' },
+      spec: { subnetSelectorTerms: [{ id: 'subnet-sim-us-east-1b' }] },
+    };
+    const context = { ...(await launchContext(cloud, ['m7g.large'])), nodeClass: oneSubnet };
+
+    // Act
+    const resolved = await cloud.resolveNodeClass(oneSubnet);
+    const launched = await cloud.launch(claim('general-1', ['m7g.large']), context);
+
+    // Assess
+    expect(resolved.subnets).toEqual([
+      { id: 'subnet-sim-us-east-1b', zone: 'us-east-1b', availableIpAddressCount: 4091 },
+    ]);
+    expect(launched).toMatchObject({
+      zone: 'us-east-1b',
+      network: { subnetId: 'subnet-sim-us-east-1b' },
+    });
+  });
 });
 
 describe('spot interruptions in the simulated cloud', () => {
