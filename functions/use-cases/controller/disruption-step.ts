@@ -25,6 +25,7 @@ import type {
 } from '../../domain/disruption/disruption-plan-types.ts';
 import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
 import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
+import { claimNetworks } from '../../domain/lifecycle/claim-networks.ts';
 import { claimsOfDeletedPools } from '../../domain/lifecycle/owner-cascade.ts';
 import { nodesForPlanning, planningClaim } from '../../domain/lifecycle/planning-claim.ts';
 import { claimCharges } from '../../domain/limits/claim-charges.ts';
@@ -187,16 +188,20 @@ class DisruptionStep {
   }
 
   /**
-   * The classes with the AMIs they select now, so a node on an older image shows as drifted. A
-   * class that cannot be resolved is judged without them; its launches report the problem.
+   * The classes with the AMIs, subnets and security groups they select now, as Karpenter keeps
+   * them in the class's status, so a node on an older image or in another subnet or set of
+   * groups shows as drifted. A class that cannot be resolved is judged without them; its
+   * launches report the problem.
    */
-  async #classesWithImages(): Promise<EC2NodeClass[]> {
+  async #resolvedClasses(): Promise<EC2NodeClass[]> {
     return Promise.all(
       this.#context.snapshot.nodeClasses.map(async (nodeClass) => {
         try {
           const resolved = await this.#deps.cloud.resolveNodeClass(nodeClass);
           const amis = resolved.amis.map((ami) => ({ id: ami.id, name: ami.name }));
-          return { ...nodeClass, status: { ...nodeClass.status, amis } };
+          const { subnets, securityGroups } = resolved;
+          const status = { ...nodeClass.status, amis, subnets, securityGroups };
+          return { ...nodeClass, status };
         } catch {
           return nodeClass;
         }
@@ -207,7 +212,7 @@ class DisruptionStep {
   async plan(): Promise<DisruptionPlan> {
     const { snapshot } = this.#context;
     const claims = this.claims;
-    const nodeClasses = await this.#classesWithImages();
+    const nodeClasses = await this.#resolvedClasses();
     const input = planningInput(
       {
         ...snapshot,
@@ -224,6 +229,7 @@ class DisruptionStep {
     );
     return planDisruption({
       ...input,
+      networks: claimNetworks(claims),
       nowMs: this.#now().getTime(),
       cron: cronSchedules,
       nominated: this.#context.nominated,
