@@ -15,6 +15,8 @@ import { runCliInProcess } from '../support/cli-in-process.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/underused.yaml', import.meta.url));
 const NOW = '2026-10-06T10:00:00Z';
+/** Outside the business-hours budget that holds drift off. */
+const EVENING = '2026-10-06T18:00:00Z';
 
 async function disruption(...args: string[]): Promise<DisruptionReport> {
   const result = await runCliInProcess(['disruption', ...args, '-o', 'json']);
@@ -116,9 +118,34 @@ describe('nodesmith disruption', () => {
   });
 
   it('holds drift off inside the business-hours budget and lets it through outside it', async () => {
-    const evening = await disruption('-f', EXAMPLE, '--now', '2026-10-06T18:00:00Z');
+    const evening = await disruption('-f', EXAMPLE, '--now', EVENING);
     const drift = evening.decisions.find((d) => d.method === 'drift');
     expect(drift?.nodes).toEqual(['ip-10-0-1-16.ec2.internal']);
+  });
+
+  it('judges drift by the AMIs a dump’s EC2NodeClass status selects, not by its subnets or security groups, which no NodeClaim records', async () => {
+    // Prepare: the class now selects other subnets and security groups, then another AMI too
+    const dump = readFileSync(EXAMPLE, 'utf8');
+    const otherNetwork = dump
+      .replace(/subnet-0(a1|b2|c3)/g, 'subnet-0new$1')
+      .replace(
+        '      subnets:\n',
+        '      securityGroups:\n        - id: sg-0new\n          name: nodes\n      subnets:\n',
+      );
+    const otherImage = otherNetwork.replace(
+      '        - id: ami-0e5f3c2a9b1d47a86',
+      '        - id: ami-0f00000000000000d',
+    );
+
+    // Act
+    const asDumped = await disruption('-f', EXAMPLE, '--now', EVENING);
+    const network = await disruption('-f', writeDump(otherNetwork), '--now', EVENING);
+    const image = await disruption('-f', writeDump(otherImage), '--now', EVENING);
+
+    // Assess
+    expect(network).toEqual(asDumped);
+    const drifts = image.decisions.filter((d) => d.method === 'drift');
+    expect(drifts.map((d) => d.message)).toEqual([expect.stringMatching(/^drifted \(AMIDrift: /)]);
   });
 
   it('prints a table for people', async () => {
