@@ -14,6 +14,7 @@ import {
   consolidationScenario,
   driftScenario,
   spotInterruptionScenario,
+  subnetDriftScenario,
 } from '../../simulator/scenarios/disruption-scenarios.ts';
 import { scenarioFromFiles } from '../../simulator/scenarios/from-files.ts';
 import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
@@ -49,6 +50,7 @@ const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenari
   'spot-interruption': spotInterruptionScenario,
   consolidation: consolidationScenario,
   drift: driftScenario,
+  'subnet-drift': subnetDriftScenario,
   limits: limitsScenario,
   takeover: takeoverScenario,
   'static-pools': staticPoolsScenario,

@@ -10,7 +10,9 @@ import type { SimulationReport } from '../../simulator/run/simulation-report.ts'
 import {
   consolidationScenario,
   driftScenario,
+  RETIRED_SUBNET,
   spotInterruptionScenario,
+  subnetDriftScenario,
 } from '../../simulator/scenarios/disruption-scenarios.ts';
 
 /** The burst the scenarios start from has settled by then, and the disruption begins. */
@@ -84,15 +86,54 @@ describe('taking nodes away in the simulated world', () => {
     budgetRespectedInEverySample(report);
   }, 120_000);
 
-  it('drift: a new AMI rolls every node, within the budget, with every pod running again', async () => {
-    const report = await runSimulation(driftScenario(7, 60), { seed: 7 });
-    invariantsHeld(report);
-    expect(report.summary.pods).toEqual({ total: 60, running: 60, pending: 0 });
-    expect(disruptionReasons(report).has('Drifted')).toBe(true);
-    for (const claim of launchedClaims(report, 0, DISRUPTION_STARTS)) {
-      expect(when(report, 'terminated', claim), `${claim} still runs the old AMI`).toBeDefined();
-    }
-    expect(Math.max(...report.samples.map((s) => s.disruptingNodes))).toBeGreaterThan(0);
-    budgetRespectedInEverySample(report);
-  }, 180_000);
+  it.each([
+    {
+      name: 'drift',
+      scenario: driftScenario,
+      change: 'a new AMI',
+      drift: 'AMIDrift',
+      pods: 60,
+      drifts: (_zone: string) => true,
+      retiredZone: undefined,
+      // Every node goes: its pods can go anywhere the new AMI runs.
+      allRoll: true,
+    },
+    {
+      name: 'subnet-drift',
+      scenario: subnetDriftScenario,
+      change: `${RETIRED_SUBNET.id} retired`,
+      drift: 'SubnetDrift',
+      pods: 60,
+      drifts: (zone: string) => zone === RETIRED_SUBNET.zone,
+      retiredZone: RETIRED_SUBNET.zone,
+      // Pods spread over the zones may hold a node in the retired one.
+      allRoll: false,
+    },
+  ])(
+    '$name: once $change, the nodes it drifts roll within the budget, with every pod running again',
+    async ({ scenario, change, drift, pods, drifts, retiredZone, allRoll }) => {
+      const report = await runSimulation(scenario(7, pods), { seed: 7 });
+      invariantsHeld(report);
+      expect(report.summary.pods).toEqual({ total: pods, running: pods, pending: 0 });
+      expect(disruptionReasons(report).has('Drifted')).toBe(true);
+      const drifted = report.decisions.filter((d) => d.reason.startsWith('Drifted'));
+      expect(
+        drifted.every((d) => d.reason.includes(`(${drift}: `) && drifts(d.zone)),
+        drifted[0]?.reason,
+      ).toBe(true);
+      const launched = report.decisions.filter((d) => d.kind === 'Launched');
+      const before = launched.filter((d) => d.t < DISRUPTION_STARTS && drifts(d.zone));
+      const gone = before.filter((d) => when(report, 'terminated', d.nodeClaim) !== undefined);
+      expect(gone.length).toBeGreaterThan(0);
+      if (allRoll) {
+        const left = before.filter((d) => !gone.includes(d)).map((d) => d.nodeClaim);
+        expect(left, `still running as before ${change}`).toEqual([]);
+      }
+      const since = launched.filter((d) => d.t >= DISRUPTION_STARTS);
+      expect(since.filter((d) => d.zone === retiredZone).map((d) => d.nodeClaim)).toEqual([]);
+      expect(Math.max(...report.samples.map((s) => s.disruptingNodes))).toBeGreaterThan(0);
+      budgetRespectedInEverySample(report);
+    },
+    180_000,
+  );
 });
