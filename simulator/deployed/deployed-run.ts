@@ -13,6 +13,7 @@ import type { SimulationOptions } from '../run/simulation-options.ts';
 import type { SimulationReport } from '../run/simulation-report.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { synthesizedStack } from '../synthesis/synthesized-stack.ts';
+import { DeployedNodesmith, deployedStateStore } from './deployed-nodesmith.ts';
 import { SIMULATED_DEPLOYMENT, synthesisContext } from './deployment-context.ts';
 
 /** Where synthesized stacks are kept between runs, one directory per hash of their inputs. */
@@ -29,7 +30,7 @@ function projectRoot(): string {
   return folder;
 }
 
-export interface DeployedRunOptions extends Omit<SimulationOptions, 'deployed' | 'state'> {
+export interface DeployedRunOptions extends Omit<SimulationOptions, 'deploy' | 'state'> {
   /** IAM actions removed from every role for the run. */
   readonly deny: readonly string[];
   /** Each line a function writes, as CloudWatch Logs would get it. */
@@ -49,14 +50,19 @@ export async function deployedRun(
   const dynamodb = await startDynamoDbLocal({ sharedDb: true });
   try {
     const { deny, onLog, ...rest } = options;
+    const deployment = {
+      stack,
+      context: SIMULATED_DEPLOYMENT,
+      region: scenario.region,
+      dynamodbEndpoint: dynamodb.endpoint,
+      deny,
+      ...(onLog === undefined ? {} : { onLog }),
+    };
     return await runSimulation(scenario, {
       ...rest,
-      deployed: {
-        stack,
-        dynamodbEndpoint: dynamodb.endpoint,
-        deny,
-        ...(onLog === undefined ? {} : { onLog }),
-      },
+      // The template's tables hold the state, and Nodesmith is its bundles' processes.
+      state: await deployedStateStore(deployment),
+      deploy: (world) => DeployedNodesmith.deploy(world, deployment),
     });
   } finally {
     await dynamodb.stop();

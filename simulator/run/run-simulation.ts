@@ -7,8 +7,6 @@
  */
 import { clusterLimits } from '../../functions/domain/limits/cluster-limits.ts';
 import type { OfferingKey } from '../../functions/domain/state/unavailable-offering.ts';
-import { DeployedNodesmith, deployedStateStore } from '../deployed/deployed-nodesmith.ts';
-import { SIMULATED_DEPLOYMENT } from '../deployed/deployment-context.ts';
 import type { Scenario, ScenarioStep } from '../scenarios/scenario.ts';
 import { configurePools } from './configure-pools.ts';
 import type { SimulationOptions } from './simulation-options.ts';
@@ -133,21 +131,8 @@ function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOpti
     ...(scenario.adoptKarpenterNodes || options.adoptKarpenterNodes
       ? { adoptKarpenterNodes: true }
       : {}),
-  };
-}
-
-/** As deployed: the template's tables hold the state, and Nodesmith is its bundles' processes. */
-async function deployedWorldOptions(
-  scenario: Scenario,
-  options: SimulationOptions,
-  deployed: NonNullable<SimulationOptions['deployed']>,
-): Promise<WorldOptions> {
-  const state = await deployedStateStore(deployed);
-  const deployment = { ...deployed, context: SIMULATED_DEPLOYMENT, region: scenario.region };
-  return {
-    ...worldOptions(scenario, { ...options, state }),
-    tls: true,
-    deploy: (world) => DeployedNodesmith.deploy(world, deployment),
+    // As deployed, the functions verify the API server's TLS as on EKS.
+    ...(options.deploy ? { deploy: options.deploy, tls: true } : {}),
   };
 }
 
@@ -155,11 +140,7 @@ export async function runSimulation(
   scenario: Scenario,
   options: SimulationOptions,
 ): Promise<SimulationReport> {
-  const world = await World.start(
-    options.deployed === undefined
-      ? worldOptions(scenario, options)
-      : await deployedWorldOptions(scenario, options, options.deployed),
-  );
+  const world = await World.start(worldOptions(scenario, options));
   try {
     await prepare(world, scenario);
     const recorder = new SimulationRecorder(world, scenario, options);

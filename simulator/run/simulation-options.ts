@@ -1,6 +1,5 @@
 /** How a simulation runs: its seed, delivery faults and where its state lives. */
 import type { StateStore } from '../../functions/ports/state-store.ts';
-import type { DeploymentOptions } from '../deployed/deployed-nodesmith.ts';
 import type { WorldFaults } from '../faults/world-faults.ts';
 import type { WorldOptions } from './world.ts';
 
@@ -18,9 +17,6 @@ export interface SimulationOptions {
   readonly faults?: WorldFaults;
   /** The controller adopts Karpenter's nodes (`--adopt-karpenter-nodes`). */
   readonly adoptKarpenterNodes?: boolean;
-  /**
-   * Run Nodesmith as deployed (`--deployed`): the synthesized stack, DynamoDB Local's endpoint
-   * and the actions denied; its handlers run in this process when absent.
-   */
-  readonly deployed?: Omit<DeploymentOptions, 'context' | 'region'>;
+  /** Nodesmith as deployed (simulator/deployed/deployed-run.ts); in this process when absent. */
+  readonly deploy?: WorldOptions['deploy'];
 }
