@@ -9,7 +9,7 @@ import { planDisruption } from '../../functions/domain/disruption/disruption-pla
 import type { DisruptionPlan } from '../../functions/domain/disruption/disruption-plan-types.ts';
 import type { InstanceType } from '../../functions/domain/instance-type.ts';
 import { Label } from '../../functions/domain/labels.ts';
-import type { Node } from '../../functions/domain/node.ts';
+import type { Node, NodeCondition } from '../../functions/domain/node.ts';
 import type { NodeClaim } from '../../functions/domain/node-claim.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
 import type { Pod } from '../../functions/domain/pod.ts';
@@ -61,6 +61,8 @@ export interface NodeOptions {
   readonly lastPodEventTime?: string;
   readonly labels?: Record<string, string>;
   readonly deleting?: boolean;
+  /** `status.conditions`; a Ready condition among them sets `ready`. */
+  readonly conditions?: readonly NodeCondition[];
 }
 
 /** A node a pool launched, sized as its `c.<n>x` type, with its claim. */
@@ -87,6 +89,7 @@ export function aPoolNode(options: NodeOptions): { node: Node; nodeClaim: NodeCl
     creationTimestamp: created,
     annotations: options.annotations ?? {},
     deleting: options.deleting ?? false,
+    ...(options.conditions === undefined ? {} : conditionsOf(options.conditions)),
   };
   const nodeClaim: NodeClaim = {
     metadata: {
@@ -109,6 +112,11 @@ export function aPoolNode(options: NodeOptions): { node: Node; nodeClaim: NodeCl
     },
   };
   return { node, nodeClaim };
+}
+
+function conditionsOf(conditions: readonly NodeCondition[]): Pick<Node, 'conditions' | 'ready'> {
+  const ready = conditions.find((c) => c.type === 'Ready');
+  return { conditions, ready: ready === undefined || ready.status === 'True' };
 }
 
 export function aBudget(options: {

@@ -4,6 +4,7 @@ import type { ScoreResult } from './balanced-score.ts';
 
 /** In the order a pass takes them (core: disruption/controller.go; docs/disruption.md). */
 export type DisruptionMethod =
+  | 'repair'
   | 'expiration'
   | 'emptiness'
   | 'drift'
@@ -12,7 +13,7 @@ export type DisruptionMethod =
   | 'consolidation-replace';
 
 /** Karpenter's reason names: budgets are written against the last three. */
-export type DecisionReason = 'Expired' | 'Empty' | 'Drifted' | 'Underutilized';
+export type DecisionReason = 'Unhealthy' | 'Expired' | 'Empty' | 'Drifted' | 'Underutilized';
 
 export interface BudgetUse {
   readonly nodePool: string;
@@ -50,6 +51,7 @@ export interface DisruptionDecision {
 
 export type StayCode =
   | 'Deleting'
+  | 'RepairBlocked'
   | 'NotInitialized'
   | 'UnknownNodePool'
   | 'DoNotDisrupt'

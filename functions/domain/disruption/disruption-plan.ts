@@ -1,6 +1,7 @@
 /**
  * Voluntary disruption for one snapshot, in Karpenter's order (kubernetes-sigs/karpenter
- * `pkg/controllers/disruption`; docs/disruption.md): expired nodes; empty nodes within their
+ * `pkg/controllers/disruption`; docs/disruption.md): unhealthy nodes past their toleration
+ * (node/health, a forceful method of its own there); expired nodes; empty nodes within their
  * budgets; static pools' drifted nodes; one drifted node; then consolidation. Empty nodes go in the same pass as a drift or
  * consolidation command rather than a pass ahead of it, since the simulation counts them as gone.
  * Pure and deterministic: the controller and the `disruption` command call it with the same
@@ -13,12 +14,14 @@ import { consolidate } from './methods/consolidation.ts';
 import { replaceDrifted } from './methods/drift.ts';
 import { removeEmpty } from './methods/emptiness.ts';
 import { expire } from './methods/expiration.ts';
+import { repair } from './methods/repair.ts';
 import { keepStaticNodes, replaceStaticDrifted } from './methods/static-drift.ts';
 import { RemovalSimulator } from './removal-simulation.ts';
 
 export function planDisruption(input: DisruptionInput): DisruptionPlan {
   const state = new DisruptionState(input);
   const simulator = new RemovalSimulator(input, state.settling());
+  repair(state);
   expire(state, simulator);
   removeEmpty(state);
   const staticDrifted = replaceStaticDrifted(state);

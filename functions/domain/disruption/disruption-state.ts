@@ -29,7 +29,7 @@ import { type BudgetsByNamespace, budgetsByNamespace } from './pod-blockers.ts';
 /** Karpenter's default `expireAfter`. */
 export const DEFAULT_EXPIRE_AFTER_MS = 720 * 3_600_000;
 
-function isInitialized(node: Node, claim: NodeClaim | undefined): boolean {
+export function isInitialized(node: Node, claim: NodeClaim | undefined): boolean {
   return (
     node.labels[Label.initialized] === 'true' ||
     (claim !== undefined && hasCondition(claim, 'Initialized'))

@@ -1,9 +1,14 @@
-/** Status conditions (`{type, status, reason}`), as Pods and Nodes report them. */
+/** Status conditions (`{type, status, reason, lastTransitionTime}`), as Pods and Nodes report them. */
 import { z } from 'zod';
-import { listOrEmpty, optional, text } from './schema.ts';
+import { listOrEmpty, optional, text, timestamp } from './schema.ts';
 
 export const conditions = listOrEmpty(
-  z.object({ type: text, status: text, reason: optional(text) }),
+  z.object({
+    type: text,
+    status: text,
+    reason: optional(text),
+    lastTransitionTime: optional(timestamp),
+  }),
 );
 
 export type Condition = z.output<typeof conditions>[number];

@@ -1,8 +1,8 @@
 /** A core/v1 Node object as a domain Node. */
 import { z } from 'zod';
-import type { Node } from '../../domain/node.ts';
+import type { Node, NodeCondition } from '../../domain/node.ts';
 import { EMPTY } from '../../domain/resources.ts';
-import { conditions } from './conditions.ts';
+import { type Condition, conditions } from './conditions.ts';
 import { objectMeta } from './metadata.ts';
 import { resources } from './resource-list.ts';
 import { defined, flag, listOrEmpty, optional, readWith, text } from './schema.ts';
@@ -22,6 +22,7 @@ const nodeSchema = z
   })
   .transform(({ metadata: meta, spec, status }): Node => {
     const capacity = status?.capacity ?? EMPTY;
+    const conditions = status?.conditions ?? [];
     return defined({
       name: meta.name,
       labels: meta.labels,
@@ -32,12 +33,21 @@ const nodeSchema = z
       capacity,
       // The kubelet reports both; a hand-written Node with capacity only has it all allocatable.
       allocatable: status?.allocatable ?? capacity,
-      ready: (status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+      conditions: conditions.length === 0 ? undefined : conditions.map(nodeCondition),
       deleting: meta.deleting,
       finalizers: meta.finalizers,
       creationTimestamp: meta.creationTimestamp,
     });
   });
+
+function nodeCondition(condition: Condition): NodeCondition {
+  return defined({
+    type: condition.type,
+    status: condition.status,
+    lastTransitionTime: condition.lastTransitionTime,
+  });
+}
 
 /** Throws ManifestError naming the field path (no file or line: the caller knows those). */
 export function toNode(object: unknown): Node {

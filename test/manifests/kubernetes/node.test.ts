@@ -4,7 +4,7 @@ import { toNode } from '../../../functions/manifests/kubernetes/node.ts';
 import { manifestErrorOf, objectOf } from '../manifest-fixtures.ts';
 
 describe('toNode', () => {
-  it('maps labels, taints, cordon, provider id, resources and readiness', () => {
+  it('maps labels, taints, cordon, provider id, resources, readiness and conditions', () => {
     // Prepare
     const object = objectOf(`apiVersion: v1
 kind: Node
@@ -41,6 +41,7 @@ status:
   - type: Ready
     status: "True"
     reason: KubeletReady
+    lastTransitionTime: "2024-05-01T09:01:00Z"
 `);
 
     // Act
@@ -63,6 +64,10 @@ status:
       capacity: { cpu: 2000, memory: 8 * GiB, pods: 29 },
       allocatable: { cpu: 1930, memory: 7 * GiB, pods: 29 },
       ready: true,
+      conditions: [
+        { type: 'MemoryPressure', status: 'False' },
+        { type: 'Ready', status: 'True', lastTransitionTime: '2024-05-01T09:01:00Z' },
+      ],
       deleting: false,
       creationTimestamp: '2024-05-01T09:00:00Z',
     });
