@@ -36,6 +36,16 @@ export function claimDisruption(
     : { reason, message, decidedAt, terminateBy: new Date(now.getTime() + graceMs).toISOString() };
 }
 
+/**
+ * A forceful deletion: its pods are deleted at once rather than evicted, whatever the pool's
+ * terminationGracePeriod (core: node/health/controller.go `annotateTerminationGracePeriod`
+ * stamps the termination timestamp with the time of the decision).
+ */
+export function forcefulDisruption(reason: string, message: string, now: Date): ClaimDisruption {
+  const decidedAt = now.toISOString();
+  return { reason, message, decidedAt, terminateBy: decidedAt };
+}
+
 /** The claim marked for deletion; undefined when it already is. */
 export function markedForDeletion(
   claim: NodeClaimRecord,

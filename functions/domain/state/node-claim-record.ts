@@ -33,8 +33,8 @@ export interface ChosenOffering {
 }
 
 /**
- * Why and since when a claim is going. Reasons are Karpenter's: `Expired`, `Empty`,
- * `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`, `InstanceStopping`,
+ * Why and since when a claim is going. Reasons are Karpenter's: `Unhealthy` for repair;
+ * `Expired`, `Empty`, `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`, `InstanceStopping`,
  * `InstanceTerminating`, `ScheduledChange`, `RebalanceRecommended` for interruptions;
  * `NodeDeleted` when someone deleted its Node.
  */

@@ -5,7 +5,11 @@
  * Termination takes it from there through the usual drain. Disruption, a deleted NodePool and a
  * static pool's surplus all mark claims this way.
  */
-import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
+import {
+  claimDisruption,
+  forcefulDisruption,
+  markedForDeletion,
+} from '../../domain/lifecycle/claim-deletion.ts';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
@@ -32,11 +36,16 @@ export async function markClaimForDeletion(
     readonly pool: NodePool | undefined;
     readonly reason: string;
     readonly message: string;
+    /** Repair: pods are not waited for, whatever the pool's terminationGracePeriod. */
+    readonly forceful?: boolean;
   },
 ): Promise<ClaimMarked | undefined> {
   const { claim, reason, message } = mark;
   const now = deps.clock.now();
-  const marked = markedForDeletion(claim, claimDisruption(reason, message, now, mark.pool));
+  const disruption = mark.forceful
+    ? forcefulDisruption(reason, message, now)
+    : claimDisruption(reason, message, now, mark.pool);
+  const marked = markedForDeletion(claim, disruption);
   if (marked === undefined) return undefined;
   const updated = await deps.state.nodeClaims.update(marked, write);
   const why = `${reason}: ${message}`;

@@ -1,7 +1,9 @@
 /**
  * docs/design.md §3.7: voluntary disruption in the pass. The domain decides (`planDisruption`, the
  * function `nodesmith disruption` runs); this step carries the decisions out across passes:
- * expired nodes are marked for deletion at once; drifted nodes get their replacements launched
+ * unhealthy nodes are marked for deletion at once with their pods deleted rather than evicted
+ * (repair), and told `NodeRepairBlocked` when their pool has too many; expired nodes are marked
+ * for deletion at once; drifted nodes get their replacements launched
  * first; empty and underused nodes wait 15 s and are decided again before anything is touched.
  * A candidate with replacements is tainted and drains only once they are Initialized; if one
  * fails or does not come up in ten minutes, the candidate is untainted and left as it was.
@@ -23,6 +25,7 @@ import type {
   DisruptionDecision,
   DisruptionPlan,
 } from '../../domain/disruption/disruption-plan-types.ts';
+import { NODE_REPAIR_BLOCKED_MESSAGE } from '../../domain/disruption/methods/repair.ts';
 import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
 import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
 import { claimNetworks } from '../../domain/lifecycle/claim-networks.ts';
@@ -38,7 +41,6 @@ import type { Decision } from '../../ports/decisions.ts';
 import { cronSchedules } from '../disruption/cron-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { markClaimForDeletion } from './claim-marking.ts';
-import { decisionOf } from './decisions.ts';
 import {
   consolidationApprovedEvents,
   launchingEvent,
@@ -64,6 +66,9 @@ export interface DisruptionOutcome {
   readonly events: readonly ClusterEvent[];
   readonly claims: readonly NodeClaimRecord[];
 }
+
+/** Methods carried out in the pass that decides them; the others are validated 15 s later. */
+const IMMEDIATE: ReadonlySet<string> = new Set(['repair', 'expiration', 'drift']);
 
 /** Staying reasons worth telling on the node: someone can act on them. */
 const BLOCKED_CODES: ReadonlySet<string> = new Set(['DoNotDisrupt', 'PodsBlock', 'Budget']);
@@ -176,9 +181,14 @@ class DisruptionStep {
     );
   }
 
-  async #markForDeletion(claim: NodeClaimRecord, reason: string, message: string): Promise<void> {
+  async #markForDeletion(
+    claim: NodeClaimRecord,
+    reason: string,
+    message: string,
+    forceful = false,
+  ): Promise<void> {
     const pool = this.#context.snapshot.nodePools.find((p) => p.metadata.name === claim.nodePool);
-    const mark = { claim, pool, reason, message };
+    const mark = { claim, pool, reason, message, forceful };
     const marked = await markClaimForDeletion(this.#deps, this.#context.write, mark);
     if (marked === undefined) return;
     this.#claims.set(marked.claim.name, marked.claim);
@@ -274,8 +284,9 @@ class DisruptionStep {
   async execute(decision: DisruptionDecision): Promise<void> {
     const candidates = this.#claimsOf(decision.nodes);
     if (decision.replacements.length === 0) {
+      const forceful = decision.method === 'repair';
       for (const claim of candidates)
-        await this.#markForDeletion(claim, decision.reason, decision.message);
+        await this.#markForDeletion(claim, decision.reason, decision.message, forceful);
       return;
     }
     for (const claim of candidates) {
@@ -374,8 +385,7 @@ class DisruptionStep {
     waiting: boolean,
   ): Promise<void> {
     for (const decision of plan.decisions.filter((d) => !matched.has(d))) {
-      if (decision.method === 'expiration' || decision.method === 'drift')
-        await this.#tryExecute(decision);
+      if (IMMEDIATE.has(decision.method)) await this.#tryExecute(decision);
       else if (!waiting && this.#isDue(decision)) await this.#validate(decision);
     }
   }
@@ -385,6 +395,13 @@ class DisruptionStep {
       if (BLOCKED_CODES.has(stay.code))
         this.events.push(
           nodeEvent(stay.node, 'DisruptionBlocked', stay.reason, { dedupeSeconds: 300 }),
+        );
+      if (stay.code === 'RepairBlocked')
+        this.events.push(
+          nodeEvent(stay.node, 'NodeRepairBlocked', NODE_REPAIR_BLOCKED_MESSAGE, {
+            warning: true,
+            dedupeSeconds: 900,
+          }),
         );
       const unconsolidatable = unconsolidatableEvent(stay);
       if (unconsolidatable !== undefined) this.events.push(unconsolidatable);

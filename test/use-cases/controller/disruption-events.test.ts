@@ -10,7 +10,15 @@ import { runControllerPass } from '../../../functions/use-cases/controller/contr
 import { titleCase } from '../../../functions/use-cases/controller/disruption-events.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
 import type { JsonObject } from '../../../simulator/api-server/json.ts';
-import { aPassWorld, aRunningClaim, type PassWorld, T0, useFakeApiServer } from './pass-world.ts';
+import {
+  aLabelledClaim,
+  aPassWorld,
+  aRunningClaim,
+  eventsAbout,
+  type PassWorld,
+  T0,
+  useFakeApiServer,
+} from './pass-world.ts';
 
 const server = useFakeApiServer();
 
@@ -38,35 +46,14 @@ async function withDisruption(world: PassWorld, disruption: NodePool['spec']['di
   });
 }
 
-/**
- * A running claim whose node carries its offering's labels, as registration gives them: in
- * the pool's catalog, so not drifted.
- */
-async function aLabelledRunningClaim(world: PassWorld, name: string) {
-  const claim = await aRunningClaim(world, server(), name);
-  const node = server().store.get('nodes', claim.nodeName ?? '');
-  const metadata = node?.metadata as { labels: Record<string, string> } | undefined;
-  if (node === undefined || metadata === undefined) throw new Error(`no node for ${name}`);
-  const labels = {
-    ...metadata.labels,
-    'node.kubernetes.io/instance-type': 'm7g.large',
-    'topology.kubernetes.io/zone': 'us-east-1a',
-    'karpenter.sh/capacity-type': 'spot',
-    'kubernetes.io/arch': 'arm64',
-  };
-  server().store.update('nodes', { ...node, metadata: { ...metadata, labels } });
-  return claim;
-}
-
 /** The events the simulated API server holds for one object, by reason. */
 function eventsOn(name: string, reason: string, namespaces: readonly string[] = ['default']) {
-  return namespaces
-    .flatMap((namespace) => server().store.list('events', namespace))
-    .filter((e) => involved(e).name === name && e.reason === reason);
+  return eventsAbout(server(), name, reason, namespaces);
 }
 
-function involved(event: JsonObject): { name?: string } {
-  return event.involvedObject as { name?: string };
+/** A running claim whose node carries its offering's labels, so not drifted. */
+function aLabelledRunningClaim(world: PassWorld, name: string) {
+  return aLabelledClaim(world, server(), name);
 }
 
 describe('Unconsolidatable', () => {

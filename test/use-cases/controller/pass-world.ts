@@ -248,3 +248,35 @@ export async function aRunningClaim(
   });
   return claim;
 }
+
+/**
+ * A running claim whose node carries its offering's labels, as registration gives them: in
+ * the pool's catalog, so not drifted.
+ */
+export async function aLabelledClaim(world: PassWorld, server: FakeApiServer, name: string) {
+  const claim = await aRunningClaim(world, server, name);
+  const node = server.store.get('nodes', claim.nodeName ?? '');
+  const metadata = node?.metadata as { labels: Record<string, string> } | undefined;
+  if (node === undefined || metadata === undefined) throw new Error(`no node for ${name}`);
+  const labels = {
+    ...metadata.labels,
+    'node.kubernetes.io/instance-type': 'm7g.large',
+    'topology.kubernetes.io/zone': 'us-east-1a',
+    'karpenter.sh/capacity-type': 'spot',
+    'kubernetes.io/arch': 'arm64',
+  };
+  server.store.update('nodes', { ...node, metadata: { ...metadata, labels } });
+  return claim;
+}
+
+/** The events the simulated API server holds for one object, by reason. */
+export function eventsAbout(
+  server: FakeApiServer,
+  name: string,
+  reason: string,
+  namespaces: readonly string[] = ['default'],
+) {
+  return namespaces
+    .flatMap((namespace) => server.store.list('events', namespace))
+    .filter((e) => (e.involvedObject as { name?: string }).name === name && e.reason === reason);
+}

@@ -2,10 +2,11 @@
  * Node auto repair (core: node/health/controller.go; aws: cloudprovider.go `RepairPolicies`): a
  * managed node whose condition has stayed unhealthy past its policy's toleration is replaced
  * forcefully — whatever its pool's budgets, `do-not-disrupt` or its pods' PodDisruptionBudgets
- * say, and with its pods deleted rather than evicted. Unless more than 20 % of its NodePool's
- * nodes (rounded up) are unhealthy: then something wider is wrong, and replacing nodes would make
- * it worse, so the node stays and says so. One decision per node, as each node is reconciled on
- * its own; like expiration it launches nothing ahead, and saves nothing.
+ * say, and without draining: its termination deadline is the moment of the decision. Unless
+ * more than 20 % of its NodePool's nodes (rounded up) are unhealthy: then something wider is
+ * wrong, and replacing nodes would make it worse, so the node stays and says so. One decision
+ * per node, as each node is reconciled on its own; like expiration it launches nothing ahead, and
+ * saves nothing.
  */
 import { claimIndex } from '../../by-node.ts';
 import { formatDuration } from '../../duration.ts';
