@@ -1,7 +1,8 @@
 /**
- * What wakes Nodesmith besides the audit webhook: four EventBridge rules that send EC2's spot
- * interruption warnings, rebalance recommendations, instance state changes and AWS Health's
- * scheduled EC2 changes to the interruption queue, and the tick that sends the controller a wake
+ * What wakes Nodesmith besides the audit webhook: five EventBridge rules that send EC2's spot
+ * interruption warnings, capacity reservation interruption warnings, rebalance recommendations,
+ * instance state changes and AWS Health's scheduled EC2 changes to the interruption queue (aws:
+ * website/content/en/docs/getting-started/getting-started-with-karpenter/cloudformation.yaml), and the tick that sends the controller a wake
  * every few minutes even when nothing happens. Every target has a dead-letter queue, so an
  * event EventBridge cannot deliver is kept, not lost.
  */
@@ -26,6 +27,12 @@ export const INTERRUPTION_PATTERNS: Readonly<Record<string, EventPattern>> = {
   SpotInterruption: {
     source: ['aws.ec2'],
     detailType: ['EC2 Spot Instance Interruption Warning'],
+  },
+  // Since Karpenter 1.10: interruptible capacity reservations warn before their owner takes the
+  // capacity back (aws: pkg/controllers/interruption/messages/capacityreservationinterruption).
+  CapacityReservationInterruption: {
+    source: ['aws.ec2'],
+    detailType: ['EC2 Capacity Reservation Instance Interruption Warning'],
   },
   RebalanceRecommendation: {
     source: ['aws.ec2'],

@@ -159,11 +159,12 @@ describe('the queues and rules', () => {
     expect(guarded.sort()).toEqual(queues.map(([id]) => id).sort());
   });
 
-  it('send the four interruption events to the interruption queue, and the tick to the work queue, each with a DLQ', () => {
+  it('send the five interruption events to the interruption queue, and the tick to the work queue, each with a DLQ', () => {
     const rules = resources(eks, 'AWS::Events::Rule');
     const patterns = rules.flatMap(([, r]) => r.Properties.EventPattern?.['detail-type'] ?? []);
     expect(patterns.sort()).toEqual([
       'AWS Health Event',
+      'EC2 Capacity Reservation Instance Interruption Warning',
       'EC2 Instance Rebalance Recommendation',
       'EC2 Instance State-change Notification',
       'EC2 Spot Instance Interruption Warning',

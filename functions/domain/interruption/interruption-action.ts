@@ -1,7 +1,7 @@
 /**
  * What an interruption means for its node (aws: pkg/controllers/interruption/utils.go,
- * actionForMessage): a spot interruption warning, an instance stopping or terminating, or a
- * scheduled maintenance deletes the claim — cordoned at once and drained, with replacement
+ * actionForMessage): a spot interruption warning, a capacity reservation interruption warning,
+ * an instance stopping or terminating, or a scheduled maintenance deletes the claim — cordoned at once and drained, with replacement
  * capacity launched by the next pass. A rebalance recommendation is only recorded, unless the
  * NodePool opts in with `nodesmith.io/drain-on-rebalance: "true"`, when it is handled like an
  * interruption (a long-standing Karpenter request, aws#2813).
@@ -46,6 +46,12 @@ export function interruptionAction(
         'SpotInterrupted',
         'spot interruption warning: EC2 reclaims the instance in two minutes',
         true,
+      );
+    case 'CapacityReservationInterruption':
+      // Karpenter's event reason (interruption/events/events.go CapacityReservationInstanceInterrupted).
+      return drain(
+        'CapacityReservationInstanceInterrupted',
+        'capacity reservation interruption warning: EC2 reclaims the instance for the reservation',
       );
     case 'ScheduledChange':
       return drain(

@@ -8,7 +8,8 @@ export type InterruptionKind =
   | 'SpotInterruption'
   | 'RebalanceRecommendation'
   | 'StateChange'
-  | 'ScheduledChange';
+  | 'ScheduledChange'
+  | 'CapacityReservationInterruption';
 
 export interface InterruptionMessage {
   /** The EventBridge event id. */

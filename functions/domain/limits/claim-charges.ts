@@ -16,6 +16,7 @@ import { type Charge, chargeOf, largest, type PoolCharge } from './limit-charge.
 /** Disruption reasons of an interruption (see interruption-action.ts). */
 const INTERRUPTIONS: ReadonlySet<string> = new Set([
   'SpotInterrupted',
+  'CapacityReservationInstanceInterrupted',
   'ScheduledChange',
   'InstanceStopping',
   'InstanceTerminating',

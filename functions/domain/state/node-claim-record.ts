@@ -34,8 +34,9 @@ export interface ChosenOffering {
 
 /**
  * Why and since when a claim is going. Reasons are Karpenter's: `Unhealthy` for repair;
- * `Expired`, `Empty`, `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`, `InstanceStopping`,
- * `InstanceTerminating`, `ScheduledChange`, `RebalanceRecommended` for interruptions;
+ * `Expired`, `Empty`, `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`,
+ * `CapacityReservationInstanceInterrupted`, `InstanceStopping`, `InstanceTerminating`,
+ * `ScheduledChange`, `RebalanceRecommended` for interruptions;
  * `NodeDeleted` when someone deleted its Node.
  */
 export interface ClaimDisruption {

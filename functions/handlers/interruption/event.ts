@@ -1,6 +1,6 @@
 /**
  * The interruption queue's messages: EventBridge events, the whole event as the SQS body (the
- * shapes of aws/karpenter-provider-aws `pkg/controllers/interruption/messages`). Four kinds are
+ * shapes of aws/karpenter-provider-aws `pkg/controllers/interruption/messages`). Five kinds are
  * read; the instance id comes from the detail, an instance ARN (AWS Health's newer `entityValue`)
  * read as the bare id. State-change samples in AWS's documentation omit `version`, so it is not
  * required.
@@ -96,6 +96,13 @@ function byType(event: Envelope): ParsedMessage {
     case 'aws.ec2/EC2 Spot Instance Interruption Warning':
       return fromDetail(instanceDetail, event, (d) =>
         message(event, { kind: 'SpotInterruption', instanceIds: [d['instance-id']] }),
+      );
+    case 'aws.ec2/EC2 Capacity Reservation Instance Interruption Warning':
+      return fromDetail(instanceDetail, event, (d) =>
+        message(event, {
+          kind: 'CapacityReservationInterruption',
+          instanceIds: [d['instance-id']],
+        }),
       );
     case 'aws.ec2/EC2 Instance Rebalance Recommendation':
       return fromDetail(instanceDetail, event, (d) =>

@@ -172,6 +172,35 @@ describe('the interruption function', () => {
     expect(taintsOf('ip-10-0-1-3.ec2.internal')).toContain('karpenter.sh/disrupted');
   });
 
+  it('drains a claim whose capacity reservation warns of an interruption, and marks no spot offering', async () => {
+    // Prepare: the shape of aws: pkg/controllers/interruption/suite_test.go
+    // capacityReservationInterruptionMessage
+    const { state, waker, invoke } = await setUp();
+
+    // Act
+    const response = await invoke(fixture('capacity-reservation-interruption'));
+
+    // Assess
+    expect(response.batchItemFailures).toEqual([]);
+    expect((await state.nodeClaims.get('default-od001'))?.disruption).toMatchObject({
+      reason: 'CapacityReservationInstanceInterrupted',
+      message:
+        'capacity reservation interruption warning: EC2 reclaims the instance for the reservation',
+      decidedAt: NOW.toISOString(),
+    });
+    expect(taintsOf('ip-10-0-1-2.ec2.internal')).toContain('karpenter.sh/disrupted');
+    expect(await state.unavailableOfferings.listLive(NOW)).toEqual([]);
+    expect(waker.queued).toEqual([
+      {
+        source: 'interruption',
+        reason: 'CapacityReservationInterruption for default-od001',
+      },
+    ]);
+    expect(nodeEvents('ip-10-0-1-2.ec2.internal')).toEqual([
+      'CapacityReservationInstanceInterrupted',
+    ]);
+  });
+
   it('ignores health issues and instances entering running', async () => {
     const { state, waker, invoke } = await setUp();
     const response = await invoke(fixture('health-issue'), fixture('state-change-running'));
