@@ -1,8 +1,10 @@
 /**
  * What an interruption means for its node (aws: pkg/controllers/interruption/utils.go,
  * actionForMessage): a spot interruption warning, a capacity reservation interruption warning,
- * an instance stopping or terminating, or a scheduled maintenance deletes the claim — cordoned at once and drained, with replacement
- * capacity launched by the next pass. A rebalance recommendation is only recorded, unless the
+ * an instance stopping or terminating, a scheduled maintenance or a scheduled event deletes the
+ * claim — cordoned at once and drained, with replacement
+ * capacity launched by the next pass. A failed instance or system status check deletes it
+ * forcefully: the instance is broken, so nothing waits on its pods. A rebalance recommendation is only recorded, unless the
  * NodePool opts in with `nodesmith.io/drain-on-rebalance: "true"`, when it is handled like an
  * interruption (a long-standing Karpenter request, aws#2813).
  */
@@ -24,6 +26,11 @@ export type InterruptionAction =
       readonly message: string;
       /** A spot interruption also marks its offering unavailable. */
       readonly markOfferingUnavailable: boolean;
+      /**
+       * Karpenter's ForcefulTermination: the instance is already broken, so its pods are not
+       * waited for; the claim's termination deadline is the moment it is marked.
+       */
+      readonly forceful: boolean;
     }
   | { readonly kind: 'Record'; readonly reason: string; readonly message: string }
   | { readonly kind: 'Ignore' };
@@ -32,8 +39,16 @@ function drain(
   reason: string,
   message: string,
   markOfferingUnavailable = false,
+  forceful = false,
 ): InterruptionAction {
-  return { kind: 'CordonAndDrain', reason, message, markOfferingUnavailable };
+  return { kind: 'CordonAndDrain', reason, message, markOfferingUnavailable, forceful };
+}
+
+/** Karpenter's event reason for a failing status check (interruption/events/events.go Unhealthy). */
+const UNHEALTHY = 'InstanceUnhealthy';
+
+function terminate(message: string): InterruptionAction {
+  return drain(UNHEALTHY, message, false, true);
 }
 
 export function interruptionAction(
@@ -53,6 +68,12 @@ export function interruptionAction(
         'CapacityReservationInstanceInterrupted',
         'capacity reservation interruption warning: EC2 reclaims the instance for the reservation',
       );
+    case 'InstanceStatusFailed':
+      return terminate(`instance status check failed (${message.checks?.join(', ')})`);
+    case 'SystemStatusFailed':
+      return terminate(`system status check failed (${message.checks?.join(', ')})`);
+    case 'ScheduledEvent':
+      return drain(UNHEALTHY, `scheduled event (${message.checks?.join(', ')})`);
     case 'ScheduledChange':
       return drain(
         'ScheduledChange',

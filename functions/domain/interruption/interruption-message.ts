@@ -1,6 +1,7 @@
 /**
  * An interruption event as Nodesmith acts on it, whatever its EventBridge shape
- * (aws/karpenter-provider-aws `pkg/controllers/interruption/messages`): which kind, which
+ * (aws/karpenter-provider-aws `pkg/controllers/interruption/messages`), or a failing status
+ * check (instance-status.ts): which kind, which
  * instances, and the event's own id, the key that makes handling it twice do nothing new.
  */
 
@@ -9,7 +10,11 @@ export type InterruptionKind =
   | 'RebalanceRecommendation'
   | 'StateChange'
   | 'ScheduledChange'
-  | 'CapacityReservationInterruption';
+  | 'CapacityReservationInterruption'
+  /** EC2's status checks, read with DescribeInstanceStatus rather than from an event. */
+  | 'InstanceStatusFailed'
+  | 'SystemStatusFailed'
+  | 'ScheduledEvent';
 
 export interface InterruptionMessage {
   /** The EventBridge event id. */
@@ -23,6 +28,8 @@ export interface InterruptionMessage {
   readonly state?: string;
   /** AWS Health events: the event type (`AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED`, …). */
   readonly eventTypeCode?: string;
+  /** Status checks: the checks that failed, or the scheduled events' codes. */
+  readonly checks?: readonly string[];
 }
 
 const INSTANCE_ARN = /^arn:aws[a-z-]*:ec2:[^:]*:[^:]*:instance\/(i-[0-9a-f]+)$/;

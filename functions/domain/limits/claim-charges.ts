@@ -21,6 +21,7 @@ const INTERRUPTIONS: ReadonlySet<string> = new Set([
   'InstanceStopping',
   'InstanceTerminating',
   'RebalanceRecommended',
+  'InstanceUnhealthy',
 ]);
 
 export function isInterrupted(claim: NodeClaimRecord): boolean {

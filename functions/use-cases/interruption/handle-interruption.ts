@@ -21,6 +21,7 @@ import {
 import type { InterruptionMessage } from '../../domain/interruption/interruption-message.ts';
 import {
   claimDisruption,
+  forcefulDisruption,
   isGoing,
   markedForDeletion,
 } from '../../domain/lifecycle/claim-deletion.ts';
@@ -69,13 +70,14 @@ async function markClaim(
 ): Promise<NodeClaimRecord> {
   let current: NodeClaimRecord | undefined = claim;
   for (let attempt = 1; current !== undefined && !isGoing(current); attempt++) {
-    const pool = await deps.state.nodePools.get(current.nodePool);
-    const disruption = claimDisruption(
-      action.reason,
-      action.message,
-      deps.clock.now(),
-      pool?.document,
-    );
+    const disruption = action.forceful
+      ? forcefulDisruption(action.reason, action.message, deps.clock.now())
+      : claimDisruption(
+          action.reason,
+          action.message,
+          deps.clock.now(),
+          (await deps.state.nodePools.get(current.nodePool))?.document,
+        );
     const marked = markedForDeletion(current, disruption) as NodeClaimRecord;
     try {
       return await deps.state.nodeClaims.update(marked);
