@@ -43,8 +43,9 @@ function matching(node: Node, policy: RepairPolicy): NodeCondition | undefined {
 
 /**
  * The unhealthy condition whose toleration ends first (core: node/health/controller.go
- * `findUnhealthyConditions`). A condition without a lastTransitionTime counts from the epoch, as
- * Go's zero time does there: its toleration is long over.
+ * `findUnhealthyConditions`). A condition without a lastTransitionTime (a hand-written Node; the
+ * kubelet always sets one) gives no time to count from, so its toleration never ends: Karpenter
+ * would read Go's zero time and replace the node at once, which a dump must not cause.
  */
 export function unhealthyCondition(
   node: Node,
@@ -55,7 +56,7 @@ export function unhealthyCondition(
     const condition = matching(node, p);
     if (condition === undefined) continue;
     const since = Date.parse(condition.lastTransitionTime ?? '');
-    const repairAtMs = (Number.isNaN(since) ? 0 : since) + p.tolerationMs;
+    const repairAtMs = Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + p.tolerationMs;
     if (first === undefined || repairAtMs < first.repairAtMs)
       first = { condition, tolerationMs: p.tolerationMs, repairAtMs };
   }

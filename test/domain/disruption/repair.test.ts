@@ -115,16 +115,35 @@ describe('repair', () => {
     expect(first?.repairAtMs).toBe(NOW_MS + 3 * 60_000);
   });
 
-  it('counts a condition with no lastTransitionTime as long past its toleration, as Go’s zero time', () => {
-    // Prepare
-    const node = nodeWith('a', { type: 'Ready', status: 'Unknown' });
+  it('never repairs on a condition with no lastTransitionTime, though it counts as unhealthy', () => {
+    // Prepare: a hand-written node, beside one unhealthy for an hour
+    const undated = nodeWith('undated', { type: 'Ready', status: 'Unknown' });
+    const dated = nodeWith('dated', condition('Ready', 'Unknown', 60));
+    const healthy = ['c', 'd', 'e'].map((name) => nodeWith(name));
+
+    // Consolidation off, so that no empty node goes another way.
+    const nodePools = [
+      aDisruptionPool({ consolidateAfter: 'Never', budgets: [{ nodes: '100%' }] }),
+    ];
 
     // Act
-    const plan = disruptionFor({ nodes: [node] });
+    const plan = disruptionFor({ nodes: [undated, dated, ...healthy], nodePools });
+
+    // Assess: 2 of 5 unhealthy, 1 allowed
+    expect(fates(plan)).toMatchObject({ dated: 'stay:RepairBlocked' });
+    expect(fates(plan).undated).not.toBe('repair');
+  });
+
+  it('never repairs a lone node whose condition has no lastTransitionTime', () => {
+    // Prepare
+    const undated = nodeWith('undated', { type: 'Ready', status: 'Unknown' });
+    const healthy = ['b', 'c', 'd', 'e'].map((name) => nodeWith(name));
+
+    // Act
+    const plan = disruptionFor({ nodes: [undated, ...healthy] });
 
     // Assess
-    expect(fates(plan)).toEqual({ a: 'repair' });
-    expect(plan.decisions[0]?.message).toContain('has been Unknown since an unknown time');
+    expect(plan.decisions.map((d) => d.method)).not.toContain('repair');
   });
 });
 

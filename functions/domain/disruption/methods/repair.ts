@@ -49,11 +49,9 @@ export function allowedUnhealthy(nodes: number): number {
 
 function message(unhealthy: UnhealthyCondition, nowMs: number): string {
   const { condition, tolerationMs } = unhealthy;
-  const since = Date.parse(condition.lastTransitionTime ?? '');
-  const held = Number.isNaN(since)
-    ? 'since an unknown time'
-    : `for ${formatDuration(nowMs - since)}`;
-  return `unhealthy: node condition ${condition.type} has been ${condition.status} ${held}, past the ${formatDuration(tolerationMs)} it is tolerated; replaced without draining`;
+  // Only a condition with a lastTransitionTime is ever due (repair-policies.ts).
+  const held = formatDuration(nowMs - Date.parse(condition.lastTransitionTime ?? ''));
+  return `unhealthy: node condition ${condition.type} has been ${condition.status} for ${held}, past the ${formatDuration(tolerationMs)} it is tolerated; replaced without draining`;
 }
 
 interface DueRepair {
