@@ -42,6 +42,7 @@ function timed(cloud: SimulatedCloud, issued: number[]): CloudProvider {
     listManaged: () => cloud.listManaged(),
     describe: (ids) => cloud.describe(ids),
     claimOwnership: (ids) => cloud.claimOwnership(ids),
+    instanceStatuses: () => cloud.instanceStatuses(),
     launch: (claim, context) => {
       issued.push(performance.now());
       return cloud.launch(claim, context);

@@ -178,6 +178,7 @@ function readStatements(place: Place): PolicyStatement[] {
       sid: 'DescribeInTheRegion',
       actions: [
         'ec2:DescribeImages',
+        'ec2:DescribeInstanceStatus',
         'ec2:DescribeInstances',
         'ec2:DescribeInstanceTypeOfferings',
         'ec2:DescribeInstanceTypes',

@@ -14,6 +14,7 @@ import type { InstanceType } from '../domain/instance-type.ts';
 import type { SpotPrices } from '../domain/instance-types/offerings.ts';
 import type { Currency, PriceTable } from '../domain/instance-types/prices.ts';
 import type { WindowsPrices } from '../domain/instance-types/windows-prices.ts';
+import type { InstanceStatus } from '../domain/interruption/instance-status.ts';
 import type { Labels } from '../domain/label-selector.ts';
 import type { CapacityType } from '../domain/labels.ts';
 import type {
@@ -182,6 +183,12 @@ export interface InstanceProvider {
    * only when adoption is on).
    */
   claimOwnership(instanceIds: readonly string[]): Promise<void>;
+  /**
+   * Instances of the region whose instance or system status check is impaired or that have a
+   * scheduled event (DescribeInstanceStatus), with each detail; whose instances they are is the
+   * caller's to find out. Read-only.
+   */
+  instanceStatuses(): Promise<readonly InstanceStatus[]>;
 }
 
 export interface InstanceTypeOptions {

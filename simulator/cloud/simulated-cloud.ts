@@ -12,6 +12,7 @@ import type { InstanceType } from '../../functions/domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../functions/domain/instance-types/bundled-catalog.ts';
 import { buildInstanceTypes } from '../../functions/domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../functions/domain/instance-types/offerings.ts';
+import type { InstanceStatus } from '../../functions/domain/interruption/instance-status.ts';
 import { KeptValues } from '../../functions/domain/kept-values.ts';
 import { Label } from '../../functions/domain/labels.ts';
 import { has } from '../../functions/domain/requirements/requirement.ts';
@@ -83,6 +84,7 @@ const MAX_BUILT_LISTS = 32;
 export class SimulatedCloud implements CloudProvider {
   /** The account's EC2, which the EC2 API serves too. */
   readonly ec2: SimulatedEc2;
+  readonly #impaired = new Map<string, InstanceStatus>();
   /**
    * Built lists by class and unavailable offerings: the catalog and prices never change here.
    * Karpenter keeps built instance types the same way, keyed by what they are built from
@@ -270,6 +272,22 @@ export class SimulatedCloud implements CloudProvider {
     await this.#call();
     const wanted = new Set(instanceIds);
     for (const i of this.ec2.instances()) if (wanted.has(i.instanceId)) i.owned = true;
+  }
+
+  /** EC2's status checks find the instance impaired, with these details, until it is terminated. */
+  impair(status: InstanceStatus): void {
+    this.#impaired.set(status.instanceId, status);
+  }
+
+  async instanceStatuses(): Promise<readonly InstanceStatus[]> {
+    await this.#call();
+    const gone = new Set(
+      this.ec2
+        .instances()
+        .filter((i) => i.terminatedAt !== undefined)
+        .map((i) => i.instanceId),
+    );
+    return [...this.#impaired.values()].filter((s) => !gone.has(s.instanceId));
   }
 
   #listed(which: (instance: SimulatedInstance) => boolean): ManagedInstance[] {

@@ -96,6 +96,7 @@ function crashingAfterLaunch(cloud: CloudProvider): CloudProvider {
     listManaged: () => cloud.listManaged(),
     describe: (ids) => cloud.describe(ids),
     claimOwnership: (ids) => cloud.claimOwnership(ids),
+    instanceStatuses: () => cloud.instanceStatuses(),
     launch: async (claim, context) => {
       const launched = await cloud.launch(claim, context);
       if (!crashed) {

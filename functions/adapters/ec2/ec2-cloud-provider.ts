@@ -8,6 +8,7 @@
  */
 
 import type { InstanceType } from '../../domain/instance-type.ts';
+import type { InstanceStatus } from '../../domain/interruption/instance-status.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type {
   CloudProvider,
@@ -99,6 +100,10 @@ export class Ec2CloudProvider implements CloudProvider {
 
   describe(instanceIds: readonly string[]): Promise<readonly ManagedInstance[]> {
     return this.#instances.describe(instanceIds);
+  }
+
+  instanceStatuses(): Promise<readonly InstanceStatus[]> {
+    return this.#instances.instanceStatuses();
   }
 
   claimOwnership(instanceIds: readonly string[]): Promise<void> {

@@ -10,9 +10,11 @@ import {
   CreateTagsCommand,
   type Filter,
   type Instance,
+  paginateDescribeInstanceStatus,
   paginateDescribeInstances,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
+import type { InstanceStatus } from '../../domain/interruption/instance-status.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type {
   InstanceProvider,
@@ -30,11 +32,33 @@ import { type FleetOutcome, interpretFleet } from './fleet-result.ts';
 import { type LaunchPlan, planLaunch } from './launch-plan.ts';
 import { launchTemplateConfig } from './launch-template-config.ts';
 import type { LaunchTemplates } from './launch-templates.ts';
-import { fromInstance } from './mappers.ts';
+import { fromInstance, fromInstanceStatus } from './mappers.ts';
 import { collect } from './pages.ts';
 import { clusterTagKey, launchTags, TagKey } from './tags.ts';
 import { bootstrapOptions } from './user-data/bootstrap-options.ts';
 import { userDataFor } from './user-data/user-data.ts';
+
+/**
+ * DescribeInstanceStatus ANDs its filters, so each of these is a call of its own: impaired
+ * instance checks, impaired system checks, and the scheduled events Karpenter vacates a host for
+ * (aws: pkg/providers/instancestatus/instancestatus.go instanceStatusFilters).
+ */
+const STATUS_FILTERS: readonly Filter[][] = [
+  [{ Name: 'instance-status.status', Values: ['impaired'] }],
+  [{ Name: 'system-status.status', Values: ['impaired'] }],
+  [
+    {
+      Name: 'event.code',
+      Values: [
+        'instance-reboot',
+        'system-reboot',
+        'system-maintenance',
+        'instance-retirement',
+        'instance-stop',
+      ],
+    },
+  ],
+];
 
 /** Instances not yet terminated; a stopped one still holds its claim (aws: instance.go). */
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
@@ -114,6 +138,22 @@ export class Ec2InstanceProvider implements InstanceProvider {
     } catch (err) {
       throw toPortError(err, `tagging instances ${instanceIds.join(', ')} as Nodesmith's`);
     }
+  }
+
+  async instanceStatuses(): Promise<readonly InstanceStatus[]> {
+    const byId = new Map<string, InstanceStatus>();
+    try {
+      for (const Filters of STATUS_FILTERS) {
+        const pages = paginateDescribeInstanceStatus({ client: this.#options.ec2 }, { Filters });
+        for (const status of await collect(pages, (page) => page.InstanceStatuses)) {
+          const read = fromInstanceStatus(status);
+          if (!byId.has(read.instanceId)) byId.set(read.instanceId, read);
+        }
+      }
+    } catch (err) {
+      throw toPortError(err, 'describing instance status checks');
+    }
+    return [...byId.values()];
   }
 
   async #describeWhere(filters: readonly Filter[], doing: string): Promise<ManagedInstance[]> {

@@ -1,8 +1,10 @@
 /**
  * Pure conversions between EC2's shapes and the domain's (docs/design.md §2.3): tags, subnets,
- * security groups, images, instances and instance types.
+ * security groups, images, instances, their status checks and instance types.
  */
+
 import type {
+  InstanceStatus as Ec2InstanceStatus,
   Image,
   Instance,
   InstanceTypeInfo,
@@ -11,6 +13,11 @@ import type {
   Tag,
 } from '@aws-sdk/client-ec2';
 import type { Architecture, CatalogEntry } from '../../domain/instance-types/catalog.ts';
+import type {
+  InstanceStatus,
+  StatusCategory,
+  StatusDetail,
+} from '../../domain/interruption/instance-status.ts';
 import { type CapacityType, Label } from '../../domain/labels.ts';
 import type {
   ManagedInstance,
@@ -208,4 +215,35 @@ export function toCatalogEntry(
     ...deviceFacts(info),
   });
   return { ...bundled, ...nameParts(name), name, arch, vcpu, memoryMiB, ...described };
+}
+
+type StatusSummary = { Details?: { Name?: string; Status?: string; ImpairedSince?: Date }[] };
+
+function detailsOf(summary: StatusSummary | undefined, category: StatusCategory): StatusDetail[] {
+  return (summary?.Details ?? []).map((d) => ({
+    category,
+    name: d.Name ?? '',
+    status: d.Status ?? '',
+    ...(d.ImpairedSince === undefined ? {} : { impairedSince: d.ImpairedSince.toISOString() }),
+  }));
+}
+
+/**
+ * One DescribeInstanceStatus entry with every detail (aws: instancestatus.go newHealthStatus):
+ * a scheduled event reads as a failed detail named by its code.
+ */
+export function fromInstanceStatus(status: Ec2InstanceStatus): InstanceStatus {
+  return {
+    instanceId: status.InstanceId ?? '',
+    details: [
+      ...detailsOf(status.InstanceStatus, 'InstanceStatus'),
+      ...detailsOf(status.SystemStatus, 'SystemStatus'),
+      ...detailsOf(status.AttachedEbsStatus, 'EBSStatus'),
+      ...(status.Events ?? []).map((e) => ({
+        category: 'EventStatus' as const,
+        name: e.Code ?? '',
+        status: 'failed',
+      })),
+    ],
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * One controller pass, docs/design.md §3 in order: take the lease (or leave it to the pass that
- * holds it), snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
+ * holds it), EC2's status checks, snapshot, adoption of Karpenter's nodes (with `adoptKarpenterNodes`), lifecycle,
  * provisioning (replacements for nodes being deleted included), static NodePools' replicas,
  * disruption, termination, then release and
  * ask for the next pass in about ten seconds while anything is in flight.
@@ -16,6 +16,7 @@ import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 import { type AdoptionOutcome, adoptKarpenterNodes } from './adoption-step.ts';
 import { ClaimIsolation } from './claim-isolation.ts';
 import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
+import { checkInstanceStatuses } from './instance-status-check.ts';
 import { fencedSideEffects } from './lease-guard.ts';
 import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import { watchLimits } from './limit-watch.ts';
@@ -220,6 +221,7 @@ async function fencedPass(
   grant: LeaseGrant,
   started: Date,
 ): Promise<PassReport> {
+  await checkInstanceStatuses(deps);
   const snapshot = await readSnapshot(deps, started, settings.startingLimits);
   const isolation = new ClaimIsolation(deps, grant);
   const run = { write: { fence: grant }, isolation, started, snapshot };

@@ -260,6 +260,7 @@ describe('a controller pass', () => {
       listManaged: async () => [listed],
       describe: async () => [],
       claimOwnership: (ids) => real.claimOwnership(ids),
+      instanceStatuses: () => real.instanceStatuses(),
     };
     const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
     await runControllerPass({ ...deps, cloud }, settings);

@@ -64,6 +64,7 @@ class ClaimInstance {
       ],
       describe: (ids) => real.describe(ids),
       claimOwnership: (ids) => real.claimOwnership(ids),
+      instanceStatuses: () => real.instanceStatuses(),
     };
   }
 }

@@ -134,6 +134,7 @@ describe('claims written before the ownership tag', () => {
         listManaged: cloud.listManaged.bind(cloud),
         describe: cloud.describe.bind(cloud),
         claimOwnership: () => Promise.reject(refused),
+        instanceStatuses: cloud.instanceStatuses.bind(cloud),
       },
     };
     // Act

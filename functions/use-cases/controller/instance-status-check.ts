@@ -1,0 +1,32 @@
+/**
+ * EC2's status checks, read at the start of every pass (docs/design.md §3; aws:
+ * pkg/controllers/interruption/instancestatus_controller.go polls them every minute): each
+ * failing check or scheduled event of a claim's instance is handled as the interruption function
+ * handles an event — the claim marked for deletion (forcefully for a failed check), its node
+ * tainted, one Event told. It runs before the snapshot, so the pass sees the claims as marked.
+ * A failure here costs only this check: the next pass reads the statuses again, as Karpenter's
+ * controller tries again; Karpenter likewise carries on when the call is not allowed.
+ */
+import { instanceStatusMessages } from '../../domain/interruption/instance-status.ts';
+import { handleInterruption } from '../interruption/handle-interruption.ts';
+import type { PassDependencies } from './pass-dependencies.ts';
+
+/** The pass asks for its own next pass while claims are in flight: no wake is needed. */
+const NO_WAKE = { wake: async () => undefined };
+
+export async function checkInstanceStatuses(deps: PassDependencies): Promise<void> {
+  const now = deps.clock.now();
+  let statuses: Awaited<ReturnType<PassDependencies['cloud']['instanceStatuses']>>;
+  try {
+    statuses = await deps.cloud.instanceStatuses();
+  } catch {
+    return;
+  }
+  for (const message of instanceStatusMessages(statuses, now.getTime())) {
+    try {
+      await handleInterruption({ ...deps, waker: NO_WAKE }, message);
+    } catch {
+      // The claim changed under us or the API server is away: the next pass reads it again.
+    }
+  }
+}
