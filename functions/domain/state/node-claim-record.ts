@@ -36,7 +36,8 @@ export interface ChosenOffering {
  * Why and since when a claim is going. Reasons are Karpenter's: `Unhealthy` for repair;
  * `Expired`, `Empty`, `Underutilized`, `Drifted` for voluntary disruption; `SpotInterrupted`,
  * `CapacityReservationInstanceInterrupted`, `InstanceStopping`, `InstanceTerminating`,
- * `ScheduledChange`, `RebalanceRecommended` for interruptions;
+ * `ScheduledChange`, `RebalanceRecommended` for interruptions; `InstanceUnhealthy` for a failing
+ * EC2 status check;
  * `NodeDeleted` when someone deleted its Node.
  */
 export interface ClaimDisruption {
