@@ -34,7 +34,7 @@ beforeAll(() => {
 }, 180_000);
 
 describe('the template’s EventBridge rules', () => {
-  it('are the four interruption patterns to the interruption queue, and the tick to the work queue', () => {
+  it('are the five interruption patterns to the interruption queue, and the tick to the work queue', () => {
     // Act
     const rules = templateRules();
     // Assess
@@ -61,6 +61,16 @@ describe('the template’s EventBridge rules', () => {
         eventBusName: 'default',
         enabled: true,
         on: { source: ['aws.ec2'], 'detail-type': ['EC2 Spot Instance Interruption Warning'] },
+        targets: toInterruptions,
+      },
+      {
+        name: 'RulesCapacityReservationInterruption',
+        eventBusName: 'default',
+        enabled: true,
+        on: {
+          source: ['aws.ec2'],
+          'detail-type': ['EC2 Capacity Reservation Instance Interruption Warning'],
+        },
         targets: toInterruptions,
       },
       {
