@@ -14,7 +14,7 @@ import type { SimulationReport } from '../run/simulation-report.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { synthesizedStack } from '../synthesis/synthesized-stack.ts';
 import { DeployedNodesmith, deployedStateStore } from './deployed-nodesmith.ts';
-import { SIMULATED_DEPLOYMENT, synthesisContext } from './deployment-context.ts';
+import { SIMULATED_DEPLOYMENT } from './deployment-context.ts';
 
 /** Where synthesized stacks are kept between runs, one directory per hash of their inputs. */
 export const SYNTHESIS_CACHE = join(tmpdir(), 'nodesmith-synth');
@@ -44,7 +44,7 @@ export async function deployedRun(
   const stack = synthesizedStack({
     projectRoot: projectRoot(),
     cacheRoot: SYNTHESIS_CACHE,
-    context: synthesisContext(SIMULATED_DEPLOYMENT),
+    context: SIMULATED_DEPLOYMENT,
   });
   // Every function signs with its own role's key: they must all see the same tables.
   const dynamodb = await startDynamoDbLocal({ sharedDb: true });

@@ -25,9 +25,6 @@ export interface SimulatedEksOptions {
   readonly certificateAuthorityData?: string;
 }
 
-/** The simulated API server's certificate authority: it serves TLS as EKS does. */
-export const SIMULATED_CA_DATA = CERTIFICATE_AUTHORITY_DATA;
-
 interface StoredCluster extends Required<SimulatedClusterSpec> {
   readonly createdAt: number;
 }
@@ -65,7 +62,7 @@ export class SimulatedEks {
       endpoint: apiServerUrl(),
       roleArn: `arn:aws:iam::${account}:role/${name}-cluster`,
       status: 'ACTIVE',
-      certificateAuthority: { data: certificateAuthorityData ?? SIMULATED_CA_DATA },
+      certificateAuthority: { data: certificateAuthorityData ?? CERTIFICATE_AUTHORITY_DATA },
       kubernetesNetworkConfig: { serviceIpv4Cidr: cluster.serviceIpv4Cidr, ipFamily: 'ipv4' },
       accessConfig: { authenticationMode: 'API' },
       platformVersion: 'eks.1',

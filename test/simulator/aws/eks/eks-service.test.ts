@@ -12,8 +12,9 @@ import { EksClusterEndpoint } from '../../../../functions/adapters/eks/eks-clust
 import { toKubeConfig } from '../../../../functions/adapters/eks/kube-config.ts';
 import { NotFoundError } from '../../../../functions/ports/errors.ts';
 import { type FakeApiServer, startFakeApiServer } from '../../../../simulator/api-server/server.ts';
+import { CERTIFICATE_AUTHORITY_DATA } from '../../../../simulator/api-server/serving-certificate.ts';
 import { eksService } from '../../../../simulator/aws/eks/eks-service.ts';
-import { SIMULATED_CA_DATA, SimulatedEks } from '../../../../simulator/aws/eks/simulated-eks.ts';
+import { SimulatedEks } from '../../../../simulator/aws/eks/simulated-eks.ts';
 import {
   type AwsTestEndpoint,
   startAwsTestEndpoint,
@@ -59,7 +60,7 @@ describe('the simulated EKS', () => {
       status: 'ACTIVE',
       version: '1.32',
       endpoint: apiServer.url,
-      certificateAuthority: { data: SIMULATED_CA_DATA },
+      certificateAuthority: { data: CERTIFICATE_AUTHORITY_DATA },
       kubernetesNetworkConfig: { serviceIpv4Cidr: '172.20.0.0/16' },
       createdAt: now(),
     });
@@ -78,7 +79,7 @@ describe('the simulated EKS', () => {
       region: TEST_REGION,
       kubernetesVersion: '1.32',
       endpoint: apiServer.url,
-      certificateAuthority: SIMULATED_CA_DATA,
+      certificateAuthority: CERTIFICATE_AUTHORITY_DATA,
       serviceCidr: '172.20.0.0/16',
       clusterDns: '172.20.0.10',
     });
