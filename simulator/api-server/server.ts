@@ -1,12 +1,14 @@
 /**
  * The HTTP side: a node:http server on 127.0.0.1 with an ephemeral port that reads each request,
- * consults the fault injector, serves it from the registry, logs it and answers in JSON.
+ * lets it in when access control is on (access-control.ts), consults the fault injector, serves
+ * it from the registry, logs it and answers in JSON.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../../functions/adapters/http/read-body.ts';
+import { type AccessControl, checkAccess } from './access-control.ts';
 import { describe } from './catalog.ts';
 import { runDisruptionController } from './controllers/disruption.ts';
 import { runNamespaceLifecycle } from './controllers/namespace-lifecycle.ts';
@@ -37,6 +39,8 @@ export interface FakeApiServerOptions {
    * clients that verify TLS, as the deployed functions do, need it. Plain HTTP when absent.
    */
   readonly tls?: boolean;
+  /** Authentication and authorization of every request; none when absent (see `controlAccess`). */
+  readonly access?: AccessControl;
 }
 
 export interface FakeApiServer {
@@ -47,6 +51,11 @@ export interface FakeApiServer {
   readonly store: ObjectStore;
   readonly requests: RequestLog;
   readonly faults: FaultInjector;
+  /**
+   * From now on, let requests in as `access` decides (undefined: every request, as before): the
+   * deployed run turns it on once it knows the functions' credentials, after the server listens.
+   */
+  controlAccess(access: AccessControl | undefined): void;
   close(): Promise<void>;
 }
 
@@ -95,6 +104,29 @@ interface Parts {
   readonly registry: Registry;
   readonly requests: RequestLog;
   readonly faults: FaultInjector;
+  access: AccessControl | undefined;
+}
+
+function refusal(error: ApiError): FaultResponse {
+  return { status: error.httpStatus, body: error.status, headers: {} };
+}
+
+/** The answer to a request access control refuses, or the registry's (or an injected fault's). */
+async function answerTo(
+  parts: Parts,
+  request: ApiRequest,
+  access: { url: URL; authorization: string | undefined },
+): Promise<{ answer: FaultResponse; faulted: boolean }> {
+  const refused =
+    parts.access === undefined
+      ? undefined
+      : await checkAccess(parts.access, { method: request.method, ...access });
+  if (refused !== undefined) return { answer: refusal(refused), faulted: false };
+  const fault = parts.faults.take(request.method, request.pathname);
+  if (fault === undefined)
+    return { answer: serveFromRegistry(parts.registry, request), faulted: false };
+  if (fault.afterApply) serveFromRegistry(parts.registry, request);
+  return { answer: fault.response, faulted: true };
 }
 
 async function serve(
@@ -113,22 +145,11 @@ async function serve(
     contentType: headers['content-type'],
     body: rawBody,
   };
-  const fault = parts.faults.take(method, url.pathname);
-  let answer: FaultResponse;
-  if (fault === undefined) {
-    answer = serveFromRegistry(parts.registry, request);
-  } else {
-    if (fault.afterApply) serveFromRegistry(parts.registry, request);
-    answer = fault.response;
-  }
-  parts.requests.record({
-    method,
+  const { answer, faulted } = await answerTo(parts, request, {
     url,
-    headers,
-    rawBody,
-    status: answer.status,
-    faulted: fault !== undefined,
+    authorization: headers.authorization,
   });
+  parts.requests.record({ method, url, headers, rawBody, status: answer.status, faulted });
   write(response, answer);
 }
 
@@ -145,6 +166,7 @@ export async function startFakeApiServer(
     registry: { store, now, customResources: options.customResourceDefinitions ?? true },
     requests: new RequestLog(),
     faults: new FaultInjector(),
+    access: options.access,
   };
   const listener = (incoming: IncomingMessage, response: ServerResponse) => {
     serve(parts, incoming, response).catch((error: unknown) => {
@@ -162,6 +184,9 @@ export async function startFakeApiServer(
     store,
     requests: parts.requests,
     faults: parts.faults,
+    controlAccess: (access) => {
+      parts.access = access;
+    },
     close: async () => {
       for (const stop of stops) stop();
       server.closeAllConnections();

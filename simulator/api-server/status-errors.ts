@@ -148,6 +148,26 @@ export function invalid(gk: GroupKind, name: string, errors: readonly FieldError
   });
 }
 
+/**
+ * `errors.NewForbidden`: what the authorization filter answers a request its user may not make,
+ * the resource and name leading the message when the request has them.
+ */
+export function forbidden(gr: GroupResource, name: string, cause: string): ApiError {
+  const qualified = qualifiedResource(gr);
+  const subject = name === '' ? qualified : `${qualified} ${JSON.stringify(name)}`;
+  return new ApiError({
+    code: 403,
+    reason: 'Forbidden',
+    message: qualified === '' ? `forbidden: ${cause}` : `${subject} is forbidden: ${cause}`,
+    details: resourceDetails(gr, name),
+  });
+}
+
+/** `errors.NewUnauthorized("Unauthorized")`: what the authentication filter answers bad credentials. */
+export function unauthorized(): ApiError {
+  return new ApiError({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
+}
+
 export function badRequest(message: string): ApiError {
   return new ApiError({ code: 400, reason: 'BadRequest', message });
 }
