@@ -12,6 +12,11 @@ function roleName(roleArn: string): string {
   return roleArn.slice(roleArn.lastIndexOf('/') + 1);
 }
 
+/** The ARN of a role's session: `arn:aws:sts::123:assumed-role/name/session`, the path left out. */
+export function assumedRoleArn(accountId: string, roleArn: string, session: string): string {
+  return `arn:aws:sts::${accountId}:assumed-role/${roleName(roleArn)}/${session}`;
+}
+
 export class StsService extends QueryService {
   readonly #accountId: string;
 
@@ -44,7 +49,7 @@ export class StsService extends QueryService {
         .replace(/[^A-Z0-9]/g, '')
         .slice(0, 17)}:${session}`,
       Account: this.#accountId,
-      Arn: `arn:aws:sts::${this.#accountId}:assumed-role/${role}/${session}`,
+      Arn: assumedRoleArn(this.#accountId, caller.roleArn, session),
     };
   }
 }
