@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { removedPermissions } from '../../simulator/kubernetes-rbac/removed-permissions.ts';
 import { renderHtmlReport } from '../../simulator/report/html-report.ts';
 import { runSimulation } from '../../simulator/run/run-simulation.ts';
 import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
@@ -163,11 +164,14 @@ function runOptions(options: SimulateOptions) {
  * state on DynamoDB Local, its functions from their bundles (simulator/deployed).
  */
 async function runDeployed(scenario: Scenario, options: SimulateOptions): Promise<void> {
+  const deny = options.deny === undefined ? [] : options.deny.split(',').filter((a) => a !== '');
+  try {
+    removedPermissions(deny);
+  } catch (error) {
+    throw new UsageError(`--deny: ${(error as Error).message}`);
+  }
   const { deployedRun } = await import('../../simulator/deployed/deployed-run.ts');
-  const report = await deployedRun(scenario, {
-    ...runOptions(options),
-    deny: options.deny === undefined ? [] : options.deny.split(',').filter((a) => a !== ''),
-  });
+  const report = await deployedRun(scenario, { ...runOptions(options), deny });
   tell(report, options);
 }
 
@@ -228,6 +232,6 @@ function withRuntimeOptions(command: Command): void {
     )
     .option(
       '--deny <actions>',
-      'with --deployed: remove these IAM actions (comma-separated, ec2:CreateFleet) from every role',
+      'with --deployed: remove these IAM actions (ec2:CreateFleet) or Kubernetes permissions (k8s:patch:nodes) from every role, comma-separated',
     );
 }

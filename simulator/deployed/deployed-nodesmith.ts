@@ -2,7 +2,8 @@
  * Nodesmith as `cdk deploy` makes it, running in the simulated world (docs/design.md §9): each
  * function's bundle from the synthesized cloud assembly in its own process, with exactly its
  * template environment and its role's keys; every AWS call over HTTP to the simulated account,
- * evaluated against the role's policies as synthesized; DynamoDB on DynamoDB Local under the
+ * evaluated against the role's policies as synthesized; every Kubernetes request authenticated by
+ * its EKS token and authorized by deploy/rbac.yaml for its role's group; DynamoDB on DynamoDB Local under the
  * template's table names; the functions woken only by what the template wires — the SQS event
  * source mappings, the EventBridge rules and schedule, the audit log's subscription.
  */
@@ -23,6 +24,7 @@ import type { SqsQueue } from '../aws/sqs/sqs-queue.ts';
 import { makeAuthorizer } from '../iam/authorizer.ts';
 import { type SimulatedAccount, simulatedAccount } from '../iam/simulated-account.ts';
 import { templatePolicies } from '../iam/template-policies.ts';
+import { isKubernetesPermission } from '../kubernetes-rbac/removed-permissions.ts';
 import { asyncInvokeConfigs } from '../lambda/async-invocation.ts';
 import { eventRules } from '../lambda/event-rules.ts';
 import type { LambdaFunction } from '../lambda/lambda-function.ts';
@@ -34,10 +36,17 @@ import {
   sqsEventSourceMappings,
 } from '../lambda/sqs-event-source-mapping.ts';
 import { type ResolveValue, templateResolver } from '../lambda/template-resolver.ts';
-import type { AwsActivity, Nodesmith } from '../run/nodesmith.ts';
+import type {
+  AwsActivity,
+  KubernetesActivity,
+  KubernetesDenial,
+  Nodesmith,
+} from '../run/nodesmith.ts';
 import type { World } from '../run/world.ts';
 import type { SynthesizedStack } from '../synthesis/synthesized-stack.ts';
+import { accessEntries } from './access-entries.ts';
 import { DeployedAccount } from './deployed-account.ts';
+import { deployedClusterAccess } from './deployed-cluster-access.ts';
 import type { DeploymentContext } from './deployment-context.ts';
 
 export interface DeploymentOptions {
@@ -46,8 +55,13 @@ export interface DeploymentOptions {
   readonly dynamodbEndpoint: string;
   /** The world's region: the account's functions run there. */
   readonly region: string;
-  /** Actions removed from every role for the run (`--deny`). */
+  /**
+   * Actions removed from every role for the run (`--deny`): IAM actions, and Kubernetes
+   * permissions written `k8s:<verb>:<resource>`.
+   */
   readonly deny?: readonly string[];
+  /** The RBAC files applied to the cluster (deploy/rbac.yaml, …): what its groups may do. */
+  readonly rbacFiles: readonly string[];
   /** Each line a function writes, as CloudWatch Logs gets it. */
   readonly onLog?: (functionLogicalId: string, line: string) => void;
 }
@@ -65,6 +79,15 @@ const DECISIONS_QUEUE = 'simulation-decisions';
 function accessKeyOf(logicalId: string): string {
   const letters = logicalId.toUpperCase().replace(/[^A-Z0-9]/g, '');
   return `ASIA${letters.slice(0, 12).padEnd(12, 'X')}${letters.slice(-4)}`;
+}
+
+/** What Lambda gives a function's process: its role's session credentials. */
+function credentialsOf(logicalId: string) {
+  return {
+    accessKeyId: accessKeyOf(logicalId),
+    secretAccessKey: `secret-of-${logicalId}`,
+    sessionToken: `session-of-${logicalId}`,
+  };
 }
 
 /** The state the deployed functions keep: the template's two tables, on DynamoDB Local. */
@@ -142,13 +165,49 @@ async function openAccount(world: World, options: DeploymentOptions, now: Now) {
     ),
     authorizer: makeAuthorizer(policies.policiesByRole, lookups, {
       account: names,
-      ...(options.deny === undefined ? {} : { deny: options.deny }),
+      ...(options.deny === undefined
+        ? {}
+        : { deny: options.deny.filter((entry) => !isKubernetesPermission(entry)) }),
     }),
   });
   endpointUrl = endpoint.url;
   // Queue URLs name the endpoint: the SDK sends each SQS call to its queue URL's host.
   const resolve = templateResolver(stack.template, { ...names, sqsEndpoint: endpoint.url });
-  return { account, endpoint, resolve };
+  return { account, endpoint, resolve, roleOfFunction: policies.roleOfFunction };
+}
+
+/**
+ * EKS lets each function's role in as its access entry says, and RBAC decides for its group:
+ * from now on, the world's API server refuses what deploy/rbac.yaml does not allow.
+ */
+function controlClusterAccess(
+  world: World,
+  options: DeploymentOptions,
+  opened: Pick<Awaited<ReturnType<typeof openAccount>>, 'account' | 'resolve' | 'roleOfFunction'>,
+): readonly KubernetesDenial[] {
+  const { account, resolve, roleOfFunction } = opened;
+  const holders = new Map(
+    [...roleOfFunction].map(([logicalId, roleArn]) => [
+      accessKeyOf(logicalId),
+      { logicalId, roleArn, sessionName: logicalId },
+    ]),
+  );
+  const { access, denied } = deployedClusterAccess({
+    clusterName: options.context.clusterName,
+    region: options.region,
+    now: () => world.clock.now().getTime(),
+    accountId: account.accountId,
+    credentialsOf: (key) => {
+      const holder = holders.get(key);
+      return holder === undefined ? undefined : credentialsOf(holder.logicalId);
+    },
+    holderOf: (key) => holders.get(key),
+    accessEntries: accessEntries(options.stack.template, resolve, options.context.clusterName),
+    rbacFiles: options.rbacFiles,
+    deny: options.deny ?? [],
+  });
+  world.server.controlAccess(access);
+  return denied;
 }
 
 /** Each function from its bundle, with its role's own key, DynamoDB on DynamoDB Local. */
@@ -164,11 +223,7 @@ function startFunctions(
     endpointUrl,
     serviceEndpoints: { DYNAMODB: options.dynamodbEndpoint },
     now,
-    credentialsOf: (logicalId) => ({
-      accessKeyId: accessKeyOf(logicalId),
-      secretAccessKey: `secret-of-${logicalId}`,
-      sessionToken: `session-of-${logicalId}`,
-    }),
+    credentialsOf,
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
   });
 }
@@ -224,6 +279,7 @@ export class DeployedNodesmith implements Nodesmith {
   readonly #logs: SubscribedLogGroups;
   readonly #decisionsQueue: SqsQueue;
   readonly #decisions: Decision[] = [];
+  readonly #kubernetesDenied: readonly KubernetesDenial[];
   #auditBatches = 0;
 
   private constructor(parts: {
@@ -236,6 +292,7 @@ export class DeployedNodesmith implements Nodesmith {
     schedules: ScheduledRules;
     logs: SubscribedLogGroups;
     decisionsQueue: SqsQueue;
+    kubernetesDenied: readonly KubernetesDenial[];
   }) {
     this.#world = parts.world;
     this.#context = parts.context;
@@ -246,11 +303,14 @@ export class DeployedNodesmith implements Nodesmith {
     this.#schedules = parts.schedules;
     this.#logs = parts.logs;
     this.#decisionsQueue = parts.decisionsQueue;
+    this.#kubernetesDenied = parts.kubernetesDenied;
   }
 
   static async deploy(world: World, options: DeploymentOptions): Promise<DeployedNodesmith> {
     const now = () => world.clock.now().getTime();
-    const { account, endpoint, resolve } = await openAccount(world, options, now);
+    const opened = await openAccount(world, options, now);
+    const { account, endpoint, resolve } = opened;
+    const kubernetesDenied = controlClusterAccess(world, options, opened);
     const functions = startFunctions(options, endpoint.url, resolve, now);
     const invoke = (logicalId: string, event: unknown) => {
       const fn = functions[logicalId];
@@ -263,6 +323,7 @@ export class DeployedNodesmith implements Nodesmith {
       account,
       endpoint,
       functions,
+      kubernetesDenied,
       ...wireEventSources(options.stack, account, resolve, invoke, now),
       logs: new SubscribedLogGroups(logSubscriptions(options.stack.template, resolve), {
         owner: account.accountId,
@@ -333,7 +394,13 @@ export class DeployedNodesmith implements Nodesmith {
     return { calls: callCounts(this.#endpoint.calls), denied: this.#endpoint.denied };
   }
 
+  /** What the API server refused the functions. */
+  kubernetes(): KubernetesActivity {
+    return { denied: this.#kubernetesDenied };
+  }
+
   async close(): Promise<void> {
+    this.#world.server.controlAccess(undefined);
     await Promise.all(Object.values(this.#functions).map((f) => f.close()));
     await this.#endpoint.close();
   }

@@ -13,6 +13,7 @@ import type { SimulationOptions } from '../run/simulation-options.ts';
 import type { SimulationReport } from '../run/simulation-report.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { synthesizedStack } from '../synthesis/synthesized-stack.ts';
+import { appliedRbacFiles } from './applied-rbac.ts';
 import { DeployedNodesmith, deployedStateStore } from './deployed-nodesmith.ts';
 import { SIMULATED_DEPLOYMENT } from './deployment-context.ts';
 
@@ -31,8 +32,10 @@ function projectRoot(): string {
 }
 
 export interface DeployedRunOptions extends Omit<SimulationOptions, 'deploy' | 'state'> {
-  /** IAM actions removed from every role for the run. */
+  /** IAM actions, and Kubernetes permissions (`k8s:patch:nodes`), removed from every role for the run. */
   readonly deny: readonly string[];
+  /** The RBAC files applied to the cluster; what an operator applies for this stack when absent. */
+  readonly rbacFiles?: readonly string[];
   /** Each line a function writes, as CloudWatch Logs would get it. */
   readonly onLog?: (functionLogicalId: string, line: string) => void;
 }
@@ -41,16 +44,18 @@ export async function deployedRun(
   scenario: Scenario,
   options: DeployedRunOptions,
 ): Promise<SimulationReport> {
+  const root = projectRoot();
   const stack = synthesizedStack({
-    projectRoot: projectRoot(),
+    projectRoot: root,
     cacheRoot: SYNTHESIS_CACHE,
     context: SIMULATED_DEPLOYMENT,
   });
   // Every function signs with its own role's key: they must all see the same tables.
   const dynamodb = await startDynamoDbLocal({ sharedDb: true });
   try {
-    const { deny, onLog, ...rest } = options;
+    const { deny, onLog, rbacFiles, ...rest } = options;
     const deployment = {
+      rbacFiles: rbacFiles ?? appliedRbacFiles(root, stack.template),
       stack,
       context: SIMULATED_DEPLOYMENT,
       region: scenario.region,

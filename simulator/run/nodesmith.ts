@@ -15,6 +15,29 @@ export interface AwsActivity {
   readonly denied: readonly { function?: string; action: string; resource?: string }[];
 }
 
+/**
+ * A Kubernetes request a deployed function made and the API server refused: 403 when RBAC allows
+ * its group no such request, 401 when its credentials did not authenticate.
+ */
+export interface KubernetesDenial {
+  readonly function?: string;
+  /** The user its EKS token authenticated as; absent on a 401. */
+  readonly user?: string;
+  /** `patch`, `list`, `create`; absent on a 401. */
+  readonly verb?: string;
+  /** `nodes`, `pods/eviction`, `nodeclaims.karpenter.sh`; absent on a 401. */
+  readonly resource?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  /** The Status message the API server answered with. */
+  readonly message: string;
+}
+
+/** What a deployed run reports of the cluster's access control: every refused request. */
+export interface KubernetesActivity {
+  readonly denied: readonly KubernetesDenial[];
+}
+
 export interface Nodesmith {
   /** The apiserver's audit backend sends a batch of audit events; resolves with the status. */
   audit(eventList: JsonObject): Promise<number>;
@@ -30,5 +53,7 @@ export interface Nodesmith {
   decisions(): readonly Decision[];
   /** The AWS calls made and refused, when the functions reach AWS over the wire. */
   aws?(): AwsActivity;
+  /** The Kubernetes requests refused, when the functions reach the API server with EKS tokens. */
+  kubernetes?(): KubernetesActivity;
   close(): Promise<void>;
 }

@@ -201,6 +201,9 @@ export class SimulationRecorder {
       summary: {
         ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
         ...(world.nodesmith.aws === undefined ? {} : { aws: world.nodesmith.aws() }),
+        ...(world.nodesmith.kubernetes === undefined
+          ? {}
+          : { kubernetes: world.nodesmith.kubernetes() }),
       },
       seed: this.#options.seed,
       duration: this.#lastT,

@@ -5,7 +5,7 @@
  */
 import type { CapacityType } from '../../functions/domain/labels.ts';
 import type { UnschedulableGroup } from '../../functions/use-cases/plan/unschedulable-groups.ts';
-import type { AwsActivity } from './nodesmith.ts';
+import type { AwsActivity, KubernetesActivity } from './nodesmith.ts';
 
 /** docs/design.md §6.4: exactly these fields, in this order. */
 export interface SimulationSummary {
@@ -32,6 +32,8 @@ export interface SimulationSummary {
   readonly invariants: readonly InvariantCheck[];
   /** Deployed runs only: the AWS calls per IAM action, and what IAM refused. */
   readonly aws?: AwsActivity;
+  /** Deployed runs only: the Kubernetes requests the API server refused the functions (RBAC). */
+  readonly kubernetes?: KubernetesActivity;
 }
 
 /** The cluster at one moment of simulated time. */

@@ -4,8 +4,8 @@
  * HTTP to the simulated account with IAM evaluating the synthesized roles, DynamoDB Local under
  * the template's table names, and the functions woken only by the template's queues, rules and
  * the audit log's subscription. The burst ends with every pod running, every invariant held and
- * nothing denied, within the call budgets of docs/design.md §7 (deployed-denial.test.ts shows a
- * permission taken away).
+ * nothing denied by IAM or RBAC, within the call budgets of docs/design.md §7
+ * (deployed-denial.test.ts shows a permission taken away, deployed-rbac-denial.test.ts a rule).
  */
 import { describe, expect, it } from 'vitest';
 import type { SimulationSummary } from '../../simulator/run/simulation-report.ts';
@@ -31,6 +31,8 @@ describe('nodesmith simulate --deployed', () => {
       expect(summary.pods).toEqual({ total: 30, running: 30, pending: 0 });
       expect(summary.invariants.filter((i) => !i.held)).toEqual([]);
       expect(summary.aws?.denied).toEqual([]);
+      // Every Kubernetes request was let in by deploy/rbac.yaml for its function's group.
+      expect(summary.kubernetes?.denied).toEqual([]);
       const calls = summary.aws?.calls ?? {};
       // One controller container, warm for the run: the cluster is described at its cold start.
       expect(calls['eks:DescribeCluster']).toBe(1);
@@ -49,6 +51,15 @@ describe('nodesmith simulate --deployed', () => {
     // Assess
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--deny takes effect only with --deployed');
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses a Kubernetes permission to deny that names no resource, before deploying', async () => {
+    // Act
+    const result = await simulate('--deployed', '--deny', 'k8s:patch', '-o', 'json');
+    // Assess
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('write a Kubernetes permission as k8s:<verb>:<resource>');
     expect(result.stdout).toBe('');
   });
 });
