@@ -1,11 +1,14 @@
 /**
- * deploy/rbac.yaml and deploy/rbac-adoption.yaml read with the `yaml` package, and a request's
- * RBAC attributes worked out from its method and path as kube-apiserver's RequestInfoFactory
- * does, so tests can tell whether the ClusterRoles allow what the adapter sent.
+ * deploy/rbac.yaml and deploy/rbac-adoption.yaml read with the `yaml` package, and each request
+ * matched against their rules as the simulated API server's RBAC authorizer matches it
+ * (simulator/kubernetes-rbac), so tests can tell whether the ClusterRoles allow what the adapter
+ * sent.
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { RecordedRequest } from '../../../simulator/api-server/index.ts';
+import { type RequestInfo, requestInfo } from '../../../simulator/api-server/request-info.ts';
+import { ruleAllows } from '../../../simulator/kubernetes-rbac/policy-rule.ts';
 
 /** The controller's grant, then the one applied only when it adopts Karpenter's nodes. */
 export const RBAC_FILES = [
@@ -70,51 +73,18 @@ export interface RequestAttributes {
   readonly verb: string;
 }
 
-function resourceParts(path: string): { apiGroup: string; parts: string[] } {
-  const segments = path.split('/').filter((segment) => segment !== '');
-  if (segments[0] === 'api') return { apiGroup: '', parts: segments.slice(2) };
-  if (segments[0] === 'apis') return { apiGroup: segments[1] ?? '', parts: segments.slice(3) };
-  throw new Error(`not a resource path: ${path}`);
+/** The attributes kube-apiserver gives the request (simulator/api-server/request-info.ts). */
+function infoOf(request: Pick<RecordedRequest, 'method' | 'path' | 'query'>): RequestInfo {
+  const info = requestInfo(request.method, request.path, new URLSearchParams(request.query));
+  if (!info.isResourceRequest) throw new Error(`not a resource path: ${request.path}`);
+  return info;
 }
-
-/** `namespaces/{ns}/{resource}/…` is namespaced; `namespaces` and `namespaces/{name}` are not. */
-function withoutNamespace(parts: string[]): string[] {
-  return parts[0] === 'namespaces' && parts.length >= 3 ? parts.slice(2) : parts;
-}
-
-const VERB_BY_METHOD: Readonly<Record<string, [withName: string, withoutName: string]>> = {
-  GET: ['get', 'list'],
-  POST: ['create', 'create'],
-  PUT: ['update', 'update'],
-  PATCH: ['patch', 'patch'],
-  DELETE: ['delete', 'deletecollection'],
-};
 
 export function attributesOf(
   request: Pick<RecordedRequest, 'method' | 'path' | 'query'>,
 ): RequestAttributes {
-  const { apiGroup, parts } = resourceParts(request.path);
-  const [resource = '', name, subresource] = withoutNamespace(parts);
-  const verbs = VERB_BY_METHOD[request.method];
-  if (verbs === undefined) throw new Error(`no RBAC verb for ${request.method}`);
-  const verb = request.query.watch === 'true' ? 'watch' : verbs[name === undefined ? 1 : 0];
-  return {
-    apiGroup,
-    resource: subresource === undefined ? resource : `${resource}/${subresource}`,
-    verb,
-  };
-}
-
-function allows(values: readonly string[], value: string): boolean {
-  return values.includes('*') || values.includes(value);
-}
-
-export function ruleAllows(rule: PolicyRule, attributes: RequestAttributes): boolean {
-  return (
-    allows(rule.apiGroups, attributes.apiGroup) &&
-    allows(rule.resources, attributes.resource) &&
-    allows(rule.verbs, attributes.verb)
-  );
+  const { apiGroup, resource, subresource, verb } = infoOf(request);
+  return { apiGroup, resource: subresource === '' ? resource : `${resource}/${subresource}`, verb };
 }
 
 /** Requests no rule allows, as `verb group/resource` lines. */
@@ -123,8 +93,8 @@ export function uncovered(
   requests: readonly Pick<RecordedRequest, 'method' | 'path' | 'query'>[],
 ): string[] {
   return requests
+    .filter((request) => !rules.some((rule) => ruleAllows(rule, infoOf(request))))
     .map(attributesOf)
-    .filter((attributes) => !rules.some((rule) => ruleAllows(rule, attributes)))
     .map(
       ({ verb, apiGroup, resource }) =>
         `${verb} ${apiGroup === '' ? 'core' : apiGroup}/${resource}`,

@@ -3,6 +3,7 @@ import type {
   RequestAttributes,
   UserInfo,
 } from '../../../simulator/api-server/request-attributes.ts';
+import { requestInfo } from '../../../simulator/api-server/request-info.ts';
 
 export interface ResourceRequest {
   readonly verb: string;
@@ -31,17 +32,9 @@ export function resourceRequest(who: UserInfo, request: ResourceRequest): Reques
   };
 }
 
+/** A request outside the API's resource paths, its verb given as the method. */
 export function nonResourceRequest(who: UserInfo, verb: string, path: string): RequestAttributes {
-  return {
-    user: who,
-    isResourceRequest: false,
-    path,
-    verb,
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-  };
+  const info = requestInfo(verb, path, new URLSearchParams());
+  if (info.isResourceRequest) throw new Error(`${path} is a resource path`);
+  return { user: who, ...info };
 }
