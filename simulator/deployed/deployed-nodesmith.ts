@@ -367,12 +367,7 @@ export class DeployedNodesmith implements Nodesmith {
     for (let poll = 0; poll < POLLS_PER_SECOND; poll++) {
       const started = this.#mappings.flatMap((m) => m.poll() ?? []);
       if (started.length === 0) return;
-      const outcomes = await Promise.all(started);
-      for (const o of outcomes)
-        if (o.error)
-          process.stderr.write(
-            `DEBUG ${String((o.error as Error).message ?? o.error)} ${JSON.stringify(o.error)}\n`,
-          );
+      await Promise.all(started);
     }
   }
 
