@@ -12,7 +12,6 @@ import type { NodeClaimRecord } from '../../functions/domain/state/node-claim-re
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import type { SimulatedInstance } from '../cloud/simulated-instance.ts';
 import type { BudgetSample, PodRemoval } from './disruption-ledger.ts';
-import { reportedUnschedulable } from './pending-reasons.ts';
 import type { InvariantCheck } from './simulation-report.ts';
 
 /** An instance the simulated cloud terminated, and what still ran on its node then. */
@@ -30,8 +29,15 @@ export interface RunOutcome {
   readonly terminations: readonly Termination[];
   readonly claims: readonly NodeClaimRecord[];
   readonly passes: readonly PassReport[];
+  /** Why each pod the controller could not place was left, by `namespace/name`. */
+  readonly unschedulable: ReadonlyMap<string, string>;
   readonly removals: readonly PodRemoval[];
   readonly budgets: readonly BudgetSample[];
+  /**
+   * The AWS and Kubernetes calls refused, when the functions run as deployed with their own
+   * roles and groups; absent in process, where nothing is checked.
+   */
+  readonly refused?: readonly string[];
 }
 
 function check(name: string, problems: readonly string[], held: string): InvariantCheck {
@@ -126,9 +132,8 @@ function claimChecks({ instances: all, claims }: RunOutcome): InvariantCheck[] {
   ];
 }
 
-function placementCheck({ pods, passes }: RunOutcome): InvariantCheck {
+function placementCheck({ pods, unschedulable: reasons }: RunOutcome): InvariantCheck {
   const pending = pods.filter((p) => p.nodeName === undefined);
-  const reasons = reportedUnschedulable(passes);
   const unexplained = pending.filter((p) => !reasons.has(`${p.namespace}/${p.name}`));
   const running = pods.length - pending.length;
   const explained = pending.length - unexplained.length;
@@ -198,5 +203,8 @@ export function checkInvariants(outcome: RunOutcome): InvariantCheck[] {
       'no pod waited for a later pass after a capacity error',
     ),
     ...disruptionChecks(outcome),
+    ...(outcome.refused === undefined
+      ? []
+      : [check('no call refused', outcome.refused, 'every AWS and Kubernetes call allowed')]),
   ];
 }

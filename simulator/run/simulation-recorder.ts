@@ -12,6 +12,9 @@ import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
 import { DecisionLatencies } from './decision-latencies.ts';
+import type { RunOutcome } from './invariants.ts';
+import type { AwsActivity, KubernetesActivity } from './nodesmith.ts';
+import { reportedUnschedulable, toldUnschedulable } from './pending-reasons.ts';
 import type { SimulationOptions } from './simulation-options.ts';
 import type { Sample, SimulationReport, TimelineEntry } from './simulation-report.ts';
 import { round4, summarize } from './summary.ts';
@@ -182,28 +185,35 @@ export class SimulationRecorder {
     );
   }
 
-  async report(): Promise<SimulationReport> {
+  /** What the invariants are checked against: the world at the end, and what was refused. */
+  async #outcome(refused: readonly string[] | undefined): Promise<RunOutcome> {
     const world = this.#world;
-    const pods = world.server.store.list('pods').map(toPod);
-    const instances = world.cloud.instances();
-    const claims = await world.state.nodeClaims.list();
-    const outcome = {
-      pods,
+    return {
+      pods: world.server.store.list('pods').map(toPod),
       nodes: world.server.store.list('nodes').map(toNode),
-      instances,
+      instances: world.cloud.instances(),
       terminations: world.terminations,
-      claims,
+      claims: await world.state.nodeClaims.list(),
       passes: world.nodesmith.passes,
+      unschedulable: world.nodesmith.reportsPasses
+        ? reportedUnschedulable(world.nodesmith.passes)
+        : toldUnschedulable(world.server.store.list('events')),
       removals: world.ledger.removals,
       budgets: world.ledger.budgets,
+      ...(refused === undefined ? {} : { refused }),
     };
+  }
+
+  async report(): Promise<SimulationReport> {
+    const world = this.#world;
+    const aws = world.nodesmith.aws?.();
+    const kubernetes = world.nodesmith.kubernetes?.();
+    const outcome = await this.#outcome(aws === undefined ? undefined : refusals(aws, kubernetes));
     return {
       summary: {
         ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
-        ...(world.nodesmith.aws === undefined ? {} : { aws: world.nodesmith.aws() }),
-        ...(world.nodesmith.kubernetes === undefined
-          ? {}
-          : { kubernetes: world.nodesmith.kubernetes() }),
+        ...(aws === undefined ? {} : { aws }),
+        ...(kubernetes === undefined ? {} : { kubernetes }),
       },
       seed: this.#options.seed,
       duration: this.#lastT,
@@ -222,6 +232,17 @@ export class SimulationRecorder {
       })),
     };
   }
+}
+
+/** Each refused call in a line: who, what, and on which resource or with which message. */
+function refusals(aws: AwsActivity, kubernetes: KubernetesActivity | undefined): string[] {
+  return [
+    ...aws.denied.map(
+      (d) =>
+        `${d.function ?? 'a caller'} was denied ${d.action}${d.resource ? ` on ${d.resource}` : ''}`,
+    ),
+    ...(kubernetes?.denied ?? []).map((d) => `${d.function ?? 'a caller'}: ${d.message}`),
+  ];
 }
 
 function simulatedSeconds(iso: string): number {

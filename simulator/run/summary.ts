@@ -40,7 +40,7 @@ export function summarize(
     replans: passes.reduce((n, p) => n + p.replannedPods, 0),
     duplicateLaunches: launched.length - new Set(launched.map((i) => i.nodeClaim)).size,
     leakedInstances: owned.filter((i) => !claimNames.has(i.nodeClaim)).length,
-    unschedulable: pendingReasons(pods, passes),
+    unschedulable: pendingReasons(pods, outcome.unschedulable),
     invariants: checkInvariants(outcome),
   };
 }

@@ -38,6 +38,9 @@ describe('nodesmith simulate --deployed --deny', () => {
       expect(
         new Set(denied.map((d) => `${d.function?.replace(/[0-9A-F]{8}$/, '')} ${d.action}`)),
       ).toEqual(new Set(['Controller ec2:CreateFleet']));
+      const refused = summary.invariants.find((i) => i.name === 'no call refused');
+      expect(refused?.held).toBe(false);
+      expect(refused?.detail).toContain('was denied ec2:CreateFleet');
     },
     DEPLOYED_RUN_MS,
   );

@@ -30,6 +30,7 @@ describe('nodesmith simulate --deployed', () => {
       const summary = summaryOf(result.stdout);
       expect(summary.pods).toEqual({ total: 30, running: 30, pending: 0 });
       expect(summary.invariants.filter((i) => !i.held)).toEqual([]);
+      expect(summary.invariants.map((i) => i.name)).toContain('no call refused');
       expect(summary.aws?.denied).toEqual([]);
       // Every Kubernetes request was let in by deploy/rbac.yaml for its function's group.
       expect(summary.kubernetes?.denied).toEqual([]);
