@@ -31,6 +31,20 @@ export interface Decision {
   readonly pricePerHour: number;
   /** One sentence: `3 pods unschedulable: default/web-1, …`, `registration timed out after 15m`. */
   readonly reason: string;
+  /** The claim's EC2NodeClass. */
+  readonly nodeClass?: string;
+  /**
+   * `Launched` and `LaunchFailed` of a claim made in this pass: why it was made, as Karpenter's
+   * `karpenter_nodeclaims_created_total` labels it — `provisioned`, or the lower-case disruption
+   * reason (`drifted`, `underutilized`, `empty`) of the nodes it replaces.
+   */
+  readonly createdFor?: string;
+  /**
+   * Why the claim is going, as `karpenter_nodeclaims_disrupted_total` labels it: `Disrupting`
+   * carries its disruption reason in snake case (`expired`, `empty`, `unhealthy`, …);
+   * `LaunchFailed` that dropped the claim, `insufficient_capacity` or `nodeclass_not_ready`.
+   */
+  readonly disruptedFor?: string;
 }
 
 /** The moment a limit started refusing capacity: told once, until it refuses no more. */

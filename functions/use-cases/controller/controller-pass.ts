@@ -11,7 +11,7 @@ import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { LeaseGrant } from '../../domain/state/lease.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
-import type { LimitReached } from '../../ports/decisions.ts';
+import type { Decision, LimitReached } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
 import { type AdoptionOutcome, adoptKarpenterNodes } from './adoption-step.ts';
 import { ClaimIsolation } from './claim-isolation.ts';
@@ -71,15 +71,12 @@ async function wakeForWhatIsLeft(
   return settings.inFlightWakeSeconds;
 }
 
-/** Decisions to the bus, events to the cluster: what operators and `kubectl describe` see. */
-async function tell(
-  deps: PassDependencies,
-  concurrency: number,
-  { snapshot, isolation }: PassRun,
+/** What the pass puts on the bus, in the order the steps decided it. */
+function published(
   { adoption, lifecycle, provisioning, staticPools, disruption, termination }: PassSteps,
   limitsReached: readonly LimitReached[],
-): Promise<void> {
-  await deps.decisions.publish([
+): (Decision | LimitReached)[] {
+  return [
     ...adoption.decisions,
     ...lifecycle.decisions,
     ...limitsReached,
@@ -87,7 +84,19 @@ async function tell(
     ...staticPools.decisions,
     ...disruption.decisions,
     ...termination.decisions,
-  ]);
+  ];
+}
+
+/** Decisions to the bus, events to the cluster: what operators and `kubectl describe` see. */
+async function tell(
+  deps: PassDependencies,
+  concurrency: number,
+  { snapshot, isolation }: PassRun,
+  steps: PassSteps,
+  decisions: readonly (Decision | LimitReached)[],
+): Promise<void> {
+  const { adoption, lifecycle, provisioning, staticPools, disruption, termination } = steps;
+  await deps.decisions.publish(decisions);
   const { launches, unschedulable, failures } = provisioning;
   await recordEvents(
     deps.cluster,
@@ -183,6 +192,7 @@ function reportOf(
     readonly inFlight: number;
     readonly nextWakeSeconds: number | undefined;
     readonly reached: readonly LimitReached[];
+    readonly decisions: readonly (Decision | LimitReached)[];
   },
 ): PassReport {
   const { inFlight, nextWakeSeconds } = after;
@@ -204,6 +214,8 @@ function reportOf(
       ...disruption.records,
       ...termination.records,
     ],
+    decisions: after.decisions.filter((d): d is Decision => d.kind !== 'LimitReached'),
+    disruption: disruption.commands,
     claimFailures: after.claimFailures,
     unschedulable: provisioning.unschedulable,
     inFlight,
@@ -227,7 +239,8 @@ async function fencedPass(
   const run = { write: { fence: grant }, isolation, started, snapshot };
   const steps = await runSteps(deps, settings, run);
   const reached = await watchLimits(deps, steps.provisioning.unschedulable, started);
-  await tell(deps, settings.launchConcurrency, run, steps, reached);
+  const decisions = published(steps, reached);
+  await tell(deps, settings.launchConcurrency, run, steps, decisions);
   const { provisioning, termination } = steps;
   const inFlight = termination.claims.filter(
     (c) => c.phase !== NodeClaimPhase.initialized || c.disruption !== undefined,
@@ -243,5 +256,6 @@ async function fencedPass(
     inFlight,
     nextWakeSeconds,
     reached,
+    decisions,
   });
 }

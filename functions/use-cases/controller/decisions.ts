@@ -2,12 +2,20 @@
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { Decision, DecisionKind } from '../../ports/decisions.ts';
 
+/** What Karpenter's metrics label a decision by, where the claim alone does not say it. */
+export type DecisionLabels = Pick<Decision, 'createdFor' | 'disruptedFor'>;
+
 export function decisionOf(
   kind: DecisionKind,
   claim: NodeClaimRecord,
   now: Date,
   reason: string,
+  labels: DecisionLabels = {},
 ): Decision {
+  const disruptedFor =
+    kind === 'Disrupting' && claim.disruption !== undefined
+      ? snakeCase(claim.disruption.reason)
+      : labels.disruptedFor;
   return {
     kind,
     time: now.toISOString(),
@@ -20,7 +28,21 @@ export function decisionOf(
     capacityType: claim.offering.capacityType,
     pricePerHour: claim.offering.pricePerHour,
     reason,
+    nodeClass: claim.nodeClass,
+    ...(labels.createdFor === undefined ? {} : { createdFor: labels.createdFor }),
+    ...(disruptedFor === undefined ? {} : { disruptedFor }),
   };
+}
+
+/**
+ * `NodePoolDeleted` → `node_pool_deleted`: Karpenter's `pretty.ToSnakeCase`
+ * (kubernetes-sigs/karpenter pkg/utils/pretty/pretty.go), which labels its disruption reasons.
+ */
+export function snakeCase(reason: string): string {
+  return reason
+    .replace(/(.)([A-Z][a-z]+)/g, '$1_$2')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /**

@@ -49,7 +49,7 @@ import {
 } from './disruption-events.ts';
 import { nodeEvent } from './node-event.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
-import type { LifecycleRecord } from './pass-report.ts';
+import type { DisruptionCommands, LifecycleRecord } from './pass-report.ts';
 import { emptyRound, Provisioning, type ProvisioningContext } from './provisioning.ts';
 
 export interface DisruptionStepContext extends Omit<ProvisioningContext, 'claims'> {
@@ -65,6 +65,8 @@ export interface DisruptionOutcome {
   readonly decisions: readonly Decision[];
   readonly events: readonly ClusterEvent[];
   readonly claims: readonly NodeClaimRecord[];
+  /** The commands this pass carried out, and those it approved to validate (docs/metrics.md). */
+  readonly commands: DisruptionCommands;
 }
 
 /** Methods carried out in the pass that decides them; the others are validated 15 s later. */
@@ -84,6 +86,10 @@ class DisruptionStep {
   readonly records: LifecycleRecord[] = [];
   readonly decisions: Decision[] = [];
   readonly events: ClusterEvent[] = [];
+  readonly commands = {
+    carriedOut: [] as DisruptionDecision[],
+    validating: [] as DisruptionDecision[],
+  };
 
   constructor(deps: PassDependencies, context: DisruptionStepContext) {
     this.#deps = deps;
@@ -277,6 +283,7 @@ class DisruptionStep {
   /** The decision carried out, or its candidates backed off. */
   #tryExecute(decision: DisruptionDecision): Promise<void> {
     if (!this.#isDue(decision)) return Promise.resolve();
+    this.commands.carriedOut.push(decision);
     return this.#isolated(this.#claimsOf(decision.nodes), () => this.execute(decision));
   }
 
@@ -293,7 +300,11 @@ class DisruptionStep {
       if (claim.nodeName !== undefined)
         await this.#deps.cluster.addTaints(claim.nodeName, [DISRUPTED_TAINT]);
     }
-    const provisioning = new Provisioning(this.#deps, { ...this.#context, claims: this.claims });
+    const provisioning = new Provisioning(this.#deps, {
+      ...this.#context,
+      claims: this.claims,
+      createdFor: decision.reason.toLowerCase(),
+    });
     const result = emptyRound();
     for (const planned of decision.replacements) {
       await provisioning.createAndLaunch(planned, this.#context.instanceTypes, 0, result);
@@ -341,6 +352,7 @@ class DisruptionStep {
       await this.#update({ ...claim, disruption });
       this.#note('Validating', claim, `${decision.reason}: ${decision.message}`);
     }
+    this.commands.validating.push(decision);
     this.events.push(...consolidationApprovedEvents(decision));
   }
 
@@ -426,5 +438,6 @@ export async function runDisruption(
     decisions: step.decisions,
     events: step.events,
     claims: step.claims,
+    commands: step.commands,
   };
 }

@@ -3,12 +3,13 @@
  * `nodesmith simulate`. Times are ISO-8601 from the pass's clock.
  */
 
+import type { DisruptionDecision } from '../../domain/disruption/disruption-plan-types.ts';
 import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
 import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { StaticShortfall } from '../../domain/static-pools/static-scaling.ts';
-import type { LimitReached } from '../../ports/decisions.ts';
+import type { Decision, LimitReached } from '../../ports/decisions.ts';
 
 export interface LaunchRecord {
   readonly at: string;
@@ -63,6 +64,14 @@ export interface PlanRound {
   readonly unschedulable: number;
 }
 
+/** Voluntary disruption commands of a pass (docs/metrics.md counts them as Karpenter does). */
+export interface DisruptionCommands {
+  /** Started: marked for deletion, or their replacements launched. */
+  readonly carriedOut: readonly DisruptionDecision[];
+  /** Approved and left to validate 15 s later, as consolidation is. */
+  readonly validating: readonly DisruptionDecision[];
+}
+
 export interface PassReport {
   /** False when another pass held the lease: this one did nothing. */
   readonly ran: boolean;
@@ -76,6 +85,10 @@ export interface PassReport {
   /** Pods re-planned in this pass after a capacity error. */
   readonly replannedPods: number;
   readonly lifecycle: readonly LifecycleRecord[];
+  /** The decisions the pass published, in order: what Karpenter's metrics count (docs/metrics.md). */
+  readonly decisions: readonly Decision[];
+  /** Voluntary disruption commands the pass carried out or approved for validation. */
+  readonly disruption: DisruptionCommands;
   /** Claims whose action failed in this pass; each is backed off and the pass went on. */
   readonly claimFailures: readonly ClaimActionFailure[];
   readonly unschedulable: readonly UnschedulablePod[];
@@ -105,6 +118,8 @@ export function emptyPassReport(at: string): PassReport {
     failures: [],
     replannedPods: 0,
     lifecycle: [],
+    decisions: [],
+    disruption: { carriedOut: [], validating: [] },
     claimFailures: [],
     unschedulable: [],
     inFlight: 0,

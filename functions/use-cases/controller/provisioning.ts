@@ -27,7 +27,7 @@ import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { type LaunchOutcome, launchClaim } from './claim-launch.ts';
-import { decisionOf, podsReason } from './decisions.ts';
+import { type DecisionLabels, decisionOf, podsReason } from './decisions.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import type { LaunchFailure, LaunchRecord } from './pass-report.ts';
 import type { PassSnapshot } from './pass-snapshot.ts';
@@ -41,6 +41,11 @@ export interface ProvisioningContext {
   readonly settings: PassSettings;
   /** When scheduling must stop (epoch ms of the pass's clock). */
   readonly deadline: number;
+  /**
+   * Why the claims are made, as Karpenter's `karpenter_nodeclaims_created_total` labels it:
+   * `provisioned` unless they replace disrupted nodes (core: provisioning/provisioner.go).
+   */
+  readonly createdFor?: string;
 }
 
 /** One round's work: the claims launched and the pods whose claims hit a capacity error. */
@@ -212,6 +217,7 @@ export class Provisioning {
     result: RoundResult,
   ): void {
     const at = this.#deps.clock.now();
+    const createdFor = this.#context.createdFor ?? PROVISIONED;
     if (outcome.kind === 'launched') {
       this.#replace(outcome.claim);
       result.launches.push({
@@ -223,7 +229,7 @@ export class Provisioning {
       result.unavailable.push(...outcome.unavailable);
       const why = podsReason(planned.pods);
       const reason = overrun === undefined ? why : `${why}; ${overrun}`;
-      result.decisions.push(decisionOf('Launched', outcome.claim, at, reason));
+      result.decisions.push(decisionOf('Launched', outcome.claim, at, reason, { createdFor }));
       return;
     }
     const capacity = outcome.kind === 'capacity';
@@ -240,7 +246,8 @@ export class Provisioning {
     });
     if (outcome.kind === 'retry') return;
     this.#drop(pending.name);
-    result.decisions.push(decisionOf('LaunchFailed', pending, at, outcome.reason));
+    const labels = { createdFor, ...droppedFor(outcome) };
+    result.decisions.push(decisionOf('LaunchFailed', pending, at, outcome.reason, labels));
     if (outcome.kind === 'capacity') {
       result.unavailable.push(...outcome.offerings);
       for (const pod of planned.pods) result.replan.add(pod);
@@ -258,6 +265,20 @@ export class Provisioning {
   get claims(): readonly NodeClaimRecord[] {
     return this.#claims;
   }
+}
+
+/** Karpenter's reason for claims made for pending pods (core: metrics/constants.go). */
+const PROVISIONED = 'provisioned';
+
+/**
+ * Why a refused launch dropped its claim, as Karpenter counts it in
+ * `karpenter_nodeclaims_disrupted_total` (core: nodeclaim/lifecycle/launch.go).
+ */
+function droppedFor(outcome: LaunchOutcome): DecisionLabels {
+  if (outcome.kind === 'capacity') return { disruptedFor: 'insufficient_capacity' };
+  if (outcome.kind === 'invalid' && outcome.nodeClassNotReady)
+    return { disruptedFor: 'nodeclass_not_ready' };
+  return {};
 }
 
 export function emptyRound(): RoundResult {
