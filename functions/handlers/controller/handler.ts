@@ -12,6 +12,9 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { emitSamples } from '../../adapters/metrics/karpenter-metrics.ts';
+import { METRICS_NAMESPACE } from '../../contract/metric-names.ts';
+import { passMetrics } from '../../use-cases/controller/pass-metrics.ts';
 import type { PassReport } from '../../use-cases/controller/pass-report.ts';
 import { overlayConflictWarning } from '../../use-cases/instance-types-by-pool.ts';
 import { parseWake, type WakeMessage } from './event.ts';
@@ -35,16 +38,12 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
     return;
   }
   metrics.addMetric('ProvisionablePods', MetricUnit.Count, report.provisionablePods);
-  metrics.addMetric('NodeClaimsLaunched', MetricUnit.Count, report.launches.length);
   metrics.addMetric('LaunchFailures', MetricUnit.Count, report.failures.length);
   metrics.addMetric('PodsReplanned', MetricUnit.Count, report.replannedPods);
   metrics.addMetric('UnschedulablePods', MetricUnit.Count, report.unschedulable.length);
   metrics.addMetric('NodeClaimsInFlight', MetricUnit.Count, report.inFlight);
   const duration = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   metrics.addMetric('PassDuration', MetricUnit.Milliseconds, duration);
-  const decided = (kind: string) => report.lifecycle.filter((r) => r.kind === kind).length;
-  metrics.addMetric('NodeClaimsDisrupted', MetricUnit.Count, decided('Disrupting'));
-  metrics.addMetric('NodeClaimsTerminated', MetricUnit.Count, decided('Terminated'));
   // Claims whose action failed and were backed off: one broken object, told without stopping.
   metrics.addMetric('NodeClaimActionFailures', MetricUnit.Count, report.claimFailures.length);
   const refused = report.unschedulable.filter((u) => u.reasons.some((r) => r.code === 'Limits'));
@@ -59,12 +58,15 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
     cost.addDimension('nodePool', pool.nodePool);
     cost.addMetric('CostPerHour', MetricUnit.NoUnit, pool.costPerHour);
   }
+  // Launches, registrations, disruptions and terminations under Karpenter's names and labels.
+  emitSamples(metrics, passMetrics(report));
 }
 
 export function makeControllerHandler(deps: ControllerHandlerDependencies): ControllerHandler {
   const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-controller' });
   const metrics =
-    deps.metrics ?? new Metrics({ namespace: 'Nodesmith', serviceName: 'nodesmith-controller' });
+    deps.metrics ??
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-controller' });
   const handle = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const wakes: WakeMessage[] = [];
     const processor = new BatchProcessor(EventType.SQS);

@@ -13,14 +13,23 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { emitSamples } from '../../adapters/metrics/karpenter-metrics.ts';
+import { METRICS_NAMESPACE } from '../../contract/metric-names.ts';
 import type { InterruptionMessage } from '../../domain/interruption/interruption-message.ts';
 import type { InterruptionOutcome } from '../../use-cases/interruption/handle-interruption.ts';
+import {
+  handledMetrics,
+  ignoredMetrics,
+  unparsableMetrics,
+} from '../../use-cases/interruption/interruption-metrics.ts';
 import { parseInterruptionMessage } from './event.ts';
 
 export interface InterruptionHandlerDependencies {
   readonly handle: (message: InterruptionMessage) => Promise<InterruptionOutcome>;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
+  /** When a message is handled, for the time it spent on the queue; the wall clock when absent. */
+  readonly now?: () => Date;
 }
 
 export type InterruptionHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -30,7 +39,9 @@ export function makeInterruptionHandler(
 ): InterruptionHandler {
   const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-interruption' });
   const metrics =
-    deps.metrics ?? new Metrics({ namespace: 'Nodesmith', serviceName: 'nodesmith-interruption' });
+    deps.metrics ??
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-interruption' });
+  const now = deps.now ?? (() => new Date());
 
   const processRecord = async (record: SQSRecord): Promise<void> => {
     const parsed = parseInterruptionMessage(record.body);
@@ -41,18 +52,17 @@ export function makeInterruptionHandler(
         body: record.body,
       });
       metrics.addMetric('UnparsableMessages', MetricUnit.Count, 1);
+      emitSamples(metrics, unparsableMetrics());
       return;
     }
     if (parsed.kind === 'ignored') {
       logger.debug('ignoring event', { messageId: record.messageId, reason: parsed.reason });
+      emitSamples(metrics, ignoredMetrics());
       return;
     }
     const outcome = await deps.handle(parsed.message);
-    metrics.addMetric(
-      outcome.duplicate ? 'DuplicateInterruptions' : `${outcome.kind}Events`,
-      MetricUnit.Count,
-      1,
-    );
+    if (outcome.duplicate) metrics.addMetric('DuplicateInterruptions', MetricUnit.Count, 1);
+    emitSamples(metrics, handledMetrics(parsed.message, outcome, now()));
     logger.info(outcome.duplicate ? 'interruption already handled' : 'interruption handled', {
       event: outcome.event,
       kind: outcome.kind,

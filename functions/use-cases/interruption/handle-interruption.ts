@@ -19,6 +19,7 @@ import {
   interruptionAction,
 } from '../../domain/interruption/interruption-action.ts';
 import type { InterruptionMessage } from '../../domain/interruption/interruption-message.ts';
+import type { CapacityType } from '../../domain/labels.ts';
 import {
   claimDisruption,
   forcefulDisruption,
@@ -57,6 +58,9 @@ export interface InterruptionOutcome {
     readonly instanceId: string;
     readonly claim?: string;
     readonly action: InterruptionAction['kind'] | 'NoClaim';
+    /** The claim's pool and capacity type, which Karpenter's metrics label its disruption by. */
+    readonly nodePool?: string;
+    readonly capacityType?: CapacityType;
   }[];
   /** The event id was already recorded: a redelivery. */
   readonly duplicate: boolean;
@@ -154,7 +158,9 @@ export async function handleInterruption(
     const pool = await deps.state.nodePools.get(claim.nodePool);
     const action = interruptionAction(message, pool?.document);
     handled.push({ claim: await mark(deps, message, claim, action), action });
-    instances.push({ instanceId, claim: claim.name, action: action.kind });
+    const { nodePool, offering } = claim;
+    const labels = { nodePool, capacityType: offering.capacityType };
+    instances.push({ instanceId, claim: claim.name, action: action.kind, ...labels });
   }
   const draining = handled.filter((h) => h.action.kind === 'CordonAndDrain');
   if (draining.length > 0) {

@@ -27,6 +27,21 @@ const REPORT: PassReport = {
     },
   ],
   pools: [{ nodePool: 'default', nodes: 3, costPerHour: 0.288 }],
+  decisions: [
+    {
+      kind: 'Registered',
+      time: '2026-11-24T09:00:00.000Z',
+      nodeClaim: 'default-a1b2c',
+      nodePool: 'default',
+      nodeName: 'ip-10-0-1-7.ec2.internal',
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'spot',
+      pricePerHour: 0.096,
+      reason: 'node ip-10-0-1-7.ec2.internal joined',
+      nodeClass: 'default',
+    },
+  ],
   limitsReached: [
     {
       kind: 'LimitReached',
@@ -78,7 +93,7 @@ describe('the controller function', () => {
     expect(passes).toEqual([['req-1', 179_500]]);
   });
 
-  it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions', async () => {
+  it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions under Karpenter’s names', async () => {
     const lines: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       lines.push(String(chunk));
@@ -106,13 +121,24 @@ describe('the controller function', () => {
     }
     const pass = emf.find((e) => e.PassDuration !== undefined);
     expect(pass).toMatchObject({
-      NodeClaimsDisrupted: 0,
-      NodeClaimsTerminated: 0,
       NodeClaimActionFailures: 1,
       LimitsReached: 1,
       PodsRefusedByLimits: 0,
     });
     expect(pass?.nodePool).toBeUndefined();
+    // The registration, under Karpenter's name and labels, and again summed under `service`.
+    const created = emf.find((e) => e.karpenter_nodes_created_total !== undefined);
+    expect(created).toMatchObject({
+      karpenter_nodes_created_total: 1,
+      nodepool: 'default',
+      zone: 'us-east-1a',
+      service: 'nodesmith-controller',
+    });
+    expect(created._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'Nodesmith',
+      Dimensions: [['service', 'nodepool', 'zone'], ['service']],
+      Metrics: [{ Name: 'karpenter_nodes_created_total', Unit: 'Count' }],
+    });
   });
 
   it('reports messages that are not wakes, alone, and still runs the pass for the others', async () => {

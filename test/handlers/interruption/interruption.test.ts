@@ -92,6 +92,7 @@ async function setUp(pool: NodePool = aNodePool()) {
   };
   const handler = makeInterruptionHandler({
     logger,
+    now: () => NOW,
     handle: (message) =>
       handleInterruption({ state, cluster, waker, clock: { now: () => NOW } }, message),
   });
@@ -131,6 +132,54 @@ describe('the interruption function', () => {
       { source: 'interruption', reason: 'SpotInterruption for default-spot1' },
     ]);
     expect(nodeEvents('ip-10-0-1-1.ec2.internal')).toEqual(['SpotInterrupted']);
+  });
+
+  it('counts each message as Karpenter’s interruption controller does, under its names and labels', async () => {
+    // Prepare
+    const { invoke } = await setUp();
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    // Act
+    try {
+      await invoke(fixture('spot-interruption'), fixture('health-issue'), 'not json');
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    // Assess
+    const emf = lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l));
+    const values = (name: string) =>
+      emf
+        .filter((e) => e[name] !== undefined)
+        .map((e) => {
+          const dimensions: string[] = e._aws.CloudWatchMetrics[0].Dimensions[0];
+          const labels = dimensions.filter((d) => d !== 'service').map((d) => `${d}=${e[d]}`);
+          return [labels.join(','), e[name]];
+        })
+        // The batch's messages are handled side by side, in no fixed order.
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(values('karpenter_interruption_received_messages_total')).toEqual([
+      // An AWS Health issue, not a scheduled change, is received as a no-op.
+      ['message_type=no_op', 1],
+      ['message_type=spot_interrupted', 1],
+    ]);
+    expect(values('karpenter_nodeclaims_disrupted_total')).toEqual([
+      ['reason=spot_interrupted,nodepool=default,capacity_type=spot', 1],
+    ]);
+    // The spot warning was sent 30 s before the function read it.
+    expect(values('karpenter_interruption_message_queue_duration_seconds')).toEqual([['', 30]]);
+    expect(values('karpenter_interruption_deleted_messages_total')).toEqual([
+      ['', 1],
+      ['', 1],
+      ['', 1],
+    ]);
   });
 
   it('does nothing new for a duplicated or redelivered event', async () => {

@@ -10,6 +10,7 @@ import { HOURLY_COST } from '../../../functions/domain/limits/hourly-cost.ts';
 import type { CloudProvider } from '../../../functions/ports/cloud-provider.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
+import { passMetrics } from '../../../functions/use-cases/controller/pass-metrics.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import { aPassWorld, T0, useFakeApiServer } from './pass-world.ts';
 
@@ -33,6 +34,24 @@ describe('a controller pass', () => {
       .store.list('events', 'shop')
       .filter((e) => e.reason === 'Nominated');
     expect(nominated.length).toBeGreaterThan(0);
+  });
+
+  it('reports its launches as Karpenter counts them: claims created for pending pods, conditions Launched', async () => {
+    // Prepare
+    const { deps } = await aPassWorld(server(), 40);
+    // Act
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    // Assess
+    expect(report.decisions.map((d) => [d.kind, d.createdFor])).toEqual(
+      report.launches.map(() => ['Launched', 'provisioned']),
+    );
+    const counts = Object.fromEntries(
+      passMetrics(report).map((s) => [`${s.name} ${s.labels.reason}`, s.value]),
+    );
+    expect(counts).toEqual({
+      'karpenter_nodeclaims_created_total provisioned': report.launches.length,
+      'operator_nodeclaim_status_condition_transitions_total Launched': report.launches.length,
+    });
   });
 
   it('stamps each claim with the NodePool and EC2NodeClass hashes static drift compares, and the template’s annotations', async () => {
