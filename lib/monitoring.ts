@@ -23,6 +23,11 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  KarpenterMetric,
+  METRICS_NAMESPACE,
+  SERVICE_DIMENSION,
+} from '../functions/contract/metric-names.ts';
 
 export interface MonitoringProps {
   readonly clusterName: string;
@@ -30,12 +35,15 @@ export interface MonitoringProps {
   readonly functions: Readonly<Record<string, IFunction>>;
 }
 
-/** The controller's metrics (functions/handlers/controller/handler.ts, Powertools EMF). */
+/**
+ * The controller's metrics (functions/handlers/controller/handler.ts, Powertools EMF): its own,
+ * and Karpenter's summed over their labels (docs/metrics.md).
+ */
 function controllerMetric(name: string, statistic = 'Sum', period = Duration.minutes(1)): Metric {
   return new Metric({
-    namespace: 'Nodesmith',
+    namespace: METRICS_NAMESPACE,
     metricName: name,
-    dimensionsMap: { service: 'nodesmith-controller' },
+    dimensionsMap: { [SERVICE_DIMENSION]: 'nodesmith-controller' },
     statistic,
     period,
   });
@@ -132,6 +140,14 @@ function alarmTopic(scope: Construct, clusterName: string): ITopic {
 const graph = (title: string, left: IMetric[]) =>
   new GraphWidget({ title, left, width: 12, height: 6 });
 
+/** Claims made, disrupted and ended, and voluntary commands, summed over Karpenter's labels. */
+const DECISIONS = [
+  KarpenterMetric.nodeClaimsCreated,
+  KarpenterMetric.nodeClaimsDisrupted,
+  KarpenterMetric.nodeClaimsTerminated,
+  KarpenterMetric.disruptionDecisions,
+];
+
 /** The dashboard: pods and claims, nodes and cost per pool, decisions, limits, dead letters. */
 function dashboardRows(props: MonitoringProps): GraphWidget[][] {
   return [
@@ -141,7 +157,7 @@ function dashboardRows(props: MonitoringProps): GraphWidget[][] {
         controllerMetric('UnschedulablePods', 'Maximum'),
       ]),
       graph('Node claims', [
-        controllerMetric('NodeClaimsLaunched'),
+        controllerMetric(KarpenterMetric.nodeClaimsCreated),
         controllerMetric('NodeClaimsInFlight', 'Maximum'),
         controllerMetric('LaunchFailures'),
       ]),
@@ -151,11 +167,10 @@ function dashboardRows(props: MonitoringProps): GraphWidget[][] {
       graph('Cost per hour per NodePool (USD)', [perPool('CostPerHour')]),
     ],
     [
-      graph('Decisions', [
-        controllerMetric('NodeClaimsLaunched'),
-        controllerMetric('NodeClaimsDisrupted'),
-        controllerMetric('NodeClaimsTerminated'),
-      ]),
+      graph(
+        'Decisions',
+        DECISIONS.map((name) => controllerMetric(name)),
+      ),
       graph('Pass duration (ms)', [
         controllerMetric('PassDuration', 'p50'),
         controllerMetric('PassDuration', 'p99'),
@@ -188,12 +203,15 @@ function perPool(metricName: string): IMetric {
   });
 }
 
-/** Launches refused for capacity, as a share of launches tried, over five minutes. */
+/**
+ * Launches refused, as a share of the claims made, over five minutes: every claim made is
+ * launched or refused (`karpenter_nodeclaims_created_total` counts both).
+ */
 function capacityErrorRate(): IMetric {
   return new MathExpression({
-    expression: 'IF(launched + failed > 0, failed / (launched + failed), 0)',
+    expression: 'IF(created > 0, failed / created, 0)',
     usingMetrics: {
-      launched: controllerMetric('NodeClaimsLaunched', 'Sum', FIVE_MINUTES),
+      created: controllerMetric(KarpenterMetric.nodeClaimsCreated, 'Sum', FIVE_MINUTES),
       failed: controllerMetric('LaunchFailures', 'Sum', FIVE_MINUTES),
     },
     period: FIVE_MINUTES,

@@ -677,7 +677,9 @@ describe('monitoring', () => {
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     for (const shown of [
       'ProvisionablePods',
-      'NodeClaimsDisrupted',
+      'karpenter_nodeclaims_created_total',
+      'karpenter_nodeclaims_disrupted_total',
+      'karpenter_voluntary_disruption_decisions_total',
       'PassDuration',
       'LimitsReached',
     ]) {
@@ -685,5 +687,10 @@ describe('monitoring', () => {
     }
     expect(body).toContain('{Nodesmith,nodePool,service} MetricName=');
     expect(body).toContain('CostPerHour');
+    // The capacity error rate reads Karpenter's claims created, summed under `service`.
+    const [, rate] = alarms.find(([id]) => id.startsWith('MonitoringCapacityErrorRate')) ?? [];
+    const metrics = JSON.stringify(rate?.Properties.Metrics);
+    expect(metrics).toContain('karpenter_nodeclaims_created_total');
+    expect(metrics).toContain('LaunchFailures');
   });
 });
