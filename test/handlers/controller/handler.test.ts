@@ -11,6 +11,7 @@ import {
   type PassReport,
 } from '../../../functions/use-cases/controller/pass-report.ts';
 import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
+import { emfLinesOf } from '../../support/emf-lines.ts';
 
 const REPORT: PassReport = {
   ...emptyPassReport('2026-11-24T09:00:00.000Z'),
@@ -94,23 +95,10 @@ describe('the controller function', () => {
   });
 
   it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions under Karpenter’s names', async () => {
-    const lines: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-    try {
+    const emf = await emfLinesOf(async () => {
       const handler = makeControllerHandler({ pass: async () => REPORT });
       await handler(batch(wake('schedule')), lambdaContext('req-metrics'));
-    } finally {
-      write.mockRestore();
-      vi.unstubAllEnvs();
-    }
-    const emf = lines
-      .flatMap((l) => l.split('\n'))
-      .filter((l) => l.includes('"_aws"'))
-      .map((l) => JSON.parse(l));
+    });
     const perPool = emf.filter((e) => e.nodePool === 'default');
     expect(perPool.map((e) => [e.Nodes, e.CostPerHour])).toEqual([
       [3, undefined],
@@ -134,7 +122,7 @@ describe('the controller function', () => {
       zone: 'us-east-1a',
       service: 'nodesmith-controller',
     });
-    expect(created._aws.CloudWatchMetrics[0]).toMatchObject({
+    expect(created?._aws.CloudWatchMetrics[0]).toMatchObject({
       Namespace: 'Nodesmith',
       Dimensions: [['service', 'nodepool', 'zone'], ['service']],
       Metrics: [{ Name: 'karpenter_nodes_created_total', Unit: 'Count' }],

@@ -19,6 +19,7 @@ import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-s
 import { lambdaContext } from '../../../simulator/run/lambda-events.ts';
 import { aNodePool } from '../../support/builders.ts';
 import { useFreshStateStores } from '../../support/dynamodb-local.ts';
+import { emfLinesOf } from '../../support/emf-lines.ts';
 import { CLAIMS, seedClaims } from './fixture-claims.ts';
 
 const NOW = new Date('2026-11-24T09:00:30Z');
@@ -137,24 +138,11 @@ describe('the interruption function', () => {
   it('counts each message as Karpenter’s interruption controller does, under its names and labels', async () => {
     // Prepare
     const { invoke } = await setUp();
-    const lines: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     // Act
-    try {
-      await invoke(fixture('spot-interruption'), fixture('health-issue'), 'not json');
-    } finally {
-      write.mockRestore();
-      vi.unstubAllEnvs();
-    }
+    const emf = await emfLinesOf(() =>
+      invoke(fixture('spot-interruption'), fixture('health-issue'), 'not json'),
+    );
     // Assess
-    const emf = lines
-      .flatMap((l) => l.split('\n'))
-      .filter((l) => l.includes('"_aws"'))
-      .map((l) => JSON.parse(l));
     const values = (name: string) =>
       emf
         .filter((e) => e[name] !== undefined)
