@@ -15,7 +15,7 @@ import type { Scenario } from '../scenarios/scenario.ts';
 import { synthesizedStack } from '../synthesis/synthesized-stack.ts';
 import { appliedRbacFiles } from './applied-rbac.ts';
 import { DeployedNodesmith, deployedStateStore } from './deployed-nodesmith.ts';
-import { SIMULATED_DEPLOYMENT } from './deployment-context.ts';
+import { deploymentContext } from './deployment-context.ts';
 
 /** Where synthesized stacks are kept between runs, one directory per hash of their inputs. */
 export const SYNTHESIS_CACHE = join(tmpdir(), 'nodesmith-synth');
@@ -45,11 +45,8 @@ export async function deployedRun(
   options: DeployedRunOptions,
 ): Promise<SimulationReport> {
   const root = projectRoot();
-  const stack = synthesizedStack({
-    projectRoot: root,
-    cacheRoot: SYNTHESIS_CACHE,
-    context: SIMULATED_DEPLOYMENT,
-  });
+  const context = deploymentContext(options);
+  const stack = synthesizedStack({ projectRoot: root, cacheRoot: SYNTHESIS_CACHE, context });
   // Every function signs with its own role's key: they must all see the same tables.
   const dynamodb = await startDynamoDbLocal({ sharedDb: true });
   try {
@@ -57,7 +54,7 @@ export async function deployedRun(
     const deployment = {
       rbacFiles: rbacFiles ?? appliedRbacFiles(root, stack.template),
       stack,
-      context: SIMULATED_DEPLOYMENT,
+      context,
       region: scenario.region,
       dynamodbEndpoint: dynamodb.endpoint,
       deny,

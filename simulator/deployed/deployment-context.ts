@@ -8,6 +8,8 @@ export type DeploymentContext = {
   readonly clusterName: string;
   readonly nodeRoleArn: string;
   readonly auditLogGroupName: string;
+  /** Set when the operator has Nodesmith adopt Karpenter's running nodes. */
+  readonly adoptKarpenterNodes?: 'true';
 };
 
 export const SIMULATED_DEPLOYMENT: DeploymentContext = {
@@ -15,3 +17,10 @@ export const SIMULATED_DEPLOYMENT: DeploymentContext = {
   nodeRoleArn: 'arn:aws:iam::111122223333:role/KarpenterNodeRole-simulated',
   auditLogGroupName: '/aws/eks/simulated/cluster',
 };
+
+/** The context of a run: the simulated cluster's, adopting Karpenter's nodes when asked to. */
+export function deploymentContext(options: { adoptKarpenterNodes?: boolean }): DeploymentContext {
+  return options.adoptKarpenterNodes
+    ? { ...SIMULATED_DEPLOYMENT, adoptKarpenterNodes: 'true' }
+    : SIMULATED_DEPLOYMENT;
+}
