@@ -1,5 +1,6 @@
 /** Instance types and their offerings (zone × capacity type), as the scheduler consumes them. */
-import type { CapacityType } from './labels.ts';
+import type { CapacityReservationType } from './capacity-reservation.ts';
+import { type CapacityType, Label } from './labels.ts';
 import type { Requirements } from './requirements/requirements.ts';
 import type { Resources } from './resources.ts';
 
@@ -11,7 +12,15 @@ export interface Offering {
   readonly pricePerHour: number;
   /** False while the offering is marked unavailable (capacity error TTL, no capacity). */
   readonly available: boolean;
+  /** A reserved offering's reservation: one offering per reservation (capacity-reservation-id). */
   readonly reservationId?: string;
+  readonly reservationType?: CapacityReservationType;
+  readonly reservationInterruptible?: boolean;
+  /**
+   * Instances the reservation can still take, as last counted; absent where nobody counted
+   * (a reservation read from a dump's status). The scheduler fills no reservation past it.
+   */
+  readonly reservationCapacity?: number;
   /** A NodeOverlay set the price: the launch then asks EC2 to prefer offerings by it. */
   readonly priceOverlaid?: boolean;
 }
@@ -36,11 +45,22 @@ export interface InstanceType {
 /** Capacity types in the order Karpenter prefers them when prices tie. */
 export const CAPACITY_TYPE_ORDER: readonly CapacityType[] = ['reserved', 'spot', 'on-demand'];
 
+/**
+ * Labels of the reservation an instance launched into, never of its type: a type with one
+ * reservation also launches as spot or on-demand (aws: pkg/cloudprovider/cloudprovider.go,
+ * `instanceToNodeClaim`).
+ */
+export const RESERVATION_LABELS: ReadonlySet<string> = new Set([
+  Label.capacityReservationId,
+  Label.capacityReservationType,
+  Label.capacityReservationInterruptible,
+]);
+
 /** The labels of the instance type itself: every well-known label it has exactly one value for. */
 export function instanceTypeLabels(it: InstanceType): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const [key, req] of it.requirements) {
-    if (req.complement || req.values.size !== 1) continue;
+    if (req.complement || req.values.size !== 1 || RESERVATION_LABELS.has(key)) continue;
     for (const value of req.values) labels[key] = value;
   }
   return labels;

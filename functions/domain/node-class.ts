@@ -3,6 +3,10 @@
  * kubelet settings (allocatable), block devices (ephemeral storage), AMI family (OS, user data)
  * and the resolved subnets (zones). The full document is described by the manifest schema.
  */
+import type {
+  CapacityReservation,
+  CapacityReservationSelectorTerm,
+} from './capacity-reservation.ts';
 import type { Condition } from './condition.ts';
 
 export type AmiFamily =
@@ -79,6 +83,7 @@ export interface EC2NodeClass {
     readonly amiSelectorTerms?: readonly AmiSelectorTerm[];
     readonly subnetSelectorTerms?: readonly SelectorTerm[];
     readonly securityGroupSelectorTerms?: readonly SelectorTerm[];
+    readonly capacityReservationSelectorTerms?: readonly CapacityReservationSelectorTerm[];
     readonly role?: string;
     readonly instanceProfile?: string;
     readonly userData?: string;
@@ -94,6 +99,8 @@ export interface EC2NodeClass {
     readonly securityGroups?: readonly ResolvedSecurityGroup[];
     /** The AMIs the selector terms resolve to now: a node on another image has drifted. */
     readonly amis?: readonly { readonly id: string; readonly name?: string }[];
+    /** The reservations the selector terms resolve to now: reserved offerings are made of them. */
+    readonly capacityReservations?: readonly CapacityReservation[];
     readonly conditions?: readonly Condition[];
   };
 }

@@ -21,6 +21,7 @@ export function computeNodeClassHash(nodeClass: EC2NodeClass): TemplateHash {
     amiSelectorTerms: _ami,
     subnetSelectorTerms: _subnets,
     securityGroupSelectorTerms: _groups,
+    capacityReservationSelectorTerms: _reservations,
     amiFamily: _family,
     ...spec
   } = nodeClass.spec;

@@ -4,6 +4,7 @@
  * `DoesNotExist`, not left out: a pod asking for `instance-gpu-count Exists` must not land on
  * an m5.large, and a missing well-known key would read as "anything goes".
  */
+import type { CapacityReservation } from '../capacity-reservation.ts';
 import { Label } from '../labels.ts';
 import { type Requirement, requirement } from '../requirements/requirement.ts';
 import type { Requirements } from '../requirements/requirements.ts';
@@ -35,6 +36,8 @@ export interface RequirementsInput {
   /** Whether the type has offerings (it has an on-demand price in the region). */
   readonly offered: boolean;
   readonly shared: SharedRequirements;
+  /** The class's reservations of this type: they add `reserved` and their labels' values. */
+  readonly reservations?: readonly CapacityReservation[];
 }
 
 type Value = string | number | boolean;
@@ -160,6 +163,33 @@ function acceleratorRequirements({ entry, shared: { pool } }: RequirementsInput)
   ];
 }
 
+function sortedValues(values: readonly string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+/**
+ * A type with reservations may be reserved, and its reservation labels take their values
+ * (aws: pkg/providers/instancetype/types.go `computeRequirements`); each offering still says
+ * which one it is.
+ */
+function reservationRequirements({ shared: { pool }, reservations = [] }: RequirementsInput) {
+  if (reservations.length === 0) return [];
+  return [
+    pooledValues(pool, Label.capacityType, sortedValues(['reserved', ...OFFERED_CAPACITY_TYPES])),
+    pooledValues(pool, Label.capacityReservationId, sortedValues(reservations.map((r) => r.id))),
+    pooledValues(
+      pool,
+      Label.capacityReservationType,
+      sortedValues(reservations.map((r) => r.reservationType)),
+    ),
+    pooledValues(
+      pool,
+      Label.capacityReservationInterruptible,
+      sortedValues(reservations.map((r) => String(r.interruptible ?? false))),
+    ),
+  ];
+}
+
 export function instanceTypeRequirements(input: RequirementsInput): Requirements {
   const out = new Map<string, Requirement>();
   const groups = [
@@ -168,6 +198,7 @@ export function instanceTypeRequirements(input: RequirementsInput): Requirements
     input.offered ? input.shared.offered : input.shared.notOffered,
     hardwareRequirements(input),
     acceleratorRequirements(input),
+    reservationRequirements(input),
   ];
   for (const group of groups) for (const req of group) out.set(req.key, req);
   return out;

@@ -11,6 +11,7 @@ import { nodeClassSettings } from './node-class-settings.ts';
 import { nodeResources } from './node-resources.ts';
 import { buildOfferings, type OfferingZone, type SpotPrices } from './offerings.ts';
 import type { Currency, PriceTable } from './prices.ts';
+import { type ReservationOffer, reservedOfferings } from './reserved-offerings.ts';
 import { type WindowsPrices, windowsOnDemandPrice, windowsSpotPrices } from './windows-prices.ts';
 
 export interface BuildInstanceTypesOptions {
@@ -36,6 +37,11 @@ export interface BuildInstanceTypesOptions {
   readonly currency?: Currency;
   /** Live Windows prices, used for Windows AMI families over the Linux price plus license. */
   readonly windowsPrices?: WindowsPrices;
+  /**
+   * The class's capacity reservations with what each can still take; by default those of the
+   * class's status, uncounted.
+   */
+  readonly reservations?: readonly ReservationOffer[];
 }
 
 const NOTHING_UNAVAILABLE: ReadonlySet<string> = new Set();
@@ -75,8 +81,26 @@ function byName(a: CatalogEntry, b: CatalogEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
+function reservationsOf(options: BuildInstanceTypesOptions): readonly ReservationOffer[] {
+  if (options.reservations !== undefined) return options.reservations;
+  const resolved = options.nodeClass?.status?.capacityReservations ?? [];
+  return resolved.map((reservation) => ({ reservation }));
+}
+
+/** Reservations by instance type, so each type looks up only its own. */
+function byInstanceType(offers: readonly ReservationOffer[]): Map<string, ReservationOffer[]> {
+  const out = new Map<string, ReservationOffer[]>();
+  for (const offer of offers) {
+    const list = out.get(offer.reservation.instanceType) ?? [];
+    list.push(offer);
+    out.set(offer.reservation.instanceType, list);
+  }
+  return out;
+}
+
 export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly InstanceType[] {
   const settings = nodeClassSettings(options);
+  const reservations = byInstanceType(reservationsOf(options));
   const zones = offeringZones(options.zones, options.zoneIds);
   const unavailable = options.unavailable ?? NOTHING_UNAVAILABLE;
   const windows = isWindows(settings.amiFamily);
@@ -87,14 +111,27 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     zones,
   });
   return [...options.catalog].sort(byName).map((entry): InstanceType => {
-    const offerings = buildOfferings({
-      instanceType: entry.name,
-      zones,
-      ...pricesOf(entry, options, windows),
-      unavailable,
-    });
+    const prices = pricesOf(entry, options, windows);
+    const offerings = buildOfferings({ instanceType: entry.name, zones, ...prices, unavailable });
     const offered = offerings.length > 0;
-    const requirements = instanceTypeRequirements({ entry, offered, shared });
+    const reserved = reservations.get(entry.name) ?? [];
+    if (reserved.length > 0) {
+      offerings.push(
+        ...reservedOfferings({
+          instanceType: entry.name,
+          reservations: reserved,
+          onDemandPrice: prices.onDemandPrice,
+          zones,
+          unavailable,
+        }),
+      );
+    }
+    const requirements = instanceTypeRequirements({
+      entry,
+      offered,
+      shared,
+      reservations: reserved.map((offer) => offer.reservation),
+    });
     return { name: entry.name, requirements, offerings, ...nodeResources(entry, settings) };
   });
 }

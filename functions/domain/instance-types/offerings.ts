@@ -1,7 +1,7 @@
 /**
  * Offerings of one instance type: one per zone and capacity type, each with a price and an
- * availability (aws: pkg/providers/instancetype, `createOfferings`). Reserved capacity is not
- * offered.
+ * availability (aws: pkg/providers/instancetype, `createOfferings`). Reserved offerings, one per
+ * capacity reservation, come from reserved-offerings.ts.
  */
 import type { Offering } from '../instance-type.ts';
 import type { CapacityType } from '../labels.ts';

@@ -4,11 +4,12 @@
  * nodeclaimtemplate.go `ToNodeClaim` and lifecycle/launch.go `PopulateNodeClaimDetails`).
  */
 import type { InstanceNetwork } from '../instance-network.ts';
-import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
+import { type InstanceType, instanceTypeLabels, RESERVATION_LABELS } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { type CapacityType, Label } from '../labels.ts';
 import { toNodeSelector } from '../requirements/requirements.ts';
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
+import { reservationLabels } from '../scheduling/reservation-labels.ts';
 import type { NewNodeClaimRecord, NodeClaimRecord } from '../state/node-claim-record.ts';
 
 /** What EC2 filled: a port's LaunchedInstance is one. */
@@ -82,6 +83,13 @@ function launchedLabels(
   labels[Label.instanceType] = launch.instanceType;
   labels[Label.zone] = launch.zone;
   labels[Label.capacityType] = launch.capacityType;
+  for (const key of RESERVATION_LABELS) delete labels[key];
+  const reservationId = launch.network?.capacityReservationId;
+  const reserved = launched?.offerings.find((o) => o.reservationId === reservationId);
+  if (reservationId === undefined) return labels;
+  // The reservation's type and interruptibility come from its offering; its id from EC2.
+  if (reserved !== undefined) Object.assign(labels, reservationLabels(reserved));
+  labels[Label.capacityReservationId] = reservationId;
   return labels;
 }
 

@@ -8,6 +8,15 @@ function allows(req: Requirement | undefined, value: string | undefined): boolea
   return req === undefined || value === undefined || has(req, value);
 }
 
+/**
+ * Whether an offering without the label passes: only `DoesNotExist` and `NotIn` let absence
+ * through, so a pod asking for a reservation id is offered only that reservation.
+ */
+function allowsLabel(req: Requirement | undefined, value: string | undefined): boolean {
+  if (req === undefined || value !== undefined) return allows(req, value);
+  return req.complement ? req.values.size > 0 : req.values.size === 0;
+}
+
 /** A predicate over offerings, built once per requirements set (the hot path calls it a lot). */
 export function offeringFilter(reqs: Requirements): (offering: Offering) => boolean {
   const zone = reqs.get(Label.zone);
@@ -19,7 +28,7 @@ export function offeringFilter(reqs: Requirements): (offering: Offering) => bool
     allows(zone, o.zone) &&
     allows(capacityType, o.capacityType) &&
     allows(zoneId, o.zoneId) &&
-    allows(reservation, o.reservationId);
+    allowsLabel(reservation, o.reservationId);
 }
 
 export function hasAvailableOffering(

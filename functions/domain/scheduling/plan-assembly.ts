@@ -1,5 +1,5 @@
 /** Shapes the scheduler's working state into the ProvisioningPlan that leaves the domain. */
-import { instanceTypeLabels } from '../instance-type.ts';
+import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
@@ -8,7 +8,7 @@ import type { LimitRefusal } from '../limits/limit-scope.ts';
 import { type Pod, podKey } from '../pod.ts';
 import { customLabels, type Requirements } from '../requirements/requirements.ts';
 import type { ExistingNode } from './existing-node.ts';
-import { type InstanceSelection, selectInstances } from './instance-selection.ts';
+import type { InstanceSelection } from './instance-selection.ts';
 import type { NewNodeClaim } from './new-node-claim.ts';
 import type { PendingSelection } from './pending-pods.ts';
 import type {
@@ -17,6 +17,9 @@ import type {
   ProvisioningPlan,
   UnschedulablePod,
 } from './provisioning-plan.ts';
+import { reservationLabels } from './reservation-labels.ts';
+import { ReservationLedger } from './reservation-ledger.ts';
+import { selectReserving } from './reserved-selection.ts';
 import type { PoolUnfit, SchedulerResult } from './scheduler.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 
@@ -62,6 +65,7 @@ function nodeLabels(
     labels[Label.zone] = offering.zone;
     labels[Label.capacityType] = offering.capacityType;
     if (offering.zoneId !== undefined) labels[Label.zoneId] = offering.zoneId;
+    Object.assign(labels, reservationLabels(offering));
   }
   if (region !== undefined) labels[Label.region] = region;
   delete labels[Label.hostname];
@@ -135,11 +139,13 @@ function plannedClaims(parts: PlanParts): {
   const nodeClaims: PlannedNodeClaim[] = [];
   const failed: UnschedulablePod[] = [];
   const perPool = new Map<string, number>();
+  const ledger = new ReservationLedger(reservable(parts.result));
   for (const claim of parts.result.newClaims) {
-    const selection = selectInstances({
+    const selection = selectReserving({
       template: claim.template,
       requirements: claim.requirements,
       isOpen: (i) => claim.isOpen(i),
+      ledger,
     });
     const index = perPool.get(claim.template.name) ?? 0;
     const planned =
@@ -168,6 +174,13 @@ function plannedClaims(parts: PlanParts): {
     nodeClaims.push(planned);
   }
   return { nodeClaims, failed };
+}
+
+/** The instance types of the pools claims were opened from, each pool once. */
+function* reservable(result: SchedulerResult): Generator<InstanceType> {
+  const templates = new Set(result.newClaims.map((claim) => claim.template));
+  for (const template of templates)
+    for (const option of template.options) yield option.instanceType;
 }
 
 function unplaced(parts: PlanParts): UnschedulablePod[] {

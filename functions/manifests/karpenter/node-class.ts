@@ -52,11 +52,7 @@ const AMI_FAMILIES = [
 const fields = z.strictObject({
   subnetSelectorTerms,
   securityGroupSelectorTerms,
-  capacityReservationSelectorTerms: notSupportedYet(
-    capacityReservationSelectorTerms,
-    'spec.capacityReservationSelectorTerms',
-    'launches never target a capacity reservation',
-  ).optional(),
+  capacityReservationSelectorTerms: capacityReservationSelectorTerms.optional(),
   placementGroupSelector: notSupportedYet(
     placementGroupSelector,
     'spec.placementGroupSelector',

@@ -208,6 +208,7 @@ describe('drift detection', () => {
         amiSelectorTerms: [{ alias: 'al2023@v20260301' }],
         subnetSelectorTerms: [{ id: 'subnet-0a1b2c3d' }],
         securityGroupSelectorTerms: [{ name: 'nodes' }],
+        capacityReservationSelectorTerms: [{ id: 'cr-0123456789abcdef0' }],
       });
       expect(drift({ nodeClass: reselected, claimAnnotations })).toBeUndefined();
     });

@@ -114,4 +114,50 @@ describe('the claim once launched', () => {
     // Assess
     expect(launched).toMatchObject({ imageId: 'ami-0123', network });
   });
+
+  it('labels a node launched into a reservation with it, and no other node', () => {
+    // Prepare
+    const reserved = {
+      zone: 'test-zone-a',
+      capacityType: 'reserved' as const,
+      pricePerHour: 0,
+      available: true,
+      reservationId: 'cr-0a',
+      reservationType: 'capacity-block' as const,
+      reservationInterruptible: false,
+    };
+    const types = [{ ...small, offerings: [...small.offerings, reserved] }, large];
+    const record = { ...pendingClaimRecord(planned(), 'default-x7k2p', T0), version: 1 };
+    const launch = {
+      instanceId: 'i-0123456789abcdef0',
+      providerID: 'aws:///test-zone-a/i-0123456789abcdef0',
+      instanceType: 'm.large',
+      zone: 'test-zone-a',
+    };
+    const network = { subnetId: 'subnet-0a', securityGroupIds: [], capacityReservationId: 'cr-0a' };
+
+    // Act
+    const inReservation = launchedClaimRecord(
+      record,
+      { ...launch, capacityType: 'reserved', network },
+      types,
+      T0,
+    );
+    const fellBack = launchedClaimRecord(
+      { ...record, labels: inReservation.labels ?? {} },
+      { ...launch, capacityType: 'on-demand' },
+      types,
+      T0,
+    );
+
+    // Assess
+    expect(inReservation.labels).toMatchObject({
+      'karpenter.sh/capacity-type': 'reserved',
+      'karpenter.k8s.aws/capacity-reservation-id': 'cr-0a',
+      'karpenter.k8s.aws/capacity-reservation-type': 'capacity-block',
+      'karpenter.k8s.aws/capacity-reservation-interruptible': 'false',
+    });
+    expect(fellBack.labels).not.toHaveProperty('karpenter.k8s.aws/capacity-reservation-id');
+    expect(fellBack.labels).not.toHaveProperty('karpenter.k8s.aws/capacity-reservation-type');
+  });
 });

@@ -166,7 +166,6 @@ const EC2_NODE_CLASS: Reader = {
     }),
   ],
   notSupportedYet: [
-    'spec.capacityReservationSelectorTerms',
     'spec.placementGroupSelector',
     'spec.ipPrefixCount',
     'spec.networkInterfaces',

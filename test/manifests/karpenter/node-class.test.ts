@@ -20,7 +20,6 @@ function documentedNodeClassAsRead(): Record<string, unknown> {
   const doc = documentOf(DOCS_NODE_CLASS) as Record<string, unknown>;
   return [
     'enclaveOptions',
-    'capacityReservationSelectorTerms',
     'placementGroupSelector',
     'networkInterfaces',
     'connectionTracking',
@@ -72,8 +71,8 @@ describe('parseEC2NodeClass', () => {
     const error = catchManifestError(() => parseEC2NodeClass(doc));
 
     // Assess
-    expect(error.location.path).toBe('spec.capacityReservationSelectorTerms');
-    expect(error.detail).toContain('not supported yet: spec.capacityReservationSelectorTerms');
+    expect(error.location.path).toBe('spec.placementGroupSelector');
+    expect(error.detail).toContain('not supported yet: spec.placementGroupSelector');
   });
 
   it('reads the documented EC2NodeClass with every spec field it acts on and its status', () => {
@@ -104,6 +103,21 @@ describe('parseEC2NodeClass', () => {
     });
     expect(nodeClass.status?.instanceProfile).toBe('my-cluster-0123456778901234567789');
     expect(nodeClass.status?.conditions?.map((condition) => condition.type)).toContain('Ready');
+  });
+
+  it('reads the documented capacity reservation selector terms', () => {
+    // Prepare
+    const doc = documentedNodeClassAsRead();
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(nodeClass.spec.capacityReservationSelectorTerms).toEqual([
+      { tags: { 'karpenter.sh/discovery': 'my-cluster' } },
+      { id: 'cr-123' },
+      { instanceMatchCriteria: 'open' },
+    ]);
   });
 
   it('keeps the capacity reservations Karpenter resolved and defaults their type and state', () => {
