@@ -9,6 +9,7 @@
  * permissions) rejects with the original error. Times come from the adapter's injected clock.
  */
 
+import type { CapacityReservation } from '../domain/capacity-reservation.ts';
 import type { InstanceNetwork } from '../domain/instance-network.ts';
 import type { InstanceType } from '../domain/instance-type.ts';
 import type { SpotPrices } from '../domain/instance-types/offerings.ts';
@@ -83,13 +84,15 @@ export interface ResolvedNodeClass {
   /** Newest first. */
   readonly amis: readonly ResolvedAmi[];
   readonly instanceProfile: string;
+  /** Active and not yet ended, sorted by id; none without capacityReservationSelectorTerms. */
+  readonly capacityReservations: readonly CapacityReservation[];
 }
 
 export interface NodeClassResolver {
   /**
-   * Resolves the class's subnets, security groups, AMIs and instance profile. Read-only and safe
-   * to repeat; results are cached for Karpenter's refresh intervals (subnets, security groups
-   * and AMIs 1 minute, AMI alias parameters 24 hours, instance profiles 15 minutes). Rejects with
+   * Resolves the class's subnets, security groups, AMIs, instance profile and capacity
+   * reservations. Read-only and safe to repeat; results are cached for Karpenter's refresh
+   * intervals (subnets, security groups, AMIs and capacity reservations 1 minute, AMI alias parameters 24 hours, instance profiles 15 minutes). Rejects with
    * InvalidConfigError when a selector matches nothing or names an unsupported AMI alias.
    *
    * @example

@@ -157,6 +157,7 @@ export class SimulatedCloud implements CloudProvider {
       ),
       amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
+      capacityReservations: [],
     };
   }
 

@@ -22,6 +22,7 @@ import type {
   ResolvedNodeClass,
 } from '../../ports/cloud-provider.ts';
 import { AmiProvider } from './amis.ts';
+import { CapacityReservationProvider } from './capacity-reservations.ts';
 import type { Ec2Api, Now, PricingApi, SsmApi } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
 import { Ec2InstanceProvider } from './ec2-instance-provider.ts';
@@ -55,6 +56,7 @@ export class Ec2CloudProvider implements CloudProvider {
   constructor(options: Ec2CloudProviderOptions) {
     const { ec2, cluster, now } = options;
     const subnets = new SubnetProvider(ec2, now);
+    const capacityReservations = new CapacityReservationProvider(ec2, now);
     this.#resolver = new Ec2NodeClassResolver({
       subnets,
       securityGroups: new SecurityGroupProvider(ec2, now),
@@ -64,11 +66,13 @@ export class Ec2CloudProvider implements CloudProvider {
         now,
         provisioner: options.instanceProfiles,
       }),
+      capacityReservations,
     });
     this.#prices = new Ec2PriceProvider({ ...options, region: cluster.region });
     this.#instanceTypes = new Ec2InstanceTypeProvider({
       ...options,
       subnets,
+      capacityReservations,
       prices: this.#prices,
       region: cluster.region,
     });
@@ -79,6 +83,7 @@ export class Ec2CloudProvider implements CloudProvider {
       now,
       resolver: this.#resolver,
       launchTemplates,
+      capacityReservations,
     });
   }
 

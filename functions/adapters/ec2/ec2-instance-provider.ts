@@ -24,12 +24,14 @@ import type {
   NodeClassResolver,
   ResolvedNodeClass,
 } from '../../ports/cloud-provider.ts';
+import { InsufficientCapacityError } from '../../ports/errors.ts';
+import type { CapacityReservationProvider } from './capacity-reservations.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import type { ClusterSettings } from './cluster-settings.ts';
 import { isLaunchTemplateNotFound, isNotFound, toPortError } from './errors.ts';
 import { type FleetTemplate, toCreateFleetInput } from './fleet-request.ts';
 import { type FleetOutcome, interpretFleet } from './fleet-result.ts';
-import { type LaunchPlan, planLaunch } from './launch-plan.ts';
+import { type LaunchPlan, planLaunch, reservationsByOffering } from './launch-plan.ts';
 import { launchTemplateConfig } from './launch-template-config.ts';
 import type { LaunchTemplates } from './launch-templates.ts';
 import { fromInstance, fromInstanceStatus } from './mappers.ts';
@@ -69,6 +71,8 @@ export interface InstanceProviderOptions {
   readonly now: Now;
   readonly resolver: NodeClassResolver;
   readonly launchTemplates: LaunchTemplates;
+  /** Told of reserved launches and of reservations EC2 found full. */
+  readonly capacityReservations?: CapacityReservationProvider;
 }
 
 interface Launch {
@@ -95,9 +99,34 @@ export class Ec2InstanceProvider implements InstanceProvider {
     };
     let outcome = await this.#attempt(launch);
     if (outcome.kind === 'templateMissing') outcome = await this.#attempt(launch);
+    this.#countReservations(launch, outcome);
     if (outcome.kind === 'launched') return outcome.instance;
     if (outcome.kind === 'failed') throw outcome.error;
     throw new Error(`launching node claim ${claim.name}: its launch templates vanished twice`);
+  }
+
+  /**
+   * A launch into a reservation takes one of its instances; a reservation EC2 found without
+   * capacity offers nothing more until described again (aws: instance.go
+   * updateUnavailableOfferingsCache, cloudprovider.go MarkLaunched).
+   */
+  #countReservations(launch: Launch, outcome: FleetOutcome): void {
+    const reservations = this.#options.capacityReservations;
+    if (reservations === undefined || launch.plan.capacityType !== 'reserved') return;
+    const byOffering = reservationsByOffering(launch.plan);
+    const failed =
+      outcome.kind === 'launched'
+        ? (outcome.instance.unavailableOfferings ?? [])
+        : outcome.kind === 'failed' && outcome.error instanceof InsufficientCapacityError
+          ? outcome.error.offerings
+          : [];
+    for (const o of failed) {
+      const id = byOffering.get(`${o.instanceType}/${o.zone}`);
+      if (id !== undefined) reservations.markUnavailable(id);
+    }
+    const launched =
+      outcome.kind === 'launched' ? outcome.instance.network?.capacityReservationId : undefined;
+    if (launched !== undefined) reservations.markLaunched(launched);
   }
 
   async terminate(instanceId: string): Promise<void> {
@@ -181,6 +210,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
       prioritized: plan.prioritized,
       tags: launchTags(this.#options.cluster.name, claim, context.nodeClass),
       context: context.nodeClass.spec.context,
+      ...(plan.reservation === undefined ? {} : { reservation: plan.reservation }),
     });
     const names = templates.map((template) => template.launchTemplateName);
     const outcome = await this.#createFleet(input, launch).catch((err: unknown) => {
@@ -204,6 +234,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
       subnetZones: launch.plan.subnetZones,
       securityGroupIds: launch.resolved.securityGroups.map((group) => group.id),
       launchTime: this.#options.now().toISOString(),
+      reservations: reservationsByOffering(launch.plan),
     });
   }
 
@@ -225,6 +256,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
           resolved,
           imageId: group.imageId,
           userData,
+          ...(group.reservation === undefined ? {} : { capacityReservation: group.reservation }),
         });
         return { launchTemplateName: await launchTemplates.ensure(config), group };
       }),

@@ -16,6 +16,7 @@ import { BUNDLED_CATALOG } from '../../domain/instance-types/bundled-catalog.ts'
 import type { CatalogEntry } from '../../domain/instance-types/catalog.ts';
 import { buildInstanceTypes } from '../../domain/instance-types/instance-types.ts';
 import { offeringKey } from '../../domain/instance-types/offerings.ts';
+import type { ReservationOffer } from '../../domain/instance-types/reserved-offerings.ts';
 import { KeptValues } from '../../domain/kept-values.ts';
 import { amiFamilyOf, isWindows } from '../../domain/node-class.ts';
 import type {
@@ -27,6 +28,7 @@ import type {
   ResolvedNodeClassSubnet,
 } from '../../ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../ports/errors.ts';
+import type { CapacityReservationProvider } from './capacity-reservations.ts';
 import type { Ec2Api, Now } from './clients.ts';
 import { LastBuilt } from './last-built.ts';
 import { toCatalogEntry } from './mappers.ts';
@@ -38,6 +40,8 @@ import type { SubnetProvider } from './subnets.ts';
 export interface InstanceTypeProviderOptions {
   readonly ec2: Ec2Api;
   readonly subnets: SubnetProvider;
+  /** Absent: no reserved offerings (tests of the other offerings). */
+  readonly capacityReservations?: CapacityReservationProvider;
   readonly prices: PriceProvider;
   readonly region: string;
   readonly now: Now;
@@ -58,6 +62,7 @@ interface BuildInput {
   readonly catalog: readonly CatalogEntry[];
   readonly offered: OfferedZones | undefined;
   readonly unavailable: ReadonlySet<string>;
+  readonly reservations: readonly ReservationOffer[];
 }
 
 /** Classes and sets of unavailable offerings kept between refreshes, past which all start over. */
@@ -99,10 +104,13 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         `listing instance types of ec2nodeclass ${nodeClass.metadata.name}: no subnets match its selector terms`,
       );
     }
-    const [prices, catalog, offered] = await Promise.all([
+    const [prices, catalog, offered, reservations] = await Promise.all([
       this.#options.prices.prices({ windows: isWindows(amiFamilyOf(nodeClass)) }),
       this.#catalog.current(),
       this.#offered.current(),
+      this.#options.capacityReservations?.offers(
+        nodeClass.spec.capacityReservationSelectorTerms ?? [],
+      ) ?? [],
     ]);
     const unavailable = (options.unavailable ?? []).map((o) =>
       offeringKey(o.instanceType, o.zone, o.capacityType),
@@ -113,7 +121,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
       [prices, catalog, offered],
       () => new KeptValues(MAX_BUILT_LISTS),
     );
-    const key = JSON.stringify([nodeClass, subnets, [...unavailable].sort()]);
+    const key = JSON.stringify([nodeClass, subnets, [...unavailable].sort(), reservations]);
     return built.get(key, () =>
       this.#build({
         nodeClass,
@@ -122,6 +130,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         catalog: catalog ?? BUNDLED_CATALOG,
         offered,
         unavailable: new Set(unavailable),
+        reservations,
       }),
     );
   }
@@ -157,6 +166,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         zoneIds,
         unavailable: input.unavailable,
         nodeClass: input.nodeClass,
+        reservations: input.reservations,
       }),
     );
     return built.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

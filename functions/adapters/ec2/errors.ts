@@ -34,6 +34,7 @@ export const NOT_FOUND_ERROR_CODES: ReadonlySet<string> = new Set([
   'InvalidLaunchTemplateName.NotFoundException',
   'InvalidLaunchTemplateId.NotFound',
   'ParameterNotFound',
+  'InvalidCapacityReservationId.NotFound',
 ]);
 
 /** A launch template named in a request is gone: recreate it and try once more. */

@@ -12,7 +12,7 @@ import type {
   FleetLaunchTemplateConfigRequest,
 } from '@aws-sdk/client-ec2';
 import type { CapacityType } from '../../domain/labels.ts';
-import type { LaunchGroup } from './launch-plan.ts';
+import type { LaunchGroup, TargetedReservation } from './launch-plan.ts';
 import { toTags } from './mappers.ts';
 
 /** EC2 accepts client tokens of at most 64 ASCII characters. */
@@ -39,6 +39,8 @@ export interface FleetRequest {
   readonly prioritized: boolean;
   /** The EC2NodeClass's fleet context, if any. */
   readonly context?: string;
+  /** A reserved launch's kind of reservation: it decides the fleet's market. */
+  readonly reservation?: Omit<TargetedReservation, 'id'>;
 }
 
 function launchTemplateConfig(
@@ -58,18 +60,36 @@ function launchTemplateConfig(
   };
 }
 
-/** Spot by price and capacity, on-demand by lowest price; by priority when prioritized. */
-function allocation(spot: boolean, prioritized: boolean): Partial<CreateFleetCommandInput> {
-  if (spot) {
+/**
+ * Spot by price and capacity, on-demand and ODCRs by lowest price, by priority when prioritized;
+ * a capacity block takes no allocation strategy, an interruptible ODCR asks for that reservation
+ * type (aws: instance/types.go CreateFleetInputBuilder.Build).
+ */
+function allocation(request: FleetRequest): Partial<CreateFleetCommandInput> {
+  const { prioritized, reservation } = request;
+  if (request.capacityType === 'spot') {
     const strategy = prioritized ? 'capacity-optimized-prioritized' : 'price-capacity-optimized';
     return { SpotOptions: { AllocationStrategy: strategy } };
   }
+  if (reservation?.interruptible === true) {
+    return {
+      ReservedCapacityOptions: { ReservationTypes: ['interruptible-capacity-reservation'] },
+    };
+  }
+  if (reservation?.type === 'capacity-block') return {};
   return { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } };
+}
+
+/** The fleet's market (aws: instance/types.go `defaultTargetCapacityType`). */
+function targetCapacityType(request: FleetRequest) {
+  const { capacityType, reservation } = request;
+  if (capacityType !== 'reserved') return capacityType;
+  if (reservation?.type === 'capacity-block') return 'capacity-block';
+  return reservation?.interruptible === true ? 'reserved-capacity' : 'on-demand';
 }
 
 export function toCreateFleetInput(request: FleetRequest): CreateFleetCommandInput {
   const tags = toTags(request.tags);
-  const spot = request.capacityType === 'spot';
   return {
     Type: 'instant',
     ClientToken: clientTokenOf(request.claimName),
@@ -79,9 +99,9 @@ export function toCreateFleetInput(request: FleetRequest): CreateFleetCommandInp
     ),
     TargetCapacitySpecification: {
       TotalTargetCapacity: 1,
-      DefaultTargetCapacityType: spot ? 'spot' : 'on-demand',
+      DefaultTargetCapacityType: targetCapacityType(request),
     },
-    ...allocation(spot, request.prioritized),
+    ...allocation(request),
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
       { ResourceType: 'volume', Tags: tags },

@@ -36,6 +36,8 @@ export interface FleetContext {
   readonly securityGroupIds: readonly string[];
   /** ISO-8601: CreateFleet does not report a launch time. */
   readonly launchTime: string;
+  /** A reserved launch's reservation by `instanceType/zone`: one per type and zone is asked for. */
+  readonly reservations?: ReadonlyMap<string, string>;
 }
 
 function zoneOf(
@@ -45,7 +47,9 @@ function zoneOf(
   return overrides?.AvailabilityZone ?? context.subnetZones.get(overrides?.SubnetId ?? '') ?? '';
 }
 
+/** A reserved launch is reserved whatever lifecycle EC2 reports (aws: NewInstanceFromFleet). */
 function capacityTypeOf(lifecycle: string | undefined, context: FleetContext): CapacityType {
+  if (context.capacityType === 'reserved') return 'reserved';
   return lifecycle === 'spot'
     ? 'spot'
     : lifecycle === 'on-demand'
@@ -106,10 +110,12 @@ function launchedInstance(
   const overrides = launched.LaunchTemplateAndOverrides?.Overrides;
   const zone = zoneOf(overrides, context);
   const unavailable = failedOfferings(output.Errors ?? [], context);
+  const instanceType = launched.InstanceType ?? overrides?.InstanceType ?? '';
+  const reservation = context.reservations?.get(`${instanceType}/${zone}`);
   return {
     instanceId,
     providerID: providerIdOf(zone, instanceId),
-    instanceType: launched.InstanceType ?? overrides?.InstanceType ?? '',
+    instanceType,
     zone,
     capacityType: capacityTypeOf(launched.Lifecycle, context),
     launchTime: context.launchTime,
@@ -117,7 +123,13 @@ function launchedInstance(
     // aws: instance/types.go NewInstanceFromFleet takes the subnet from the fleet's overrides.
     ...(overrides?.SubnetId === undefined
       ? {}
-      : { network: { subnetId: overrides.SubnetId, securityGroupIds: context.securityGroupIds } }),
+      : {
+          network: {
+            subnetId: overrides.SubnetId,
+            securityGroupIds: context.securityGroupIds,
+            ...(reservation === undefined ? {} : { capacityReservationId: reservation }),
+          },
+        }),
     ...(unavailable.length === 0 ? {} : { unavailableOfferings: unavailable }),
   };
 }

@@ -11,6 +11,7 @@ import type {
   MetadataOptions,
   ResolvedNodeClass,
 } from '../../ports/cloud-provider.ts';
+import type { TargetedReservation } from './launch-plan.ts';
 import { launchTemplateTags } from './tags.ts';
 
 export interface LaunchTemplateConfig {
@@ -25,6 +26,8 @@ export interface LaunchTemplateConfig {
   readonly detailedMonitoring: boolean;
   readonly cpuOptions?: CpuOptions;
   readonly tags: Readonly<Record<string, string>>;
+  /** The reservation a reserved launch targets; absent on any other launch. */
+  readonly capacityReservation?: TargetedReservation;
 }
 
 /** Karpenter's default volume: 20Gi gp3, encrypted. */
@@ -66,6 +69,7 @@ export interface LaunchTemplateInput {
   readonly imageId: string;
   /** Plain text; encoded here. */
   readonly userData: string;
+  readonly capacityReservation?: TargetedReservation;
 }
 
 export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplateConfig {
@@ -84,7 +88,12 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;
-  return publicIp === undefined ? config : { ...config, associatePublicIPAddress: publicIp };
+  const reservation = input.capacityReservation;
+  return {
+    ...config,
+    ...(publicIp === undefined ? {} : { associatePublicIPAddress: publicIp }),
+    ...(reservation === undefined ? {} : { capacityReservation: reservation }),
+  };
 }
 
 /** JSON with object keys sorted at every level: equal content, equal text. */

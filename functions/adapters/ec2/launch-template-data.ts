@@ -58,6 +58,28 @@ function cpuOptions(config: LaunchTemplateConfig): Partial<RequestLaunchTemplate
   return nested === undefined ? {} : { CpuOptions: { NestedVirtualization: nested } };
 }
 
+/**
+ * A reserved launch goes only into its reservation, and a capacity block or an interruptible
+ * ODCR names its market (aws: pkg/providers/launchtemplate/types.go, targeted launch mode).
+ */
+function capacityReservation(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
+  const reservation = config.capacityReservation;
+  if (reservation === undefined) return {};
+  const market =
+    reservation.type === 'capacity-block'
+      ? 'capacity-block'
+      : reservation.interruptible
+        ? 'interruptible-capacity-reservation'
+        : undefined;
+  return {
+    CapacityReservationSpecification: {
+      CapacityReservationPreference: 'capacity-reservations-only',
+      CapacityReservationTarget: { CapacityReservationId: reservation.id },
+    },
+    ...(market === undefined ? {} : { InstanceMarketOptions: { MarketType: market } }),
+  };
+}
+
 export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunchTemplateData {
   const metadata = config.metadataOptions;
   return {
@@ -76,6 +98,7 @@ export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunc
     },
     Monitoring: { Enabled: config.detailedMonitoring },
     ...cpuOptions(config),
+    ...capacityReservation(config),
     ...networking(config),
     TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTags(config.tags) }],
   };

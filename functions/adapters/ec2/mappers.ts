@@ -1,9 +1,10 @@
 /**
  * Pure conversions between EC2's shapes and the domain's (docs/design.md §2.3): tags, subnets,
- * security groups, images, instances, their status checks and instance types.
+ * security groups, images, capacity reservations, instances, their status checks and instance types.
  */
 
 import type {
+  CapacityReservation as Ec2CapacityReservation,
   InstanceStatus as Ec2InstanceStatus,
   Image,
   Instance,
@@ -12,6 +13,7 @@ import type {
   Subnet,
   Tag,
 } from '@aws-sdk/client-ec2';
+import { type CapacityReservation, reservationState } from '../../domain/capacity-reservation.ts';
 import type { Architecture, CatalogEntry } from '../../domain/instance-types/catalog.ts';
 import type {
   InstanceStatus,
@@ -97,7 +99,45 @@ function networkOf(instance: Instance): Pick<ManagedInstance, 'network'> {
   const securityGroupIds = (instance.SecurityGroups ?? []).flatMap((group) =>
     group.GroupId === undefined ? [] : [group.GroupId],
   );
-  return { network: { subnetId: instance.SubnetId, securityGroupIds } };
+  const reservation =
+    capacityTypeOf(instance) === 'reserved' ? instance.CapacityReservationId : undefined;
+  return {
+    network: {
+      subnetId: instance.SubnetId,
+      securityGroupIds,
+      ...(reservation === undefined ? {} : { capacityReservationId: reservation }),
+    },
+  };
+}
+
+const MATCH_CRITERIA: ReadonlySet<string> = new Set(['open', 'targeted']);
+const RESERVATION_TYPES: ReadonlySet<string> = new Set(['default', 'capacity-block']);
+
+/**
+ * A described reservation as the class status records it (aws: ec2nodeclass_status.go
+ * `CapacityReservationFromEC2`); undefined for one past its end, or with a match criteria or a
+ * type EC2 may add later that Karpenter does not know either.
+ */
+export function fromCapacityReservation(
+  cr: Ec2CapacityReservation,
+  now: Date,
+): CapacityReservation | undefined {
+  const criteria = cr.InstanceMatchCriteria ?? '';
+  const reservationType = cr.ReservationType ?? 'default';
+  if (!MATCH_CRITERIA.has(criteria) || !RESERVATION_TYPES.has(reservationType)) return undefined;
+  if (cr.EndDate !== undefined && cr.EndDate.getTime() <= now.getTime()) return undefined;
+  const endTime = cr.EndDate?.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const reservation = {
+    id: cr.CapacityReservationId ?? '',
+    instanceType: cr.InstanceType ?? '',
+    availabilityZone: cr.AvailabilityZone ?? '',
+    ownerID: cr.OwnerId ?? '',
+    instanceMatchCriteria: criteria as CapacityReservation['instanceMatchCriteria'],
+    reservationType: reservationType as CapacityReservation['reservationType'],
+    ...(endTime === undefined ? {} : { endTime }),
+    interruptible: cr.Interruptible ?? false,
+  };
+  return { ...reservation, state: reservationState(reservation, now) };
 }
 
 /** An instance as listed; `owned` when it carries Nodesmith's tag for `clusterName`. */

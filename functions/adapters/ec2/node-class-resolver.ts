@@ -1,6 +1,6 @@
 /**
  * An EC2NodeClass resolved as Karpenter's nodeclass controller fills its status: subnets,
- * security groups, AMIs and the instance profile. A selector that matches nothing makes the
+ * security groups, AMIs, the instance profile and capacity reservations. A selector that matches nothing makes the
  * class unusable (Karpenter: condition not Ready), which the port reports as NodeClassNotReadyError.
  */
 import { amiFamilyOf } from '../../domain/node-class.ts';
@@ -11,6 +11,7 @@ import type {
 } from '../../ports/cloud-provider.ts';
 import { NodeClassNotReadyError } from '../../ports/errors.ts';
 import type { AmiProvider } from './amis.ts';
+import type { CapacityReservationProvider } from './capacity-reservations.ts';
 import type { InstanceProfiles } from './instance-profiles.ts';
 import type { SecurityGroupProvider } from './security-groups.ts';
 import type { SubnetProvider } from './subnets.ts';
@@ -20,6 +21,7 @@ export interface NodeClassParts {
   readonly securityGroups: SecurityGroupProvider;
   readonly amis: AmiProvider;
   readonly instanceProfiles: InstanceProfiles;
+  readonly capacityReservations: CapacityReservationProvider;
 }
 
 function nonEmpty<T>(items: readonly T[], nodeClass: string, what: string): readonly T[] {
@@ -38,12 +40,14 @@ export class Ec2NodeClassResolver implements NodeClassResolver {
 
   async resolveNodeClass(nodeClass: LaunchableNodeClass): Promise<ResolvedNodeClass> {
     const { spec, metadata } = nodeClass;
-    const [subnets, securityGroups, amis, instanceProfile] = await Promise.all([
-      this.#parts.subnets.list(spec.subnetSelectorTerms ?? []),
-      this.#parts.securityGroups.list(spec.securityGroupSelectorTerms ?? []),
-      this.#parts.amis.list(spec.amiSelectorTerms ?? []),
-      this.#parts.instanceProfiles.resolve(nodeClass),
-    ]);
+    const [subnets, securityGroups, amis, instanceProfile, capacityReservations] =
+      await Promise.all([
+        this.#parts.subnets.list(spec.subnetSelectorTerms ?? []),
+        this.#parts.securityGroups.list(spec.securityGroupSelectorTerms ?? []),
+        this.#parts.amis.list(spec.amiSelectorTerms ?? []),
+        this.#parts.instanceProfiles.resolve(nodeClass),
+        this.#parts.capacityReservations.list(spec.capacityReservationSelectorTerms ?? []),
+      ]);
     return {
       name: metadata.name,
       amiFamily: amiFamilyOf(nodeClass),
@@ -51,6 +55,8 @@ export class Ec2NodeClassResolver implements NodeClassResolver {
       securityGroups: nonEmpty(securityGroups, metadata.name, 'security groups'),
       amis: nonEmpty(amis, metadata.name, 'AMIs'),
       instanceProfile,
+      // Selecting none is no error: the class simply has no reserved offerings.
+      capacityReservations,
     };
   }
 }

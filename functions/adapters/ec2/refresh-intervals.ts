@@ -8,6 +8,8 @@ export const RefreshInterval = {
   /** `SUBNET_REFRESH_INTERVAL`: subnets and their free IPs, security groups. */
   subnetsMs: MINUTE_MS,
   securityGroupsMs: MINUTE_MS,
+  /** Capacity reservations and their free instances (`DefaultTTL`). */
+  capacityReservationsMs: MINUTE_MS,
   /** `AMI_REFRESH_INTERVAL`. */
   amisMs: MINUTE_MS,
   /** AMI alias parameters in SSM change when a new AMI is published, at most daily. */

@@ -123,6 +123,7 @@ async function ensureLaunchTemplate({ held, client }: ReturnType<typeof world>):
       securityGroups: [{ id: 'sg-0a1b' }],
       amis: [],
       instanceProfile: PROFILE,
+      capacityReservations: [],
     },
     imageId: 'ami-0123456789abcdef0',
     userData: 'apiVersion: node.eks.aws/v1alpha1',
