@@ -4,8 +4,8 @@
  * reason first: the template changed, its labels no longer meet the pool's requirements, its
  * instance type or offering is gone from the catalog, the class's own spec (user data, tags,
  * disks, kubelet, …) changed since the launch, or the class resolves to another AMI, other
- * security groups or subnets than the instance was launched with (aws: `isNodeClassDrifted`,
- * in that order).
+ * security groups, subnets or capacity reservation than the instance was launched with (aws:
+ * `isNodeClassDrifted`, in that order).
  */
 import type { InstanceNetwork } from '../instance-network.ts';
 import type { InstanceType } from '../instance-type.ts';
@@ -25,6 +25,7 @@ export type DriftReason =
   | 'AMIDrift'
   | 'SecurityGroupDrift'
   | 'SubnetDrift'
+  | 'CapacityReservationDrift'
   | 'NodeClassDrifted';
 
 export interface Drift {
@@ -150,6 +151,25 @@ function subnetDrift(
   };
 }
 
+/**
+ * A node launched into a capacity reservation the class no longer selects has drifted (aws:
+ * drift.go, `isCapacityReservationDrifted`); judged from what the instance recorded, since a
+ * reserved node may have become on-demand, and only once the class's reservations are resolved.
+ */
+function capacityReservationDrift(
+  nodeClass: EC2NodeClass | undefined,
+  network: InstanceNetwork | undefined,
+): Drift | undefined {
+  const id = network?.capacityReservationId;
+  const selected = nodeClass?.status?.capacityReservations;
+  if (id === undefined || selected === undefined) return undefined;
+  if (selected.some((reservation) => reservation.id === id)) return undefined;
+  return {
+    reason: 'CapacityReservationDrift',
+    message: `capacity reservation ${id} is no longer selected`,
+  };
+}
+
 function nodeClassDrift(
   nodeClass: EC2NodeClass | undefined,
   claim: NodeClaim | undefined,
@@ -173,6 +193,7 @@ export function driftOf(input: DriftInput): Drift | undefined {
     nodeClassDrift(input.nodeClass, input.claim) ??
     amiDrift(input.nodeClass, input.claim) ??
     securityGroupDrift(input.nodeClass, input.network) ??
-    subnetDrift(input.nodeClass, input.network)
+    subnetDrift(input.nodeClass, input.network) ??
+    capacityReservationDrift(input.nodeClass, input.network)
   );
 }

@@ -27,6 +27,10 @@ import type {
 } from '../../domain/disruption/disruption-plan-types.ts';
 import { NODE_REPAIR_BLOCKED_MESSAGE } from '../../domain/disruption/methods/repair.ts';
 import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
+import {
+  CAPACITY_BLOCK_EXPIRING_REASON,
+  expiringCapacityBlockClaims,
+} from '../../domain/lifecycle/capacity-block-expiration.ts';
 import { isGoing } from '../../domain/lifecycle/claim-deletion.ts';
 import { claimNetworks } from '../../domain/lifecycle/claim-networks.ts';
 import { claimsOfDeletedPools } from '../../domain/lifecycle/owner-cascade.ts';
@@ -204,19 +208,25 @@ class DisruptionStep {
   }
 
   /**
-   * The classes with the AMIs, subnets and security groups they select now, as Karpenter keeps
-   * them in the class's status, so a node on an older image or in another subnet or set of
-   * groups shows as drifted. A class that cannot be resolved is judged without them; its
+   * The classes with the AMIs, subnets, security groups and capacity reservations they select
+   * now, as Karpenter keeps them in the class's status, so a node on an older image, in another
+   * subnet or set of groups, or in a reservation no longer selected shows as drifted. A class that cannot be resolved is judged without them; its
    * launches report the problem.
    */
-  async #resolvedClasses(): Promise<EC2NodeClass[]> {
+  async resolvedClasses(): Promise<EC2NodeClass[]> {
     return Promise.all(
       this.#context.snapshot.nodeClasses.map(async (nodeClass) => {
         try {
           const resolved = await this.#deps.cloud.resolveNodeClass(nodeClass);
           const amis = resolved.amis.map((ami) => ({ id: ami.id, name: ami.name }));
-          const { subnets, securityGroups } = resolved;
-          const status = { ...nodeClass.status, amis, subnets, securityGroups };
+          const { subnets, securityGroups, capacityReservations } = resolved;
+          const status = {
+            ...nodeClass.status,
+            amis,
+            subnets,
+            securityGroups,
+            capacityReservations,
+          };
           return { ...nodeClass, status };
         } catch {
           return nodeClass;
@@ -225,10 +235,18 @@ class DisruptionStep {
     );
   }
 
-  async plan(): Promise<DisruptionPlan> {
+  /** Nodes in a capacity block about to end are let go while they can still drain. */
+  async expireCapacityBlocks(nodeClasses: readonly EC2NodeClass[]): Promise<void> {
+    for (const { claim, message } of expiringCapacityBlockClaims(this.claims, nodeClasses)) {
+      await this.#isolated([claim], () =>
+        this.#markForDeletion(claim, CAPACITY_BLOCK_EXPIRING_REASON, message),
+      );
+    }
+  }
+
+  async plan(nodeClasses: readonly EC2NodeClass[]): Promise<DisruptionPlan> {
     const { snapshot } = this.#context;
     const claims = this.claims;
-    const nodeClasses = await this.#resolvedClasses();
     const input = planningInput(
       {
         ...snapshot,
@@ -429,7 +447,9 @@ export async function runDisruption(
   await step.cascadeDeletedPools();
   await step.recordPodEvents();
   await step.advanceReplacements();
-  const plan = await step.plan();
+  const nodeClasses = await step.resolvedClasses();
+  await step.expireCapacityBlocks(nodeClasses);
+  const plan = await step.plan(nodeClasses);
   const { matched, waiting } = await step.settleValidating(plan);
   await step.decideNew(plan, matched, waiting);
   step.tellBlocked(plan);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CapacityReservation } from '../../../functions/domain/capacity-reservation.ts';
 import { driftOf } from '../../../functions/domain/disruption/drift-detection.ts';
 import { computeNodeClassHash } from '../../../functions/domain/disruption/node-class-hash.ts';
 import {
@@ -247,6 +248,16 @@ describe('drift detection', () => {
     });
   });
 
+  const aStatusReservation = (id: string): CapacityReservation => ({
+    id,
+    instanceType: 'm5.large',
+    availabilityZone: 'zone-1',
+    ownerID: '012345678901',
+    instanceMatchCriteria: 'targeted',
+    reservationType: 'default',
+    state: 'active',
+  });
+
   // Ported from aws: pkg/cloudprovider/suite_test.go, "NodeClaim Drift": the class resolves two
   // subnets and one security group, and the instance was launched into the first subnet with it.
   describe('a class that resolves to other subnets or security groups', () => {
@@ -314,6 +325,37 @@ describe('drift detection', () => {
         case: 'the class has no security groups resolved',
         nodeClass: withStatus({ securityGroups: [] }),
         network: { ...launched, securityGroupIds: ['sg-other'] },
+        reason: undefined,
+      },
+      // "Capacity Reservation Drift" in the same suite.
+      {
+        case: 'the instance is in a reservation the class still selects',
+        nodeClass: withStatus({ capacityReservations: [aStatusReservation('cr-valid')] }),
+        network: { ...launched, capacityReservationId: 'cr-valid' },
+        reason: undefined,
+      },
+      {
+        case: 'the instance is in a reservation the class no longer selects',
+        nodeClass: withStatus({ capacityReservations: [aStatusReservation('cr-valid')] }),
+        network: { ...launched, capacityReservationId: 'cr-gone' },
+        reason: 'CapacityReservationDrift',
+      },
+      {
+        case: 'the class selects no reservation any more',
+        nodeClass: withStatus({ capacityReservations: [] }),
+        network: { ...launched, capacityReservationId: 'cr-gone' },
+        reason: 'CapacityReservationDrift',
+      },
+      {
+        case: 'the instance is in no reservation',
+        nodeClass: withStatus({ capacityReservations: [] }),
+        network: launched,
+        reason: undefined,
+      },
+      {
+        case: 'the class has its reservations not resolved',
+        nodeClass: resolved,
+        network: { ...launched, capacityReservationId: 'cr-gone' },
         reason: undefined,
       },
     ])('when $case: $reason', ({ nodeClass, network, reason }) => {
