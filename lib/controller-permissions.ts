@@ -177,6 +177,7 @@ function readStatements(place: Place): PolicyStatement[] {
     new PolicyStatement({
       sid: 'DescribeInTheRegion',
       actions: [
+        'ec2:DescribeCapacityReservations',
         'ec2:DescribeImages',
         'ec2:DescribeInstanceStatus',
         'ec2:DescribeInstances',

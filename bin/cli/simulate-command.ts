@@ -19,6 +19,7 @@ import {
 } from '../../simulator/scenarios/disruption-scenarios.ts';
 import { scenarioFromFiles } from '../../simulator/scenarios/from-files.ts';
 import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
+import { reservationsScenario } from '../../simulator/scenarios/reservations.ts';
 import type { Scenario } from '../../simulator/scenarios/scenario.ts';
 import { staticPoolsScenario } from '../../simulator/scenarios/static-pools.ts';
 import { takeoverScenario } from '../../simulator/scenarios/takeover.ts';
@@ -55,6 +56,7 @@ const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenari
   limits: limitsScenario,
   takeover: takeoverScenario,
   'static-pools': staticPoolsScenario,
+  reservations: reservationsScenario,
 };
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {

@@ -7,6 +7,7 @@
  * instances, capacity and prices are those of the account's EC2 (`SimulatedEc2`), which the EC2
  * API serves to deployed functions.
  */
+import type { CapacityReservation } from '../../functions/domain/capacity-reservation.ts';
 import type { InstanceNetwork } from '../../functions/domain/instance-network.ts';
 import type { InstanceType } from '../../functions/domain/instance-type.ts';
 import { BUNDLED_CATALOG } from '../../functions/domain/instance-types/bundled-catalog.ts';
@@ -47,27 +48,35 @@ import {
 import { aliasImageId } from './simulated-images.ts';
 import type { SimulatedInstance } from './simulated-instance.ts';
 import { selectedSecurityGroups, selectedSubnets } from './simulated-network.ts';
+import { asStatus, isActive, selects } from './simulated-reservations.ts';
 import type { SpotInterruptionWarning } from './spot-interruption.ts';
 
 export type SimulatedCloudOptions = SimulatedEc2Options;
 export type { ForeignInstance, LaunchListener, TerminationListener };
 
-type Candidate = PricedOffering;
+interface Candidate extends PricedOffering {
+  readonly reservationId?: string;
+}
 
-/** Offerings of the claim's types in its zones and capacity type, cheapest first. */
+/** Offerings of the claim's types in its zones, capacity type and reservations, cheapest first. */
 function candidates(claim: NodeClaimRecord, types: readonly InstanceType[]): Candidate[] {
   const requirements = fromNodeSelector(claim.requirements);
   const zones = get(requirements, Label.zone);
   const capacityTypes = get(requirements, Label.capacityType);
+  const reservations = requirements.get(Label.capacityReservationId);
+  const inReservations = (id: string | undefined) =>
+    reservations === undefined || (id !== undefined && has(reservations, id));
   return types
     .flatMap((it) =>
       it.offerings
         .filter((o) => o.available && has(zones, o.zone) && has(capacityTypes, o.capacityType))
+        .filter((o) => o.capacityType !== 'reserved' || inReservations(o.reservationId))
         .map((o) => ({
           instanceType: it.name,
           zone: o.zone,
           capacityType: o.capacityType,
           pricePerHour: o.pricePerHour,
+          ...(o.reservationId === undefined ? {} : { reservationId: o.reservationId }),
         })),
     )
     .sort(
@@ -157,8 +166,18 @@ export class SimulatedCloud implements CloudProvider {
       ),
       amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
-      capacityReservations: [],
+      capacityReservations: this.#reservations(nodeClass),
     };
+  }
+
+  /** The active reservations the class's terms select, by id, as the adapter lists them. */
+  #reservations(nodeClass: LaunchableNodeClass): CapacityReservation[] {
+    const terms = nodeClass.spec.capacityReservationSelectorTerms ?? [];
+    const now = this.ec2.options.clock.now();
+    return this.ec2.reservations
+      .filter((r) => isActive(r, now) && terms.some((term) => selects(term, r)))
+      .map((r) => asStatus(r, now))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async instanceTypes(
@@ -169,7 +188,11 @@ export class SimulatedCloud implements CloudProvider {
     const unavailable = (options.unavailable ?? []).map((o) =>
       offeringKey(o.instanceType, o.zone, o.capacityType),
     );
-    const key = JSON.stringify([nodeClass, [...unavailable].sort()]);
+    const reservations = this.#reservations(nodeClass).map((reservation) => ({
+      reservation,
+      availableCount: this.ec2.availableIn(reservation.id),
+    }));
+    const key = JSON.stringify([nodeClass, [...unavailable].sort(), reservations]);
     const { region } = this.ec2.options;
     // Offered where the class has a subnet, as the adapter builds them from the class's subnets.
     const subnets = selectedSubnets(this.ec2, nodeClass.spec.subnetSelectorTerms ?? []);
@@ -185,6 +208,7 @@ export class SimulatedCloud implements CloudProvider {
         zones,
         unavailable: new Set(unavailable),
         nodeClass,
+        reservations,
       }),
     );
   }
@@ -208,9 +232,13 @@ export class SimulatedCloud implements CloudProvider {
         `launching ${claim.name}: no offering of its instance types matches its zones and capacity type`,
       );
     }
-    const capacity = this.ec2.capacity;
-    const full = offerings.filter((o) => !capacity.has(o));
-    const chosen = offerings.find((o) => capacity.has(o));
+    // A reservation has room while fewer instances run in it than it holds.
+    const hasRoom = (o: Candidate) =>
+      o.reservationId === undefined
+        ? this.ec2.capacity.has(o)
+        : this.ec2.availableIn(o.reservationId) > 0;
+    const full = offerings.filter((o) => !hasRoom(o));
+    const chosen = offerings.find(hasRoom);
     if (chosen === undefined) {
       throw new InsufficientCapacityError(
         `launching ${claim.name}: no capacity for any of ${offerings.length} offerings`,
@@ -225,7 +253,7 @@ export class SimulatedCloud implements CloudProvider {
         nodePool: claim.nodePool,
         nodeClass: claim.nodeClass,
         imageId: simulatedAmi(context.nodeClass),
-        network: this.#network(context.nodeClass, subnets, chosen.zone),
+        network: this.#network(context.nodeClass, subnets, chosen),
         owned: true,
       },
       context,
@@ -241,7 +269,7 @@ export class SimulatedCloud implements CloudProvider {
   #network(
     nodeClass: LaunchableNodeClass,
     subnets: readonly ResolvedNodeClassSubnet[],
-    zone: string,
+    { zone, reservationId }: Candidate,
   ): InstanceNetwork {
     const groups = selectedSecurityGroups(
       this.ec2,
@@ -250,6 +278,7 @@ export class SimulatedCloud implements CloudProvider {
     return {
       subnetId: subnets.find((subnet) => subnet.zone === zone)?.id ?? '',
       securityGroupIds: groups.map((group) => group.id),
+      ...(reservationId === undefined ? {} : { capacityReservationId: reservationId }),
     };
   }
 

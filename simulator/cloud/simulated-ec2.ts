@@ -15,6 +15,7 @@ import type { LaunchContext, OfferingPrices } from '../../functions/ports/cloud-
 import { CapacityPools } from './capacity-pools.ts';
 import { aliasImageId } from './simulated-images.ts';
 import type { InstanceOrigin, SimulatedInstance } from './simulated-instance.ts';
+import type { SimulatedReservation } from './simulated-reservations.ts';
 import {
   SPOT_NOTICE_MS,
   type SpotInterruptionWarning,
@@ -98,6 +99,8 @@ export type InstanceStateName = 'pending' | 'running' | 'terminated';
 
 export class SimulatedEc2 {
   readonly capacity = new CapacityPools();
+  /** The account's capacity reservations (simulated-reservations.ts). */
+  readonly reservations: SimulatedReservation[] = [];
   readonly prices: OfferingPrices;
   readonly options: SimulatedEc2Options;
   readonly #instances: SimulatedInstance[] = [];
@@ -255,6 +258,16 @@ export class SimulatedEc2 {
     if (request.tags !== undefined) this.#tags.set(instanceId, { ...request.tags });
     for (const listener of this.#launchListeners) listener(instance, context);
     return instance;
+  }
+
+  /** Instances the reservation can still take: its count less those running in it. */
+  availableIn(reservationId: string): number {
+    const reservation = this.reservations.find((r) => r.id === reservationId);
+    if (reservation === undefined) return 0;
+    const running = this.#instances.filter(
+      (i) => i.terminatedAt === undefined && i.network?.capacityReservationId === reservationId,
+    );
+    return Math.max(reservation.count - running.length, 0);
   }
 
   /** Terminates a running instance; one unknown or already gone is left alone. */

@@ -35,8 +35,9 @@ async function poolOfferings(world: World): Promise<(OfferingKey & { pricePerHou
   );
 }
 
-/** Takes away the capacity the scenario says is gone. */
+/** Takes away the capacity the scenario says is gone, and holds the reservations it says the account has. */
 async function exhaustCapacity(world: World, scenario: Scenario): Promise<void> {
+  world.cloud.ec2.reservations.push(...(scenario.reservations ?? []));
   const offerings = await poolOfferings(world);
   const dryZones = new Set(scenario.spotExhaustedZones ?? []);
   const exhausted: OfferingKey[] = [

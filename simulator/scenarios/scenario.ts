@@ -9,6 +9,7 @@ import type { ManifestFile } from '../../functions/manifests/load-cluster.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import type { ResourceName } from '../api-server/resource-names.ts';
 import type { ForeignInstance } from '../cloud/simulated-cloud.ts';
+import type { SimulatedReservation } from '../cloud/simulated-reservations.ts';
 
 export interface ScenarioStep {
   /** Seconds after the start. */
@@ -63,6 +64,8 @@ export interface Scenario {
   readonly exhaustCheapest?: number;
   /** Offerings with no capacity from the start. */
   readonly exhausted?: readonly OfferingKey[];
+  /** The account's capacity reservations. */
+  readonly reservations?: readonly SimulatedReservation[];
   /** Zones where spot capacity has run out for every type. */
   readonly spotExhaustedZones?: readonly string[];
   /** The run ends by then even if pods are still pending. */

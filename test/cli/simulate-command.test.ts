@@ -128,7 +128,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
   it.each([
     [
       ['--scenario', 'storm'],
-      '--scenario must be one of burst, capacity-errors, spot-interruption, consolidation, drift, subnet-drift, limits, takeover, static-pools, got "storm"',
+      '--scenario must be one of burst, capacity-errors, spot-interruption, consolidation, drift, subnet-drift, limits, takeover, static-pools, reservations, got "storm"',
     ],
     [['--pods', '0'], '--pods must be a whole number from 1 to 5000, got "0"'],
     [['--seed', 'x'], '--seed must be a whole number from 0 to 2147483647, got "x"'],

@@ -389,6 +389,8 @@ describe('IAM', () => {
     ]);
     const describe = statements.find((s) => s.Sid === 'DescribeInTheRegion');
     expect(describe.Condition).toEqual({ StringEquals: { 'aws:RequestedRegion': 'us-east-1' } });
+    // Capacity reservations are resolved from the class's selector terms (docs/cloud-provider.md).
+    expect(describe.Action).toContain('ec2:DescribeCapacityReservations');
   });
 
   it('lets the controller create the spot service-linked role a new account lacks, and no other', () => {

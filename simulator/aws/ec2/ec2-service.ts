@@ -11,6 +11,8 @@ import {
   type CreateLaunchTemplateCommandInput,
   CreateTags$,
   type CreateTagsCommandInput,
+  DescribeCapacityReservations$,
+  type DescribeCapacityReservationsCommandInput,
   DescribeImages$,
   type DescribeImagesCommandInput,
   DescribeInstances$,
@@ -35,6 +37,7 @@ import type { SimulatedInstance } from '../../cloud/simulated-instance.ts';
 import { AwsError, type AwsOperation } from '../aws-service.ts';
 import { QueryService } from '../query/query-service.ts';
 import { CreateFleet } from './create-fleet.ts';
+import { describeCapacityReservations } from './ec2-capacity-reservations.ts';
 import {
   ACCOUNT_ID,
   describeInstanceTypeOfferings,
@@ -54,6 +57,7 @@ const OPERATIONS = {
   CreateFleet: CreateFleet$,
   CreateLaunchTemplate: CreateLaunchTemplate$,
   CreateTags: CreateTags$,
+  DescribeCapacityReservations: DescribeCapacityReservations$,
   DescribeImages: DescribeImages$,
   DescribeInstances: DescribeInstances$,
   DescribeInstanceTypeOfferings: DescribeInstanceTypeOfferings$,
@@ -107,6 +111,8 @@ export class Ec2Service extends QueryService {
         LaunchTemplate: this.#templates.create(input, this.#ec2.options.clock.now()),
       }),
       CreateTags: (input: CreateTagsCommandInput) => this.#createTags(input),
+      DescribeCapacityReservations: (input: DescribeCapacityReservationsCommandInput) =>
+        describeCapacityReservations(this.#ec2, input),
       DescribeImages: (input: DescribeImagesCommandInput) => this.#describeImages(input),
       DescribeInstances: (input: DescribeInstancesCommandInput) => this.#describeInstances(input),
       DescribeInstanceTypeOfferings: (input: DescribeInstanceTypeOfferingsCommandInput) =>
