@@ -22,7 +22,7 @@ import { deliverToQueues } from '../aws/eventbridge/queue-targets.ts';
 import type { AwsEvent } from '../aws/eventbridge/simulated-event-bridge.ts';
 import type { SqsQueue } from '../aws/sqs/sqs-queue.ts';
 import { makeAuthorizer } from '../iam/authorizer.ts';
-import { type SimulatedAccount, simulatedAccount } from '../iam/simulated-account.ts';
+import { simulatedAccount } from '../iam/simulated-account.ts';
 import { templatePolicies } from '../iam/template-policies.ts';
 import { isKubernetesPermission } from '../kubernetes-rbac/removed-permissions.ts';
 import { asyncInvokeConfigs } from '../lambda/async-invocation.ts';
