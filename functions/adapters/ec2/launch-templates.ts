@@ -1,8 +1,10 @@
 /**
  * Launch templates, created once per configuration and reused: a name is looked up in memory,
- * then with DescribeLaunchTemplates, and created only when EC2 has none by that name. Nodesmith
- * never deletes a template another invocation may be launching with; an orphaned template costs
- * nothing.
+ * then with DescribeLaunchTemplates, and created only when EC2 has none by that name (aws:
+ * pkg/providers/launchtemplate/launchtemplate.go `ensureLaunchTemplate`). Launches running at
+ * once share one lookup per name, as Karpenter's `EnsureAll` holds its lock, so a burst of
+ * claims asks EC2 once per template, not once per fleet. Nodesmith never deletes a template
+ * another invocation may be launching with; an orphaned template costs nothing.
  */
 import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
 import { TtlCache } from '../cache/ttl-cache.ts';
@@ -33,9 +35,10 @@ export class LaunchTemplates {
   /** The name of a template with this configuration, created when EC2 has none. */
   async ensure(config: LaunchTemplateConfig): Promise<string> {
     const name = launchTemplateName(this.#clusterName, config);
-    if (this.#known.get(name) !== undefined) return name;
-    if (!(await this.#exists(name))) await this.#create(name, config);
-    this.#known.set(name, true);
+    await this.#known.getOrLoad(name, async () => {
+      if (!(await this.#exists(name))) await this.#create(name, config);
+      return true;
+    });
     return name;
   }
 

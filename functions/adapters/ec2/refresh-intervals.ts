@@ -15,8 +15,13 @@ export const RefreshInterval = {
   /** AMI alias parameters in SSM change when a new AMI is published, at most daily. */
   ssmParametersMs: 24 * HOUR_MS,
   instanceProfilesMs: 15 * MINUTE_MS,
-  /** A launch template known to exist; a vanished one is noticed at CreateFleet anyway. */
-  launchTemplatesMs: MINUTE_MS,
+  /**
+   * A launch template known to exist: for the container's life. Karpenter forgets one after a
+   * minute unused because it then deletes it (aws: pkg/providers/launchtemplate/launchtemplate.go
+   * `cachedEvictedFunc`); Nodesmith never deletes one, and a template removed by hand is noticed
+   * at CreateFleet, forgotten and made again.
+   */
+  launchTemplatesMs: Number.POSITIVE_INFINITY,
   /** DescribeInstanceTypes and DescribeInstanceTypeOfferings. */
   instanceTypesMs: 12 * HOUR_MS,
   /** On-demand (Pricing API) and spot (DescribeSpotPriceHistory) prices. */

@@ -28,10 +28,9 @@ import {
   ec2Error,
   fixture,
   generatedNodeConfig,
+  HOUR,
   instanceTypesNamed,
-  MINUTE,
   mockedClients,
-  SECOND,
   stubDiscovery,
 } from './support.ts';
 
@@ -533,29 +532,50 @@ describe('launch templates', () => {
     ]);
   });
 
-  it('reuses a template: created once, then found in memory, then found by name after a minute', async () => {
+  it('reuses a template: created once, then found in memory for as long as the function lives', async () => {
     // Prepare
     const mocked = setUp();
     const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
     // Act
     await mocked.cloud.launch(claim, aLaunchContext());
     await mocked.cloud.launch({ ...claim, name: 'default-9abcd' }, aLaunchContext());
-    const describedWithinAMinute = mocked.ec2Mock.commandCalls(
-      DescribeLaunchTemplatesCommand,
-    ).length;
-    mocked.ec2Mock
-      .on(DescribeLaunchTemplatesCommand)
-      .resolves(fixture('describe-launch-templates'));
-    mocked.clock.advance(MINUTE + SECOND);
+    mocked.clock.advance(12 * HOUR);
     await mocked.cloud.launch({ ...claim, name: 'default-efghi' }, aLaunchContext());
     // Assess
-    expect(describedWithinAMinute).toBe(1);
-    expect(mocked.ec2Mock.commandCalls(DescribeLaunchTemplatesCommand)).toHaveLength(2);
+    expect(mocked.ec2Mock.commandCalls(DescribeLaunchTemplatesCommand)).toHaveLength(1);
     expect(templateInputs(mocked)).toHaveLength(1);
     const names = [0, 1, 2].map(
       (i) => fleetInput(mocked, i).LaunchTemplateConfigs?.[0]?.LaunchTemplateSpecification,
     );
     expect(new Set(names.map((n) => n?.LaunchTemplateName)).size).toBe(1);
+  });
+
+  it('finds a template another function created by name, and creates none', async () => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock
+      .on(DescribeLaunchTemplatesCommand)
+      .resolves(fixture('describe-launch-templates'));
+    // Act
+    await mocked.cloud.launch(aClaim({ instanceTypeOptions: ['m5.large'] }), aLaunchContext());
+    // Assess
+    expect(mocked.ec2Mock.commandCalls(DescribeLaunchTemplatesCommand)).toHaveLength(1);
+    expect(templateInputs(mocked)).toHaveLength(0);
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(1);
+  });
+
+  it('shares one lookup and one creation of a template among launches running at once', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claims = ['default-aaaaa', 'default-bbbbb', 'default-ccccc', 'default-ddddd'].map(
+      (name) => ({ ...aClaim({ instanceTypeOptions: ['m5.large'] }), name }),
+    );
+    // Act
+    await Promise.all(claims.map((claim) => mocked.cloud.launch(claim, aLaunchContext())));
+    // Assess
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(4);
+    expect(mocked.ec2Mock.commandCalls(DescribeLaunchTemplatesCommand)).toHaveLength(1);
+    expect(templateInputs(mocked)).toHaveLength(1);
   });
 
   it('recreates a template CreateFleet reports missing and retries the launch once', async () => {
