@@ -578,6 +578,32 @@ describe('launch templates', () => {
     expect(templateInputs(mocked)).toHaveLength(1);
   });
 
+  it('shares templates among claims whose cheapest options differ in type and zone', async () => {
+    // Prepare
+    const mocked = setUp();
+    const claim = aClaim({ instanceTypeOptions: ['m5.large', 'm5.xlarge'] });
+    const asPredicted = (type: string, zoneId: string) =>
+      aLaunchContext({
+        labels: {
+          ...aLaunchContext().labels,
+          'node.kubernetes.io/instance-type': type,
+          'karpenter.k8s.aws/instance-size': type.slice(type.indexOf('.') + 1),
+          'topology.k8s.aws/zone-id': zoneId,
+        },
+      });
+    // Act
+    await mocked.cloud.launch(claim, asPredicted('m5.large', 'usw2-az1'));
+    const createdByTheFirst = templateInputs(mocked).length;
+    await mocked.cloud.launch(
+      { ...claim, name: 'default-9abcd' },
+      asPredicted('m5.xlarge', 'usw2-az2'),
+    );
+    // Assess
+    expect(createdByTheFirst).toBeGreaterThan(0);
+    expect(templateInputs(mocked)).toHaveLength(createdByTheFirst);
+    expect(mocked.ec2Mock.commandCalls(CreateFleetCommand)).toHaveLength(2);
+  });
+
   it('recreates a template CreateFleet reports missing and retries the launch once', async () => {
     // Prepare
     const mocked = setUp();

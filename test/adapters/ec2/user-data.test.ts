@@ -159,6 +159,29 @@ describe('AL2023 user data (nodeadm)', () => {
     });
   });
 
+  it('registers without the labels of the cheapest option, which EC2 may fill with another', () => {
+    // Prepare
+    const predicted = {
+      ...input(),
+      labels: {
+        ...input().labels,
+        'karpenter.k8s.aws/instance-family': 'm5',
+        'karpenter.k8s.aws/instance-cpu': '2',
+        'topology.k8s.aws/zone-id': 'usw2-az1',
+        'kubernetes.io/arch': 'amd64',
+      },
+    };
+    // Act
+    const options = bootstrapOptions(predicted);
+    // Assess
+    expect(options.labels).toEqual({
+      'karpenter.k8s.aws/ec2nodeclass': 'default',
+      'karpenter.sh/capacity-type': 'spot',
+      'karpenter.sh/nodepool': 'default',
+      team: 'platform',
+    });
+  });
+
   it('passes the EC2NodeClass kubelet settings through, its maxPods and clusterDNS winning', () => {
     // Prepare
     const kubelet = {

@@ -4,7 +4,7 @@
  * the node registers with, and the labels the kubelet may set on itself.
  */
 import type { Labels } from '../../../domain/label-selector.ts';
-import { type CapacityType, Label } from '../../../domain/labels.ts';
+import { type CapacityType, Label, WELL_KNOWN_LABELS } from '../../../domain/labels.ts';
 import type { KubeletConfiguration } from '../../../domain/node-class.ts';
 import type { Taint } from '../../../domain/taints.ts';
 import type { LaunchContext } from '../../../ports/cloud-provider.ts';
@@ -56,13 +56,28 @@ function isForbiddenLabel(key: string): boolean {
   );
 }
 
-/** The claim's labels plus its capacity type, without those the kubelet may not set; sorted. */
+/**
+ * Labels the instance type and offering give (instance family, CPU, zone ID…): the claim holds
+ * those of its cheapest option, but EC2 may fill the fleet with another, so the kubelet is not
+ * told them, as Karpenter's NodeClaim carries none at launch (core: pkg/controllers/
+ * provisioning/scheduling/nodeclaimtemplate.go `ToNodeClaim`). Left in, they would also give
+ * every claim a launch template of its own. Registration writes the launched type's.
+ */
+function isOfferingLabel(key: string): boolean {
+  return WELL_KNOWN_LABELS.has(key) && key !== Label.nodePool;
+}
+
+/**
+ * The claim's labels plus its capacity type, without those the kubelet may not set and those of
+ * the offering; sorted.
+ */
 export function kubeletLabels(labels: Labels, capacityType: CapacityType): Labels {
   const all: Record<string, string> = { ...labels, [Label.capacityType]: capacityType };
   const out: Record<string, string> = {};
   for (const key of Object.keys(all).sort()) {
     const value = all[key];
-    if (value !== undefined && !isForbiddenLabel(key)) out[key] = value;
+    const kept = key === Label.capacityType || !isOfferingLabel(key);
+    if (value !== undefined && kept && !isForbiddenLabel(key)) out[key] = value;
   }
   return out;
 }
