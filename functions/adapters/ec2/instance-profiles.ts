@@ -73,16 +73,18 @@ export class InstanceProfiles {
         `resolving ec2nodeclass ${name}: set role or instanceProfile`,
       );
     }
-    const profile = instanceProfileName(this.#cluster, name);
-    const key = `${profile}/${role}`;
-    if (this.#ensured.get(key) !== undefined) return profile;
-    if (this.#provisioner === undefined) {
+    const provisioner = this.#provisioner;
+    if (provisioner === undefined) {
       throw new NodeClassNotReadyError(
         `resolving ec2nodeclass ${name}: role ${role} needs an instance profile provisioner; set instanceProfile instead`,
       );
     }
-    const tags = instanceProfileTags(this.#cluster, nodeClass);
-    await this.#provisioner.ensure({ name: profile, role, tags });
-    return this.#ensured.set(key, profile);
+    const profile = instanceProfileName(this.#cluster, name);
+    // Launches resolving the class at once share one provisioning, as they share the profile.
+    return this.#ensured.getOrLoad(`${profile}/${role}`, async () => {
+      const tags = instanceProfileTags(this.#cluster, nodeClass);
+      await provisioner.ensure({ name: profile, role, tags });
+      return profile;
+    });
   }
 }

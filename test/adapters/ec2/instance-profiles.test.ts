@@ -310,6 +310,20 @@ describe('IAM instance profiles through the cloud provider', () => {
     expect(iamMock.commandCalls(AddRoleToInstanceProfileCommand)).toHaveLength(1);
   });
 
+  it('provisions the profile once for launches resolving the class at once', async () => {
+    // Prepare
+    const { cloud, iamMock } = setUpCloud();
+    iamMock.on(GetInstanceProfileCommand).rejects(NO_SUCH_ENTITY());
+    const nodeClass = aNodeClass();
+    // Act
+    const resolved = await Promise.all([1, 2, 3].map(() => cloud.resolveNodeClass(nodeClass)));
+    // Assess
+    expect(resolved.map((r) => r.instanceProfile)).toEqual([PROFILE, PROFILE, PROFILE]);
+    expect(iamMock.commandCalls(GetInstanceProfileCommand)).toHaveLength(1);
+    expect(iamMock.commandCalls(CreateInstanceProfileCommand)).toHaveLength(1);
+    expect(iamMock.commandCalls(AddRoleToInstanceProfileCommand)).toHaveLength(1);
+  });
+
   it('asks IAM again only after 15 minutes, which repairs a profile changed by hand', async () => {
     // Prepare
     const { cloud, clock, iamMock } = setUpCloud();
