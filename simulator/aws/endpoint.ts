@@ -30,6 +30,13 @@ export interface AwsEndpointOptions {
   readonly credentials: Readonly<Record<string, AwsCredentialOwner>>;
   /** Allows everything when absent. */
   readonly authorizer?: Authorizer;
+  /**
+   * The callers' clock, epoch milliseconds: every answer's `Date` is read from it. The SDK
+   * compares that header with its own clock and, four minutes or more apart, corrects its offset
+   * and retries the call, which for a caller on the simulated clock and a `Date` by the wall
+   * clock would be every error, twice over. The machine's clock when absent.
+   */
+  readonly now?: () => number;
 }
 
 /** One call as received: the function that made it (absent for the world's) and its IAM action. */
@@ -188,9 +195,10 @@ async function readRequest(message: IncomingMessage): Promise<AwsHttpRequest> {
   };
 }
 
-function send(response: ServerResponse, answer: AwsHttpResponse): void {
+function send(response: ServerResponse, answer: AwsHttpResponse, now: () => number): void {
   response.writeHead(answer.status, {
     ...answer.headers,
+    date: new Date(now()).toUTCString(),
     'content-length': Buffer.byteLength(answer.body),
   });
   response.end(answer.body);
@@ -198,12 +206,13 @@ function send(response: ServerResponse, answer: AwsHttpResponse): void {
 
 export async function startAwsEndpoint(options: AwsEndpointOptions): Promise<AwsEndpoint> {
   const endpoint = new Endpoint(options);
+  const now = options.now ?? Date.now;
   const server = createServer((message, response) => {
     readRequest(message)
       .then((request) => endpoint.answer(request))
       .then(
-        (answer) => send(response, answer),
-        (err: unknown) => send(response, { status: 500, headers: {}, body: String(err) }),
+        (answer) => send(response, answer, now),
+        (err: unknown) => send(response, { status: 500, headers: {}, body: String(err) }, now),
       );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -156,6 +156,8 @@ async function openAccount(world: World, options: DeploymentOptions, now: Now) {
     secretArn: (id) => account.secrets.arnOf(id),
   });
   const endpoint = await startAwsEndpoint({
+    // The functions' `Date` runs on the simulated clock: so do the account's answers.
+    now,
     services: account.services,
     credentials: Object.fromEntries(
       [...policies.roleOfFunction].map(([logicalId, roleArn]) => [

@@ -5,8 +5,12 @@
  * refuses what AWS refuses unread (no signature, an unknown key) and a service's failure as a
  * 500, each in the service's own protocol.
  */
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { afterEach, describe, expect, it } from 'vitest';
+import {
+  DescribeInstancesCommand,
+  DescribeLaunchTemplatesCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AwsError } from '../../../simulator/aws/aws-service.ts';
 import { Ec2Service } from '../../../simulator/aws/ec2/ec2-service.ts';
 import {
@@ -56,6 +60,7 @@ describe('the simulated AWS endpoint', () => {
   }
 
   afterEach(async () => {
+    vi.useRealTimers();
     await endpoint.close();
   });
 
@@ -127,6 +132,33 @@ describe('the simulated AWS endpoint', () => {
     // Assess
     expect(response.status).toBe(403);
     expect(response.headers.get('x-amzn-errortype')).toBe('MissingAuthenticationTokenException');
+  });
+
+  it("answers on the callers' clock, so the SDK retries no error to correct a skew", async () => {
+    // Prepare
+    // A function's process: its Date runs on the simulated clock, a little past the world's now.
+    vi.useFakeTimers({ toFake: ['Date'], now: T0.getTime() + 2_000 });
+    await start({ now: () => T0.getTime() });
+    const caller = new EC2Client({
+      endpoint: endpoint.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: CONTROLLER, secretAccessKey: 'simulated' },
+    });
+
+    // Act
+    const missing = caller.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateNames: ['x'] }));
+    const unsigned = await fetch(endpoint.url, {
+      method: 'POST',
+      body: 'Action=DescribeInstances',
+    });
+
+    // Assess
+    await expect(missing).rejects.toMatchObject({
+      name: 'InvalidLaunchTemplateName.NotFoundException',
+      $metadata: { attempts: 1 },
+    });
+    expect(callCounts(endpoint.calls)).toEqual({ 'ec2:DescribeLaunchTemplates': 1 });
+    expect(unsigned.headers.get('date')).toBe(T0.toUTCString());
   });
 
   it("answers a service's own failure with a 500 InternalError", async () => {
