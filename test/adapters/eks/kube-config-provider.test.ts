@@ -1,3 +1,5 @@
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -9,6 +11,11 @@ import {
 } from '../../../functions/adapters/eks/kube-config-provider.ts';
 import { NotFoundError } from '../../../functions/ports/errors.ts';
 import { type FakeApiServer, startFakeApiServer } from '../../../simulator/api-server/index.ts';
+import {
+  CERTIFICATE_AUTHORITY_DATA,
+  SERVING_CERTIFICATE,
+  SERVING_KEY,
+} from '../../../simulator/api-server/serving-certificate.ts';
 import {
   aClock,
   aCredentialProvider,
@@ -71,6 +78,39 @@ describe('kubeconfigs for cluster access', () => {
       skipTLSVerify: false,
     });
     expect(kubeConfig.getCurrentUser()).toEqual({ name: CLUSTER_NAME, token: 'k8s-aws-v1.abc' });
+  });
+
+  it("carry a pass's requests over one kept TLS connection, verified against the cluster CA", async () => {
+    // Prepare
+    let connections = 0;
+    const tlsServer = createHttpsServer(
+      { cert: SERVING_CERTIFICATE, key: SERVING_KEY },
+      (_request, response) => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ apiVersion: 'v1', kind: 'NodeList', items: [] }));
+      },
+    );
+    tlsServer.on('secureConnection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const { port } = tlsServer.address() as AddressInfo;
+    const kubeConfig = toKubeConfig(
+      {
+        server: `https://127.0.0.1:${port}`,
+        certificateAuthorityData: CERTIFICATE_AUTHORITY_DATA,
+        token: 'k8s-aws-v1.abc',
+      },
+      { name: CLUSTER_NAME },
+    );
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    // Act
+    for (let i = 0; i < 3; i++) await core.listNode();
+    await kubeConfig.makeApiClient(CoreV1Api).listNode();
+    // Assess
+    tlsServer.closeAllConnections();
+    await new Promise((resolve) => tlsServer.close(resolve));
+    expect(connections).toBe(1);
   });
 
   it('make client-node send the eks token as a bearer token', async () => {
