@@ -6,31 +6,47 @@
  * happens to contain `111122223333:finance/` (the guide's ArnLike example).
  */
 
-const compiled = new Map<string, RegExp>();
+/** Whether a value matches one glob; made once per glob, as a run asks the same ones all along. */
+type Matcher = (value: string) => boolean;
 
-function patternOf(glob: string, ignoreCase: boolean): RegExp {
-  const key = `${ignoreCase ? 'i' : 's'}${glob}`;
-  let pattern = compiled.get(key);
-  if (pattern === undefined) {
-    const source = glob
-      .split('')
-      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&')))
-      .join('');
-    pattern = new RegExp(`^${source}$`, ignoreCase ? 'is' : 's');
-    compiled.set(key, pattern);
+const matchers = { exact: new Map<string, Matcher>(), ignoringCase: new Map<string, Matcher>() };
+
+function compile(glob: string, ignoreCase: boolean): Matcher {
+  if (glob === '*') return () => true;
+  if (!glob.includes('*') && !glob.includes('?')) {
+    if (!ignoreCase) return (value) => value === glob;
+    const lower = glob.toLowerCase();
+    return (value) => value.toLowerCase() === lower;
   }
-  return pattern;
+  const source = glob
+    .split('')
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&')))
+    .join('');
+  const pattern = new RegExp(`^${source}$`, ignoreCase ? 'is' : 's');
+  return (value) => pattern.test(value);
 }
 
 export function globMatches(glob: string, value: string, ignoreCase = false): boolean {
-  return patternOf(glob, ignoreCase).test(value);
+  const cache = ignoreCase ? matchers.ignoringCase : matchers.exact;
+  let matcher = cache.get(glob);
+  if (matcher === undefined) {
+    matcher = compile(glob, ignoreCase);
+    cache.set(glob, matcher);
+  }
+  return matcher(value);
 }
 
+const components = new Map<string, readonly string[] | null>();
+
 /** The six components of an ARN: `arn`, partition, service, region, account, resource. */
-function componentsOf(arn: string): string[] | undefined {
-  const parts = arn.split(':');
-  if (parts.length < 6) return undefined;
-  return [...parts.slice(0, 5), parts.slice(5).join(':')];
+function componentsOf(arn: string): readonly string[] | undefined {
+  let split = components.get(arn);
+  if (split === undefined) {
+    const parts = arn.split(':');
+    split = parts.length < 6 ? null : [...parts.slice(0, 5), parts.slice(5).join(':')];
+    components.set(arn, split);
+  }
+  return split ?? undefined;
 }
 
 export function arnMatches(pattern: string, arn: string): boolean {
