@@ -87,7 +87,8 @@ export class SimulationRecorder {
       this.note(t, `${d.kind} ${d.nodeClaim} (${offering}): ${d.reason}`);
     }
     this.#seenDecisions = decisions.length;
-    for (const event of this.#world.server.store.list('events')) {
+    // Read in place: copying every event of the run at every step made this quadratic.
+    for (const event of this.#world.server.store.listShared('events')) {
       const involved = event.involvedObject as JsonObject | undefined;
       if (event.reason !== 'Nominated' || involved?.kind !== 'Pod') continue;
       const uid = String((event.metadata as JsonObject).uid);
