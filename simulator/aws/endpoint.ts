@@ -61,6 +61,14 @@ export interface AwsEndpoint {
   close(): Promise<void>;
 }
 
+/** Calls per IAM action of each function that made any; the world's own calls are left out. */
+export function callCountsByFunction(
+  calls: readonly AwsCall[],
+): Record<string, Record<string, number>> {
+  const names = [...new Set(calls.flatMap((call) => call.functionName ?? []))].sort();
+  return Object.fromEntries(names.map((name) => [name, callCounts(calls, name)]));
+}
+
 /** Calls per IAM action, of one function or of all. */
 export function callCounts(
   calls: readonly AwsCall[],

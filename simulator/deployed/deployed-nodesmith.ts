@@ -17,7 +17,12 @@ import type { StateStore } from '../../functions/ports/state-store.ts';
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import { accountLookups } from '../aws/account-lookups.ts';
-import { type AwsEndpoint, callCounts, startAwsEndpoint } from '../aws/endpoint.ts';
+import {
+  type AwsEndpoint,
+  callCounts,
+  callCountsByFunction,
+  startAwsEndpoint,
+} from '../aws/endpoint.ts';
 import { deliverToQueues } from '../aws/eventbridge/queue-targets.ts';
 import type { AwsEvent } from '../aws/eventbridge/simulated-event-bridge.ts';
 import type { SqsQueue } from '../aws/sqs/sqs-queue.ts';
@@ -386,9 +391,10 @@ export class DeployedNodesmith implements Nodesmith {
     return this.#decisions;
   }
 
-  /** Calls per IAM action of every function, and what IAM refused. */
+  /** Calls per IAM action of every function, what IAM refused, and each function's calls. */
   aws(): AwsActivity {
-    return { calls: callCounts(this.#endpoint.calls), denied: this.#endpoint.denied };
+    const { calls, denied } = this.#endpoint;
+    return { calls: callCounts(calls), denied, byFunction: callCountsByFunction(calls) };
   }
 
   /** What the API server refused the functions. */

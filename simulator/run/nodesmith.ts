@@ -8,11 +8,16 @@ import type { PassReport } from '../../functions/use-cases/controller/pass-repor
 import type { JsonObject } from '../api-server/json.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
 
-/** What a deployed run reports of the account: calls per IAM action, and every denial. */
+/**
+ * What a deployed run reports of the account: calls per IAM action, every denial, and the calls
+ * of each function (by its logical id in the template, as denials name it).
+ */
 export interface AwsActivity {
   /** `{"ec2:CreateFleet": 3, …}`, every function's calls. */
   readonly calls: Readonly<Record<string, number>>;
   readonly denied: readonly { function?: string; action: string; resource?: string }[];
+  /** `{"Controller9BE1D41E": {"ec2:CreateFleet": 3, …}, …}`: functions that made no call are absent. */
+  readonly byFunction: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type AwsEndpoint,
   type AwsEndpointOptions,
   callCounts,
+  callCountsByFunction,
   startAwsEndpoint,
 } from '../../../simulator/aws/endpoint.ts';
 import { SimulatedEc2 } from '../../../simulator/cloud/simulated-ec2.ts';
@@ -76,6 +77,10 @@ describe('the simulated AWS endpoint', () => {
     // Assess
     expect(callCounts(endpoint.calls)).toEqual({ 'ec2:DescribeInstances': 3 });
     expect(callCounts(endpoint.calls, 'controller')).toEqual({ 'ec2:DescribeInstances': 2 });
+    expect(callCountsByFunction(endpoint.calls)).toEqual({
+      controller: { 'ec2:DescribeInstances': 2 },
+      relay: { 'ec2:DescribeInstances': 1 },
+    });
     expect(endpoint.denied).toEqual([]);
   });
 
