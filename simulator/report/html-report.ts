@@ -1,8 +1,10 @@
 /**
- * The self-contained HTML report of a simulation: summary figures, charts, invariants,
- * decisions and the timeline in one file that opens without network access.
+ * The self-contained HTML report of a simulation: summary figures, charts, invariants, a
+ * deployed run's AWS calls and denials, decisions and the timeline in one file that opens
+ * without network access.
  */
 import type { SimulationReport } from '../run/simulation-report.ts';
+import { accessSection } from './access-section.ts';
 import { CHART_CONTAINERS, CHART_SCRIPT, chartData } from './charts.ts';
 import { escapeHtml as e, scriptJson } from './escape.ts';
 import {
@@ -31,6 +33,8 @@ figcaption { font-weight: 600; margin-bottom: 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; font-size: 13px; }
 th, td { border-bottom: 1px solid #e5e7eb; padding: 5px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f4f6; position: sticky; top: 0; } td.num { text-align: right; white-space: nowrap; }
+td.denied, tr.denied td { background: #fef2f2; color: #b91c1c; font-weight: 600; }
+.nothing-denied { color: #15803d; }
 pre.timeline { background: #111827; color: #e5e7eb; padding: 12px; border-radius: 8px; overflow: auto; max-height: 480px; }
 footer { color: #9ca3af; font-size: 12px; margin-top: 28px; }
 `;
@@ -56,6 +60,7 @@ export function renderHtmlReport(
 ${summarySection(report)}
 ${CHART_CONTAINERS}
 ${invariantsSection(report)}
+${accessSection(report)}
 ${decisionsSection(report)}
 ${timelineSection(report)}
 <footer>Charts drawn with uPlot 1.6.32 (MIT, © Leon Sorokin), inlined.</footer>

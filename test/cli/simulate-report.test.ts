@@ -11,7 +11,7 @@ import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../simulator/report/html-report.ts';
-import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
+import type { SimulationReport, SimulationSummary } from '../../simulator/run/simulation-report.ts';
 import { runCliInProcess } from '../support/cli-in-process.ts';
 
 interface Opened {
@@ -64,6 +64,38 @@ function chartDrew(page: Page, name: string) {
     for (let i = 3; pixels !== undefined && i < pixels.length; i += 4) if (pixels[i] !== 0) inked++;
     return { drawn: el.getAttribute('data-drawn'), width: canvas.width, inked };
   });
+}
+
+/** A report of a run that launched nothing, with these summary fields. */
+function aQuietReport(summary: Partial<SimulationSummary> = {}): SimulationReport {
+  return {
+    summary: {
+      scenario: 'burst',
+      pods: { total: 0, running: 0, pending: 0 },
+      nodes: { launched: 0, terminated: 0, running: 0 },
+      costPerHour: 0,
+      decisionLatencyMs: { p50: 0, p99: 0 },
+      launches: 0,
+      replans: 0,
+      duplicateLaunches: 0,
+      leakedInstances: 0,
+      unschedulable: [],
+      invariants: [],
+      ...summary,
+    },
+    seed: 1,
+    duration: 0,
+    samples: [],
+    timeline: [],
+    decisions: [],
+  };
+}
+
+/** Each row of the table as its cells' text. */
+function tableText(page: Page, selector: string): Promise<string[][]> {
+  return page.$$eval(`${selector} tbody tr`, (rows) =>
+    rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+  );
 }
 
 describe('the simulate report in a browser', () => {
@@ -148,6 +180,103 @@ describe('the simulate report in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it("shows a deployed run's AWS calls per function and highlights every denial", async () => {
+    // Prepare
+    const hostile = '<img src=x onerror="window.pwned=1">';
+    const report = aQuietReport({
+      aws: {
+        calls: { 'ec2:CreateFleet': 3, 'ec2:DescribeInstances': 7, 'sqs:SendMessage': 2 },
+        denied: [
+          {
+            function: 'Controller9BE1D41E',
+            action: 'ec2:CreateFleet',
+            resource: `arn:aws:ec2:us-east-1:111122223333:fleet/${hostile}`,
+          },
+        ],
+        byFunction: {
+          Controller9BE1D41E: { 'ec2:CreateFleet': 3, 'ec2:DescribeInstances': 6 },
+          AuditLogs7B2A6859: { 'ec2:DescribeInstances': 1, 'sqs:SendMessage': 2 },
+        },
+      },
+      kubernetes: {
+        denied: [
+          {
+            function: 'Controller9BE1D41E',
+            user: 'nodesmith:controller',
+            verb: 'patch',
+            resource: 'nodes',
+            name: 'ip-10-0-1-7',
+            message: 'nodes "ip-10-0-1-7" is forbidden',
+          },
+        ],
+      },
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'deployed.html');
+    writeFileSync(file, renderHtmlReport(report));
+    // Act
+    const { page, problems } = await open(file);
+    // Assess
+    const heads = await page.$$eval('table.aws-calls th', (ths) => ths.map((th) => th.textContent));
+    expect(heads).toEqual(['action', 'AuditLogs7B2A6859', 'Controller9BE1D41E', 'all']);
+    expect(await tableText(page, 'table.aws-calls')).toEqual([
+      ['ec2:CreateFleet', '', '3', '3'],
+      ['ec2:DescribeInstances', '1', '6', '7'],
+      ['sqs:SendMessage', '2', '', '2'],
+    ]);
+    const highlighted = await page.$$eval('table.aws-calls td.denied', (tds) =>
+      tds.map((td) => td.closest('tr')?.querySelector('td')?.textContent),
+    );
+    expect(highlighted).toEqual(['ec2:CreateFleet']);
+    expect(await tableText(page, 'table.denials')).toEqual([
+      [
+        'Controller9BE1D41E',
+        'ec2:CreateFleet',
+        `arn:aws:ec2:us-east-1:111122223333:fleet/${hostile}`,
+        '',
+      ],
+      ['Controller9BE1D41E', 'k8s:patch:nodes', 'ip-10-0-1-7', 'nodes "ip-10-0-1-7" is forbidden'],
+    ]);
+    const color = await page.$eval(
+      'table.denials tbody td',
+      (td) => td.ownerDocument.defaultView?.getComputedStyle(td).color,
+    );
+    expect(color).toBe('rgb(185, 28, 28)');
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('says so when a deployed run was denied nothing, and leaves the section out in process', async () => {
+    // Prepare
+    const deployed = join(mkdtempSync(join(tmpdir(), 'report-')), 'deployed.html');
+    const calls = { 'ec2:DescribeInstances': 1 };
+    writeFileSync(
+      deployed,
+      renderHtmlReport(
+        aQuietReport({
+          aws: { calls, denied: [], byFunction: { Controller9BE1D41E: calls } },
+          kubernetes: { denied: [] },
+        }),
+      ),
+    );
+    const inProcess = join(mkdtempSync(join(tmpdir(), 'report-')), 'in-process.html');
+    writeFileSync(inProcess, renderHtmlReport(aQuietReport()));
+    // Act
+    const opened = await open(deployed);
+    const text = await opened.page.$eval('main', (el) => el.textContent ?? '');
+    const denials = await opened.page.$$('table.denials');
+    const plain = await open(inProcess);
+    const sections = await plain.page.$$('section.access');
+    // Assess
+    expect(text).toContain('AWS calls by function');
+    expect(text).toContain('Nothing was denied.');
+    expect(denials).toEqual([]);
+    expect(sections).toEqual([]);
+    expect([...opened.problems, ...plain.problems]).toEqual([]);
+    await opened.page.close();
+    await plain.page.close();
+  }, 60_000);
+
   it('shows names and reasons as text, never as markup', async () => {
     const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     const report: SimulationReport = {
@@ -214,26 +343,16 @@ describe('the simulate report in a browser', () => {
 
 describe('the report file', () => {
   it('names no address a browser would fetch', () => {
-    const html = renderHtmlReport({
-      summary: {
-        scenario: 'burst',
-        pods: { total: 0, running: 0, pending: 0 },
-        nodes: { launched: 0, terminated: 0, running: 0 },
-        costPerHour: 0,
-        decisionLatencyMs: { p50: 0, p99: 0 },
-        launches: 0,
-        replans: 0,
-        duplicateLaunches: 0,
-        leakedInstances: 0,
-        unschedulable: [],
-        invariants: [],
-      },
-      seed: 1,
-      duration: 0,
-      samples: [],
-      timeline: [],
-      decisions: [],
-    });
+    const calls = { 'ec2:CreateFleet': 1 };
+    const html = renderHtmlReport(
+      aQuietReport({
+        aws: {
+          calls,
+          denied: [{ function: 'Controller9BE1D41E', action: 'ec2:CreateFleet' }],
+          byFunction: { Controller9BE1D41E: calls },
+        },
+      }),
+    );
     // uPlot's licence banner is a comment naming its home; nothing else may carry a URL.
     const withoutBanner = html.replace('/*! https://github.com/leeoniya/uPlot (v1.6.32) */', '');
     expect(withoutBanner).not.toMatch(/https?:\/\//);
