@@ -42,6 +42,22 @@ describe('nodesmith simulate --deployed', () => {
       const passes = calls['ec2:DescribeInstances'] ?? 0;
       expect(calls['pricing:GetProducts']).toBeLessThan(passes);
       expect(calls['ec2:DescribeInstanceTypes']).toBeLessThan(passes);
+      // Each distinct launch template is looked up once and made once by the warm controller,
+      // however many fleets launch with it; and no call is asked twice for a clock skew.
+      const templates = calls['ec2:CreateLaunchTemplate'] ?? 0;
+      expect(templates).toBeGreaterThan(0);
+      expect(calls['ec2:DescribeLaunchTemplates']).toBe(templates);
+      // One instance profile, provisioned once for the launches that resolved its class at once.
+      expect(calls['iam:GetInstanceProfile']).toBe(1);
+      // The calls of each function add up to the calls of all, and launches are the controller's.
+      const byFunction = Object.values(summary.aws?.byFunction ?? {});
+      const launching = byFunction.filter((counts) => counts['ec2:CreateFleet'] !== undefined);
+      expect(launching.map((counts) => counts['ec2:CreateFleet'])).toEqual([summary.launches]);
+      const summed: Record<string, number> = {};
+      for (const [action, n] of byFunction.flatMap((counts) => Object.entries(counts))) {
+        summed[action] = (summed[action] ?? 0) + n;
+      }
+      expect(summed).toEqual(calls);
     },
     DEPLOYED_RUN_MS,
   );
