@@ -66,8 +66,11 @@ function chartDrew(page: Page, name: string) {
   });
 }
 
-/** A report of a run that launched nothing, with these summary fields. */
-function aQuietReport(summary: Partial<SimulationSummary> = {}): SimulationReport {
+/** A report of a run that launched nothing, with these summary fields and these parts. */
+function aQuietReport(
+  summary: Partial<SimulationSummary> = {},
+  parts: Partial<Omit<SimulationReport, 'summary'>> = {},
+): SimulationReport {
   return {
     summary: {
       scenario: 'burst',
@@ -88,6 +91,7 @@ function aQuietReport(summary: Partial<SimulationSummary> = {}): SimulationRepor
     samples: [],
     timeline: [],
     decisions: [],
+    ...parts,
   };
 }
 
@@ -279,57 +283,53 @@ describe('the simulate report in a browser', () => {
 
   it('shows names and reasons as text, never as markup', async () => {
     const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
-    const report: SimulationReport = {
-      summary: {
-        scenario: 'burst',
+    const report = aQuietReport(
+      {
         pods: { total: 2, running: 2, pending: 0 },
         nodes: { launched: 1, terminated: 0, running: 1 },
         costPerHour: 0.05,
         decisionLatencyMs: { p50: 1000, p99: 1000 },
         launches: 1,
-        replans: 0,
-        duplicateLaunches: 0,
-        leakedInstances: 0,
-        unschedulable: [],
         invariants: [{ name: 'every pod is running', held: true, detail: hostile }],
       },
-      seed: 1,
-      duration: 60,
-      samples: [
-        {
-          t: 0,
-          pendingPods: 2,
-          runningPods: 0,
-          nodesByType: {},
-          costPerHour: 0,
-          disruptingNodes: 0,
-          disruptionsAllowed: 0,
-        },
-        {
-          t: 30,
-          pendingPods: 0,
-          runningPods: 2,
-          nodesByType: { 'm7g.large': 1 },
-          costPerHour: 0.05,
-          disruptingNodes: 0,
-          disruptionsAllowed: 1,
-        },
-      ],
-      timeline: [{ t: 0, message: hostile }],
-      decisions: [
-        {
-          t: 1,
-          kind: 'Launched',
-          nodeClaim: `general-${hostile}`,
-          nodePool: 'general',
-          instanceType: 'm7g.large',
-          zone: 'us-east-1a',
-          capacityType: 'spot',
-          pricePerHour: 0.05,
-          reason: `</script>${hostile}`,
-        },
-      ],
-    };
+      {
+        duration: 60,
+        samples: [
+          {
+            t: 0,
+            pendingPods: 2,
+            runningPods: 0,
+            nodesByType: {},
+            costPerHour: 0,
+            disruptingNodes: 0,
+            disruptionsAllowed: 0,
+          },
+          {
+            t: 30,
+            pendingPods: 0,
+            runningPods: 2,
+            nodesByType: { 'm7g.large': 1 },
+            costPerHour: 0.05,
+            disruptingNodes: 0,
+            disruptionsAllowed: 1,
+          },
+        ],
+        timeline: [{ t: 0, message: hostile }],
+        decisions: [
+          {
+            t: 1,
+            kind: 'Launched',
+            nodeClaim: `general-${hostile}`,
+            nodePool: 'general',
+            instanceType: 'm7g.large',
+            zone: 'us-east-1a',
+            capacityType: 'spot',
+            pricePerHour: 0.05,
+            reason: `</script>${hostile}`,
+          },
+        ],
+      },
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'hostile.html');
     writeFileSync(file, renderHtmlReport(report));
     const { page, problems } = await open(file);
