@@ -1,8 +1,8 @@
 /**
  * Karpenter v1.14.1's own examples (aws/karpenter-provider-aws `examples/`, vendored unchanged),
  * made ready as a user makes them: `${CLUSTER_NAME}` filled as the repository's
- * `examples/README.md` fills it with `envsubst`, and a workload's `replicas: 0` scaled up as
- * `kubectl scale` would.
+ * `examples/README.md` fills it with `envsubst`, and a workload scaled up (most hold
+ * `replicas: 0`) as `kubectl scale` would.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,10 +59,15 @@ export function poolExample(name: string): string {
   return text.replace(/\$\{CLUSTER_NAME\}/g, EXAMPLE_CLUSTER);
 }
 
-/** A workload example's text, a Deployment of `replicas: 0` scaled to `replicas`. */
+/** A workload example's text, its Deployments scaled to `replicas` as `kubectl scale` would. */
 export function workloadExample(name: string, replicas?: number): string {
   const text = readFileSync(join(EXAMPLES, 'workloads', name), 'utf8');
-  return replicas === undefined ? text : text.replace('replicas: 0', `replicas: ${replicas}`);
+  if (replicas === undefined) return text;
+  const documents = parseAllDocuments(text);
+  for (const document of documents) {
+    if (document.get('kind') === 'Deployment') document.setIn(['spec', 'replicas'], replicas);
+  }
+  return documents.map((document) => document.toString()).join('');
 }
 
 /** Writes `text` to a fresh temporary directory as `name` and returns the file's path. */
