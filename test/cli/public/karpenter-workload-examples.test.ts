@@ -66,6 +66,14 @@ function podsPerZone(plan: Plan): number[] {
 
 const skew = (counts: readonly number[]) => Math.max(...counts) - Math.min(...counts);
 
+/** Every claim from multiple-arch's arm64 pool, on arm64 instance types. */
+function onArm64Pool(plan: Plan): void {
+  eachClaim(plan, (claim) => {
+    expect(claim.nodePool).toBe('arm64');
+    expect(label(claim, 'kubernetes.io/arch')).toBe('arm64');
+  });
+}
+
 const CASES: readonly WorkloadCase[] = [
   {
     workload: 'inflate.yaml',
@@ -88,22 +96,14 @@ const CASES: readonly WorkloadCase[] = [
     workload: 'arm64.yaml',
     pools: 'multiple-arch.yaml',
     holds: 'its arm64 node selector, from the arm64 pool',
-    assess: (plan) =>
-      eachClaim(plan, (claim) => {
-        expect(claim.nodePool).toBe('arm64');
-        expect(label(claim, 'kubernetes.io/arch')).toBe('arm64');
-      }),
+    assess: onArm64Pool,
   },
   {
     workload: 'prefer-arm.yaml',
     replicas: 4,
     pools: 'multiple-arch.yaml',
     holds: 'its heavier preference, arm64 over amd64',
-    assess: (plan) =>
-      eachClaim(plan, (claim) => {
-        expect(claim.nodePool).toBe('arm64');
-        expect(label(claim, 'kubernetes.io/arch')).toBe('arm64');
-      }),
+    assess: onArm64Pool,
   },
   {
     workload: 'spot.yaml',
