@@ -26,6 +26,7 @@ import { Construct } from 'constructs';
 import {
   KarpenterMetric,
   METRICS_NAMESPACE,
+  NODEPOOL_DIMENSION,
   SERVICE_DIMENSION,
 } from '../functions/contract/metric-names.ts';
 
@@ -193,10 +194,11 @@ function dashboardRows(props: MonitoringProps): GraphWidget[][] {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-/** One line per NodePool, whichever pools exist: the controller tags them with `nodePool`. */
+/** One line per NodePool, whichever pools exist: the controller tags them with `nodepool`. */
 function perPool(metricName: string): IMetric {
+  const schema = [METRICS_NAMESPACE, NODEPOOL_DIMENSION, SERVICE_DIMENSION].join(',');
   return new MathExpression({
-    expression: `SEARCH('{Nodesmith,nodePool,service} MetricName="${metricName}"', 'Maximum', 60)`,
+    expression: `SEARCH('{${schema}} MetricName="${metricName}"', 'Maximum', 60)`,
     usingMetrics: {},
     label: '',
     period: Duration.minutes(1),

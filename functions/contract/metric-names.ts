@@ -9,6 +9,12 @@ export const METRICS_NAMESPACE = 'Nodesmith';
 /** Every metric also carries this dimension, the emitting function; alone, it sums the labels. */
 export const SERVICE_DIMENSION = 'service';
 
+/**
+ * The NodePool's dimension, Karpenter's `nodepool` label (core: pkg/metrics/constants.go), on
+ * Karpenter's metrics and Nodesmith's own per-pool `Nodes` and `CostPerHour` alike.
+ */
+export const NODEPOOL_DIMENSION = 'nodepool';
+
 export const KarpenterMetric = {
   /** core: pkg/metrics/metrics.go. */
   nodeClaimsCreated: 'karpenter_nodeclaims_created_total',

@@ -687,7 +687,7 @@ describe('monitoring', () => {
     ]) {
       expect(body).toContain(shown);
     }
-    expect(body).toContain('{Nodesmith,nodePool,service} MetricName=');
+    expect(body).toContain('{Nodesmith,nodepool,service} MetricName=');
     expect(body).toContain('CostPerHour');
     // The capacity error rate reads Karpenter's claims created, summed under `service`.
     const [, rate] = alarms.find(([id]) => id.startsWith('MonitoringCapacityErrorRate')) ?? [];

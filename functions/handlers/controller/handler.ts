@@ -13,7 +13,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { emitSamples } from '../../adapters/metrics/karpenter-metrics.ts';
-import { METRICS_NAMESPACE } from '../../contract/metric-names.ts';
+import { METRICS_NAMESPACE, NODEPOOL_DIMENSION } from '../../contract/metric-names.ts';
 import { passMetrics } from '../../use-cases/controller/pass-metrics.ts';
 import type { PassReport } from '../../use-cases/controller/pass-report.ts';
 import { overlayConflictWarning } from '../../use-cases/instance-types-by-pool.ts';
@@ -52,10 +52,10 @@ function recordMetrics(metrics: Metrics, report: PassReport): void {
   for (const pool of report.pools) {
     // One line per pool, so its dimension does not spread to the pass's own metrics.
     const nodes = metrics.singleMetric();
-    nodes.addDimension('nodePool', pool.nodePool);
+    nodes.addDimension(NODEPOOL_DIMENSION, pool.nodePool);
     nodes.addMetric('Nodes', MetricUnit.Count, pool.nodes);
     const cost = metrics.singleMetric();
-    cost.addDimension('nodePool', pool.nodePool);
+    cost.addDimension(NODEPOOL_DIMENSION, pool.nodePool);
     cost.addMetric('CostPerHour', MetricUnit.NoUnit, pool.costPerHour);
   }
   // Launches, registrations, disruptions and terminations under Karpenter's names and labels.

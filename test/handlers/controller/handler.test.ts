@@ -94,18 +94,20 @@ describe('the controller function', () => {
     expect(passes).toEqual([['req-1', 179_500]]);
   });
 
-  it('publishes nodes and cost per NodePool under a nodePool dimension, and the decisions under Karpenter’s names', async () => {
+  it('publishes nodes and cost per NodePool under Karpenter’s nodepool dimension, and the decisions under Karpenter’s names', async () => {
     const emf = await emfLinesOf(async () => {
       const handler = makeControllerHandler({ pass: async () => REPORT });
       await handler(batch(wake('schedule')), lambdaContext('req-metrics'));
     });
-    const perPool = emf.filter((e) => e.nodePool === 'default');
+    const perPool = emf.filter(
+      (e) => e.nodepool === 'default' && (e.Nodes !== undefined || e.CostPerHour !== undefined),
+    );
     expect(perPool.map((e) => [e.Nodes, e.CostPerHour])).toEqual([
       [3, undefined],
       [undefined, 0.288],
     ]);
     for (const e of perPool) {
-      expect(e._aws.CloudWatchMetrics[0].Dimensions[0]).toContain('nodePool');
+      expect(e._aws.CloudWatchMetrics[0].Dimensions[0]).toContain('nodepool');
     }
     const pass = emf.find((e) => e.PassDuration !== undefined);
     expect(pass).toMatchObject({
@@ -113,7 +115,7 @@ describe('the controller function', () => {
       LimitsReached: 1,
       PodsRefusedByLimits: 0,
     });
-    expect(pass?.nodePool).toBeUndefined();
+    expect(pass?.nodepool).toBeUndefined();
     // The registration, under Karpenter's name and labels, and again summed under `service`.
     const created = emf.find((e) => e.karpenter_nodes_created_total !== undefined);
     expect(created).toMatchObject({
