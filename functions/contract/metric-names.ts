@@ -33,6 +33,7 @@ export const KarpenterMetric = {
   interruptionReceivedMessages: 'karpenter_interruption_received_messages_total',
   interruptionDeletedMessages: 'karpenter_interruption_deleted_messages_total',
   interruptionMessageQueueDuration: 'karpenter_interruption_message_queue_duration_seconds',
+  interruptionInstanceStatusUnhealthy: 'karpenter_interruption_instance_status_unhealthy_total',
 } as const;
 
 export type KarpenterMetricName = (typeof KarpenterMetric)[keyof typeof KarpenterMetric];

@@ -36,6 +36,11 @@ const KINDS = [
   ['EventStatus', 'ScheduledEvent'],
 ] as const;
 
+/** The status category a message of EC2's status checks came from, none for other messages. */
+export function statusCategoryOf(kind: InterruptionMessage['kind']): StatusCategory | undefined {
+  return KINDS.find(([, k]) => k === kind)?.[0];
+}
+
 function counts(detail: StatusDetail, nowMs: number): boolean {
   if (detail.status !== 'failed' || detail.category === 'EBSStatus') return false;
   if (detail.category === 'EventStatus') return true;

@@ -13,6 +13,7 @@ import type { LeaseGrant } from '../../domain/state/lease.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import type { Decision, LimitReached } from '../../ports/decisions.ts';
 import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import type { InterruptionOutcome } from '../interruption/handle-interruption.ts';
 import { type AdoptionOutcome, adoptKarpenterNodes } from './adoption-step.ts';
 import { ClaimIsolation } from './claim-isolation.ts';
 import { type DisruptionOutcome, runDisruption } from './disruption-step.ts';
@@ -193,9 +194,10 @@ function reportOf(
     readonly nextWakeSeconds: number | undefined;
     readonly reached: readonly LimitReached[];
     readonly decisions: readonly (Decision | LimitReached)[];
+    readonly statusChecks: readonly InterruptionOutcome[];
   },
 ): PassReport {
-  const { inFlight, nextWakeSeconds } = after;
+  const { inFlight, nextWakeSeconds, statusChecks } = after;
   const { adoption, lifecycle, provisioning, staticPools, disruption, termination } = steps;
   const { overlayConflicts } = steps;
   return {
@@ -224,6 +226,7 @@ function reportOf(
     limitsReached: after.reached,
     ...(overlayConflicts.length === 0 ? {} : { overlayConflicts }),
     ...(staticPools.shortfalls.length === 0 ? {} : { staticShortfalls: staticPools.shortfalls }),
+    ...(statusChecks.length === 0 ? {} : { statusChecks }),
   };
 }
 
@@ -233,7 +236,7 @@ async function fencedPass(
   grant: LeaseGrant,
   started: Date,
 ): Promise<PassReport> {
-  await checkInstanceStatuses(deps);
+  const statusChecks = await checkInstanceStatuses(deps);
   const snapshot = await readSnapshot(deps, started, settings.startingLimits);
   const isolation = new ClaimIsolation(deps, grant);
   const run = { write: { fence: grant }, isolation, started, snapshot };
@@ -257,5 +260,6 @@ async function fencedPass(
     nextWakeSeconds,
     reached,
     decisions,
+    statusChecks,
   });
 }

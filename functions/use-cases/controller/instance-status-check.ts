@@ -6,27 +6,36 @@
  * tainted, one Event told. It runs before the snapshot, so the pass sees the claims as marked.
  * A failure here costs only this check: the next pass reads the statuses again, as Karpenter's
  * controller tries again; Karpenter likewise carries on when the call is not allowed.
+ *
+ * What each message did is returned for the pass report, which Karpenter's metrics count from.
  */
 import { instanceStatusMessages } from '../../domain/interruption/instance-status.ts';
-import { handleInterruption } from '../interruption/handle-interruption.ts';
+import {
+  handleInterruption,
+  type InterruptionOutcome,
+} from '../interruption/handle-interruption.ts';
 import type { PassDependencies } from './pass-dependencies.ts';
 
 /** The pass asks for its own next pass while claims are in flight: no wake is needed. */
 const NO_WAKE = { wake: async () => undefined };
 
-export async function checkInstanceStatuses(deps: PassDependencies): Promise<void> {
+export async function checkInstanceStatuses(
+  deps: PassDependencies,
+): Promise<InterruptionOutcome[]> {
   const now = deps.clock.now();
   let statuses: Awaited<ReturnType<PassDependencies['cloud']['instanceStatuses']>>;
   try {
     statuses = await deps.cloud.instanceStatuses();
   } catch {
-    return;
+    return [];
   }
+  const outcomes: InterruptionOutcome[] = [];
   for (const message of instanceStatusMessages(statuses, now.getTime())) {
     try {
-      await handleInterruption({ ...deps, waker: NO_WAKE }, message);
+      outcomes.push(await handleInterruption({ ...deps, waker: NO_WAKE }, message));
     } catch {
       // The claim changed under us or the API server is away: the next pass reads it again.
     }
   }
+  return outcomes;
 }

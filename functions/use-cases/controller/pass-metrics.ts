@@ -8,8 +8,11 @@ import type {
   DisruptionDecision,
   DisruptionMethod,
 } from '../../domain/disruption/disruption-plan-types.ts';
+import { statusCategoryOf } from '../../domain/interruption/instance-status.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { MetricSample } from '../../ports/metrics.ts';
+import type { InterruptionOutcome } from '../interruption/handle-interruption.ts';
+import { disruptedByMessage, messageType } from '../interruption/interruption-metrics.ts';
 import { counted, observed } from '../metric-samples.ts';
 import type { PassReport } from './pass-report.ts';
 
@@ -20,6 +23,7 @@ export function passMetrics(report: PassReport): MetricSample[] {
     ...conditionTransitions(decisions),
     ...voluntaryDecisions(disruption.carriedOut),
     ...consolidationMoves(disruption.validating),
+    ...statusCheckMetrics(report.statusChecks ?? []),
   ];
 }
 
@@ -115,6 +119,26 @@ function voluntaryDecisions(carriedOut: readonly DisruptionDecision[]): MetricSa
       labelled.flatMap(({ pools, ...labels }) =>
         pools.map((nodepool) => ({ nodepool, ...labels })),
       ),
+    ),
+  ];
+}
+
+/**
+ * EC2's failing status checks (aws: pkg/controllers/interruption/instancestatus_controller.go):
+ * an instance and category counted unhealthy once, the first pass that finds its claim (a later
+ * pass's is a duplicate, as Karpenter's `seen` set keeps it), and the claims it marked disrupted
+ * under the message type, as the interruption queue's are.
+ */
+function statusCheckMetrics(outcomes: readonly InterruptionOutcome[]): MetricSample[] {
+  const first = outcomes.filter((o) => !o.duplicate && o.instances.some((i) => i.claim));
+  return [
+    ...counted(
+      KarpenterMetric.interruptionInstanceStatusUnhealthy,
+      first.map((o) => ({ category: statusCategoryOf(o.kind) ?? '' })),
+    ),
+    ...counted(
+      KarpenterMetric.nodeClaimsDisrupted,
+      outcomes.flatMap((o) => disruptedByMessage(messageType(o), o)),
     ),
   ];
 }

@@ -10,6 +10,7 @@ import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { StaticShortfall } from '../../domain/static-pools/static-scaling.ts';
 import type { Decision, LimitReached } from '../../ports/decisions.ts';
+import type { InterruptionOutcome } from '../interruption/handle-interruption.ts';
 
 export interface LaunchRecord {
   readonly at: string;
@@ -104,6 +105,11 @@ export interface PassReport {
   readonly overlayConflicts?: readonly OverlayConflict[];
   /** Static NodePools short of their replicas that could not launch all they lack, and why. */
   readonly staticShortfalls?: readonly StaticShortfall[];
+  /**
+   * What EC2's failing status checks did at the start of the pass, one per instance and
+   * category; a check seen by an earlier pass is a `duplicate` (absent when none failed).
+   */
+  readonly statusChecks?: readonly InterruptionOutcome[];
 }
 
 /** The report of a pass that did nothing at `at`, as one that did not get the lease returns it. */

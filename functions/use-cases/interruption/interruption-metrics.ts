@@ -11,7 +11,7 @@ import { counted, observed } from '../metric-samples.ts';
 import type { InterruptionOutcome } from './handle-interruption.ts';
 
 /** Karpenter's `message_type` (pkg/controllers/interruption/messages/types.go). */
-export function messageType(message: InterruptionMessage): string {
+export function messageType(message: Pick<InterruptionMessage, 'kind' | 'state'>): string {
   switch (message.kind) {
     case 'SpotInterruption':
       return 'spot_interrupted';
@@ -47,6 +47,25 @@ function stateChangeType(state: string): string {
 
 const deleted = () => counted(KarpenterMetric.interruptionDeletedMessages, [{}]);
 
+/**
+ * The claims a message marked for deletion, labelled as Karpenter counts them in
+ * `karpenter_nodeclaims_disrupted_total` (utils.go, deleteNodeClaim): `reason` the message
+ * type. A redelivery finds its claims already going: Karpenter counts a claim when it deletes it.
+ */
+export function disruptedByMessage(
+  type: string,
+  outcome: InterruptionOutcome,
+): Record<string, string>[] {
+  if (outcome.duplicate) return [];
+  return outcome.instances
+    .filter((i) => i.action === 'CordonAndDrain' && i.nodePool !== undefined)
+    .map((i) => ({
+      reason: type,
+      nodepool: i.nodePool ?? '',
+      capacity_type: i.capacityType ?? '',
+    }));
+}
+
 /** A message acted on at `now`: received, its claims disrupted, its time on the queue, deleted. */
 export function handledMetrics(
   message: InterruptionMessage,
@@ -54,20 +73,9 @@ export function handledMetrics(
   now: Date,
 ): MetricSample[] {
   const type = messageType(message);
-  // A redelivery finds its claims already going: Karpenter counts a claim when it deletes it.
-  const disrupted = outcome.duplicate
-    ? []
-    : outcome.instances.filter((i) => i.action === 'CordonAndDrain' && i.nodePool !== undefined);
   return [
     ...counted(KarpenterMetric.interruptionReceivedMessages, [{ message_type: type }]),
-    ...counted(
-      KarpenterMetric.nodeClaimsDisrupted,
-      disrupted.map((i) => ({
-        reason: type,
-        nodepool: i.nodePool ?? '',
-        capacity_type: i.capacityType ?? '',
-      })),
-    ),
+    ...counted(KarpenterMetric.nodeClaimsDisrupted, disruptedByMessage(type, outcome)),
     ...observed(KarpenterMetric.interruptionMessageQueueDuration, [
       { labels: {}, value: (now.getTime() - Date.parse(message.time)) / 1000 },
     ]),

@@ -5,12 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DisruptionDecision } from '../../../functions/domain/disruption/disruption-plan-types.ts';
+import { statusCategoryOf } from '../../../functions/domain/interruption/instance-status.ts';
 import type { Decision } from '../../../functions/ports/decisions.ts';
+import type { MetricSample } from '../../../functions/ports/metrics.ts';
 import { passMetrics } from '../../../functions/use-cases/controller/pass-metrics.ts';
 import {
   type DisruptionCommands,
   emptyPassReport,
 } from '../../../functions/use-cases/controller/pass-report.ts';
+import type { InterruptionOutcome } from '../../../functions/use-cases/interruption/handle-interruption.ts';
 
 const AT = '2026-11-24T09:00:00.000Z';
 
@@ -224,4 +227,60 @@ describe('the pass under Karpenter’s metric names', () => {
       { name: 'karpenter_consolidation_score', unit: 'None', labels, value: 2 },
     ]);
   });
+
+  it.each<{ name: string; check: InterruptionOutcome; samples: MetricSample[] }>([
+    {
+      name: 'a failed system check first found counts its category unhealthy and disrupts the claim',
+      check: aStatusCheck('SystemStatusFailed', { duplicate: false }),
+      samples: [
+        {
+          name: 'karpenter_interruption_instance_status_unhealthy_total',
+          unit: 'Count',
+          labels: { category: 'SystemStatus' },
+          value: 1,
+        },
+        {
+          name: 'karpenter_nodeclaims_disrupted_total',
+          unit: 'Count',
+          labels: { reason: 'system_status', nodepool: 'default', capacity_type: 'spot' },
+          value: 1,
+        },
+      ],
+    },
+    {
+      name: 'the same check seen again by a later pass counts nothing more',
+      check: aStatusCheck('InstanceStatusFailed', { duplicate: true }),
+      samples: [],
+    },
+    {
+      name: 'a failing instance that is no claim’s counts nothing',
+      check: {
+        ...aStatusCheck('ScheduledEvent', { duplicate: false }),
+        instances: [{ instanceId: 'i-0elsewhere', action: 'NoClaim' }],
+      },
+      samples: [],
+    },
+  ])('$name', ({ check, samples }) => {
+    // Prepare
+    const report = { ...emptyPassReport(AT), ran: true, statusChecks: [check] };
+    // Act
+    const counted = passMetrics(report);
+    // Assess
+    expect(counted).toEqual(samples);
+  });
 });
+
+function aStatusCheck(
+  kind: InterruptionOutcome['kind'],
+  more: Pick<InterruptionOutcome, 'duplicate'>,
+): InterruptionOutcome {
+  const instance = {
+    instanceId: 'i-0sick',
+    claim: 'default-a1b2c',
+    action: 'CordonAndDrain' as const,
+    nodePool: 'default',
+    capacityType: 'spot' as const,
+  };
+  const event = `instance-status/i-0sick/${statusCategoryOf(kind)}`;
+  return { event, kind, instances: [instance], ...more };
+}
