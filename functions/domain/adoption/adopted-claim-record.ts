@@ -11,7 +11,6 @@
 import type { InstanceNetwork } from '../instance-network.ts';
 import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
 import { Label } from '../labels.ts';
-import type { NodeClaim } from '../node-claim.ts';
 import { parseResources, type Resources } from '../resources.ts';
 import {
   type ChosenOffering,
