@@ -1,8 +1,9 @@
 /**
- * Nodesmith's HTTP API: `POST /v1/audit` for kube-apiserver's audit webhook, whose bearer token
- * the relay checks itself (the apiserver cannot sign requests), and the operator routes behind
- * IAM, so every call is SigV4-signed by a principal allowed `execute-api:Invoke`. Access logs go
- * to their own log group; the default stage is throttled so a runaway client cannot run up cost.
+ * Nodesmith's HTTP API: `POST /v1/wake/{token}` for kube-apiserver's admission calls and
+ * `POST /v1/audit` for its audit webhook, whose tokens the relay checks itself (the apiserver
+ * cannot sign requests), and the operator routes behind IAM, so every call is SigV4-signed by a
+ * principal allowed `execute-api:Invoke`. Access logs go to their own log group; the default
+ * stage is throttled so a runaway client cannot run up cost, and the wake route more tightly.
  */
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -15,6 +16,8 @@ import { Construct } from 'constructs';
 export interface ControlApiProps {
   readonly clusterName: string;
   readonly auditWebhook: IFunction;
+  /** The admission wake. */
+  readonly wakeWebhook: IFunction;
   /** Every other `/v1/` route: the function answers 404 and 405 itself. */
   readonly operatorApi: IFunction;
   readonly logRetention: RetentionDays;
@@ -28,12 +31,25 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
   user: '$context.identity.user',
   time: '$context.requestTime',
   method: '$context.httpMethod',
-  path: '$context.path',
+  // The route, not the path: the wake route's path carries its token.
+  route: '$context.routeKey',
   status: '$context.status',
   length: '$context.responseLength',
   latency: '$context.integrationLatency',
   error: '$context.integrationErrorMessage',
 });
+
+/** The admission wake's route, as API Gateway keys its settings. */
+export const WAKE_ROUTE_KEY = 'POST /v1/wake/{token}';
+
+/**
+ * The wake route's own limits. One call a window wakes the controller, so calls over the limit
+ * (answered 429, which kube-apiserver ignores under `failurePolicy: Ignore`) lose nothing, and
+ * the limit caps what a caller holding the token can run up: 10 a second is at most 26 million
+ * requests a month (docs/cost.md).
+ */
+// The route settings are passed to CloudFormation as they are, in its own capitalisation.
+const WAKE_THROTTLING = { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 };
 
 export class ControlApi extends Construct {
   readonly api: HttpApi;
@@ -57,6 +73,18 @@ export class ControlApi extends Construct {
           'kube-apiserver cannot sign requests; the relay compares its bearer token in constant time before reading the body',
       });
     }
+    const [wake] = this.api.addRoutes({
+      path: '/v1/wake/{token}',
+      methods: [HttpMethod.POST],
+      integration: new HttpLambdaIntegration('WakeWebhook', props.wakeWebhook),
+    });
+    if (wake !== undefined) {
+      Validations.of(wake).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'kube-apiserver cannot sign admission calls; the relay compares the path token in constant time, answers allowed whatever it is sent, and can at most wake the controller',
+      });
+    }
     this.api.addRoutes({
       path: '/v1/{proxy+}',
       methods: [HttpMethod.ANY],
@@ -73,6 +101,9 @@ export class ControlApi extends Construct {
       format: ACCESS_LOG_FORMAT,
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: 100, throttlingRateLimit: 50 };
+    stage.routeSettings = { [WAKE_ROUTE_KEY]: WAKE_THROTTLING };
+    // A stage's route settings name a route that must already exist.
+    if (wake !== undefined) this.api.defaultStage?.node.addDependency(wake);
   }
 
   /** The URL operators and the webhook kubeconfig point at. */

@@ -67,6 +67,10 @@ export class NodesmithFunctions extends Construct {
   readonly api: IFunction;
   /** The bearer token kube-apiserver's audit webhook sends. */
   readonly auditToken: ISecret;
+  /** The admission wake: AdmissionReviews at `POST /v1/wake/{token}`. */
+  readonly wakeWebhook: IFunction;
+  /** The token in the admission wake's path, current and previous: `{"token", "previousToken"}`. */
+  readonly wakeToken: ISecret;
   readonly workQueueUrl: string;
   /** Every function made, by id: monitoring watches them all. */
   readonly all: Record<string, IFunction> = {};
@@ -106,6 +110,8 @@ export class NodesmithFunctions extends Construct {
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
     this.auditWebhook = this.#auditWebhook();
+    this.wakeToken = wakeTokenSecret(this, config.clusterName);
+    this.wakeWebhook = this.#wakeWebhook();
     this.api = this.make(
       'Api',
       {
@@ -170,6 +176,31 @@ export class NodesmithFunctions extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         "the token lives in kube-apiserver's audit webhook kubeconfig as well; rotating it is a change to the control plane's flags, made by the operator",
+    });
+    return webhook;
+  }
+
+  /**
+   * The admission wake: it answers within the webhook configuration's two-second timeout, so a
+   * longer run would only be an invocation kube-apiserver no longer waits for.
+   */
+  #wakeWebhook(): IFunction {
+    const webhook = this.make('WakeWebhook', {
+      handlerFolder: 'audit-relay',
+      handlerExport: 'admission',
+      description: 'Nodesmith admission wake: pod and node admission calls to a wake',
+      timeout: Duration.seconds(3),
+      memorySize: 256,
+      environment: {
+        [Variable.workQueueUrl]: this.#props.queues.work.queueUrl,
+        [Variable.wakeTokenSecretArn]: this.wakeToken.secretArn,
+      },
+    });
+    this.wakeToken.grantRead(webhook);
+    Validations.of(this.wakeToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'the token is part of the URL in the cluster’s ValidatingWebhookConfiguration; it is rotated by the operator with both values in the secret (docs/audit-relay.md)',
     });
     return webhook;
   }
@@ -239,6 +270,19 @@ export class NodesmithFunctions extends Construct {
     this.all[id] = fn;
     return fn;
   }
+}
+
+/** `{"token": …}`: 48 letters and digits, safe in a URL path (docs/audit-relay.md). */
+function wakeTokenSecret(scope: Construct, clusterName: string): ISecret {
+  return new Secret(scope, 'WakeToken', {
+    description: `Token in the path of the admission wake's URL for Nodesmith (${clusterName})`,
+    generateSecretString: {
+      secretStringTemplate: '{}',
+      generateStringKey: 'token',
+      excludePunctuation: true,
+      passwordLength: 48,
+    },
+  });
 }
 
 interface FunctionNetwork {

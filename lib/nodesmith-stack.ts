@@ -61,12 +61,7 @@ export class NodesmithStack extends Stack {
       decisions,
     });
     kubernetesAccess(this, config, functions);
-    const api = new ControlApi(this, 'HttpApi', {
-      clusterName: config.clusterName,
-      auditWebhook: functions.auditWebhook,
-      operatorApi: functions.api,
-      logRetention: config.logRetentionDays as RetentionDays,
-    });
+    const api = controlApi(this, config, functions);
     clusterEndpointIngress(this, config, functions);
     const auditLogFailures = auditLogSubscription(this, config, functions);
     const monitoring = new Monitoring(this, 'Monitoring', {
@@ -79,9 +74,7 @@ export class NodesmithStack extends Stack {
       functions: functions.all,
     });
     outputs(this, {
-      ApiUrl: api.url,
-      AuditWebhookUrl: `${api.url}/v1/audit`,
-      AuditTokenSecretArn: functions.auditToken.secretArn,
+      ...endpoints(api, functions),
       ControllerRoleArn: roleOf(functions.controller).roleArn,
       DecisionBusName: decisions.eventBusName,
       AlarmTopicArn: monitoring.alarms.topicArn,
@@ -91,6 +84,27 @@ export class NodesmithStack extends Stack {
         : { FunctionsSecurityGroupId: functions.securityGroup.securityGroupId }),
     });
   }
+}
+
+function controlApi(stack: Stack, config: NodesmithConfig, functions: NodesmithFunctions) {
+  return new ControlApi(stack, 'HttpApi', {
+    clusterName: config.clusterName,
+    auditWebhook: functions.auditWebhook,
+    wakeWebhook: functions.wakeWebhook,
+    operatorApi: functions.api,
+    logRetention: config.logRetentionDays as RetentionDays,
+  });
+}
+
+/** Where operators and the cluster's webhooks point, and the secrets of the webhooks' tokens. */
+function endpoints(api: ControlApi, functions: NodesmithFunctions): Record<string, string> {
+  return {
+    ApiUrl: api.url,
+    WakeWebhookUrl: `${api.url}/v1/wake/`,
+    WakeTokenSecretArn: functions.wakeToken.secretArn,
+    AuditWebhookUrl: `${api.url}/v1/audit`,
+    AuditTokenSecretArn: functions.auditToken.secretArn,
+  };
 }
 
 /** Each function that talks to Kubernetes, in the group that holds only what it does. */

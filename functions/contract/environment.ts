@@ -15,6 +15,8 @@ export const Variable = {
   adoptKarpenterNodes: 'ADOPT_KARPENTER_NODES',
   /** The audit webhook's bearer token. */
   auditTokenSecretArn: 'AUDIT_TOKEN_SECRET_ARN',
+  /** The admission wake's path token, current and previous (`{"token", "previousToken"}`). */
+  wakeTokenSecretArn: 'WAKE_TOKEN_SECRET_ARN',
   /** A self-managed cluster's kubeconfig secret; absent on EKS. */
   clusterSecretArn: 'CLUSTER_SECRET_ARN',
   /** A self-managed cluster, to the controller, for launches (EKS describes its own). */

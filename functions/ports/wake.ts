@@ -4,8 +4,11 @@
  * duplicated or reordered wake delays a decision by at most one tick and never makes it wrong.
  */
 
-/** Who asked: the audit relay, the interruption function, the schedule, the pools API, or the controller itself. */
-export type WakeSource = 'audit' | 'interruption' | 'schedule' | 'api' | 'controller';
+/**
+ * Who asked: the audit relay (audit events, or admission calls), the interruption function, the
+ * schedule, the pools API, or the controller itself.
+ */
+export type WakeSource = 'admission' | 'audit' | 'interruption' | 'schedule' | 'api' | 'controller';
 
 export interface Wake {
   readonly source: WakeSource;

@@ -5,18 +5,19 @@
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import type { QueuedWake } from '../simulated-work-queue.ts';
 
-/** The API Gateway (HTTP API, payload 2.0) event of a webhook POST to `/v1/audit`. */
-export function webhookEvent(body: string, token: string): APIGatewayProxyEventV2 {
+/** The API Gateway (HTTP API, payload 2.0) event of a kube-apiserver POST to a route. */
+function apiServerPost(
+  route: { path: string; key: string; pathParameters?: Record<string, string> },
+  headers: Record<string, string>,
+  body: string,
+): APIGatewayProxyEventV2 {
+  const userAgent = 'kube-apiserver-admission';
   return {
     version: '2.0',
-    routeKey: 'POST /v1/audit',
-    rawPath: '/v1/audit',
+    routeKey: route.key,
+    rawPath: route.path,
     rawQueryString: '',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'user-agent': 'kube-apiserver-admission',
-    },
+    headers: { ...headers, 'content-type': 'application/json', 'user-agent': userAgent },
     requestContext: {
       accountId: '111122223333',
       apiId: 'simulated',
@@ -24,20 +25,37 @@ export function webhookEvent(body: string, token: string): APIGatewayProxyEventV
       domainPrefix: 'simulated',
       http: {
         method: 'POST',
-        path: '/v1/audit',
+        path: route.path,
         protocol: 'HTTP/1.1',
         sourceIp: '10.0.0.10',
-        userAgent: 'kube-apiserver-admission',
+        userAgent,
       },
       requestId: 'simulated',
-      routeKey: 'POST /v1/audit',
+      routeKey: route.key,
       stage: '$default',
       time: '05/Jan/2026:09:00:00 +0000',
       timeEpoch: 1767603600000,
     },
+    ...(route.pathParameters === undefined ? {} : { pathParameters: route.pathParameters }),
     body,
     isBase64Encoded: false,
   };
+}
+
+/** The event of an audit webhook POST to `/v1/audit`, with its bearer token. */
+export function webhookEvent(body: string, token: string): APIGatewayProxyEventV2 {
+  const route = { path: '/v1/audit', key: 'POST /v1/audit' };
+  return apiServerPost(route, { authorization: `Bearer ${token}` }, body);
+}
+
+/** The event of an AdmissionReview POST to `/v1/wake/{token}`. */
+export function admissionEvent(body: string, token: string): APIGatewayProxyEventV2 {
+  const route = {
+    path: `/v1/wake/${token}`,
+    key: 'POST /v1/wake/{token}',
+    pathParameters: { token },
+  };
+  return apiServerPost(route, {}, body);
 }
 
 /** The SQS event of one batch of wakes, as Lambda's event source mapping delivers it. */

@@ -123,6 +123,7 @@ describe('every composition root', () => {
       Interruption: 'interruption',
       Api: 'api',
       AuditWebhook: 'audit-relay',
+      WakeWebhook: 'audit-relay',
       AuditLogs: 'audit-relay',
     };
     for (const [functionId, folder] of Object.entries(roots)) {

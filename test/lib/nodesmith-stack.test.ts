@@ -190,7 +190,7 @@ describe('the functions', () => {
       functions()
         .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
         .sort(),
-    ).toEqual(['Api', 'AuditLogs', 'AuditWebhook', 'Controller', 'Interruption']);
+    ).toEqual(['Api', 'AuditLogs', 'AuditWebhook', 'Controller', 'Interruption', 'WakeWebhook']);
     for (const [id, fn] of functions()) {
       expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
@@ -215,6 +215,11 @@ describe('the functions', () => {
     expect(env('AuditWebhook')).toEqual([
       'AUDIT_TOKEN_SECRET_ARN',
       'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+      'WORK_QUEUE_URL',
+    ]);
+    expect(env('WakeWebhook')).toEqual([
+      'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+      'WAKE_TOKEN_SECRET_ARN',
       'WORK_QUEUE_URL',
     ]);
   });
@@ -255,11 +260,13 @@ describe('the functions', () => {
   }
 
   it('give each composition root every setting it reads, on EKS and on a self-managed cluster', () => {
-    const roots = {
-      Controller: 'controller',
-      Interruption: 'interruption',
-      Api: 'api',
-      AuditWebhook: 'audit-relay',
+    // The relay's entry points share a root; each reads only the secret of its own token.
+    const roots: Record<string, { folder: string; readByTheOther: string[] }> = {
+      Controller: { folder: 'controller', readByTheOther: [] },
+      Interruption: { folder: 'interruption', readByTheOther: [] },
+      Api: { folder: 'api', readByTheOther: [] },
+      AuditWebhook: { folder: 'audit-relay', readByTheOther: [Variable.wakeTokenSecretArn] },
+      WakeWebhook: { folder: 'audit-relay', readByTheOther: [Variable.auditTokenSecretArn] },
     };
     // Lambda sets AWS_REGION itself; the controller reads these only for a self-managed cluster.
     const notOnEks = ['AWS_REGION', 'CLUSTER_ENDPOINT', 'KUBERNETES_VERSION'];
@@ -267,7 +274,7 @@ describe('the functions', () => {
       { built: eks, unread: notOnEks },
       { built: selfManaged, unread: ['AWS_REGION'] },
     ];
-    for (const [prefix, folder] of Object.entries(roots)) {
+    for (const [prefix, { folder, readByTheOther }] of Object.entries(roots)) {
       const read = startingSources(folder).flatMap((source) =>
         [...source.matchAll(/required\((?:Variable\.(\w+)|'(\w+)')\)/g)].map(
           ([, key, literal]) => Variable[key as keyof typeof Variable] ?? literal ?? '',
@@ -278,7 +285,7 @@ describe('the functions', () => {
         const given = resources(built, 'AWS::Lambda::Function').find(([id]) =>
           id.startsWith(prefix),
         )?.[1].Properties.Environment.Variables;
-        for (const name of read.filter((n) => !unread.includes(n))) {
+        for (const name of read.filter((n) => !unread.includes(n) && !readByTheOther.includes(n))) {
           expect(Object.keys(given ?? {}), `${prefix} reads ${name}`).toContain(name);
         }
       }
@@ -514,6 +521,7 @@ describe('IAM', () => {
     ]);
     expect(services('InterruptionRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
     expect(services('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
+    expect(services('WakeWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
     expect(services('AuditLogsRole')).toEqual(['logs', 'sqs']);
     expect(services('ApiRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
   });
@@ -538,7 +546,7 @@ describe('IAM', () => {
 });
 
 describe('the API', () => {
-  it('signs every operator route with IAM, leaves the audit route to the bearer token, and logs every request', () => {
+  it('signs every operator route with IAM, leaves the audit and wake routes to their tokens, and logs every request', () => {
     const routes = resources(selfManaged, 'AWS::ApiGatewayV2::Route').map(([, r]) => [
       r.Properties.RouteKey,
       r.Properties.AuthorizationType,
@@ -546,11 +554,43 @@ describe('the API', () => {
     expect(routes.sort()).toEqual([
       ['ANY /v1/{proxy+}', 'AWS_IAM'],
       ['POST /v1/audit', 'NONE'],
+      ['POST /v1/wake/{token}', 'NONE'],
     ]);
     selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'nodesmith-lab' });
     selfManaged.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
       DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
+    });
+  });
+
+  it('throttles the wake route on its own, keeps its token out of the access log, and says where to point the webhook', () => {
+    // Prepare
+    const [[stageId, stage]] = resources(eks, 'AWS::ApiGatewayV2::Stage') as [[string, Resource]];
+    const [[routeId]] = resources(eks, 'AWS::ApiGatewayV2::Route').filter(
+      ([, r]) => r.Properties.RouteKey === 'POST /v1/wake/{token}',
+    ) as [[string, Resource]];
+
+    // Assess
+    expect(stage.Properties.RouteSettings).toEqual({
+      'POST /v1/wake/{token}': { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 },
+    });
+    expect(eks.template.toJSON().Resources[stageId].DependsOn).toContain(routeId);
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+    expect(Object.values(format)).not.toContain('$context.path');
+    expect(format.route).toBe('$context.routeKey');
+    eks.template.hasOutput('WakeWebhookUrl', {
+      Value: { 'Fn::Join': ['', [Match.anyValue(), '/v1/wake/']] },
+    });
+    eks.template.hasOutput('WakeTokenSecretArn', {
+      Value: { Ref: Match.stringLikeRegexp('WakeToken') },
+    });
+    eks.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: {
+        SecretStringTemplate: '{}',
+        GenerateStringKey: 'token',
+        ExcludePunctuation: true,
+        PasswordLength: 48,
+      },
     });
   });
 
@@ -563,7 +603,7 @@ describe('the API', () => {
       dryRun: () => Promise.reject(new Error('not called')),
     }).map((route) => `${route.method} ${route.path}`);
 
-    // Assess: all under ANY /v1/{proxy+}, none on the bearer-token audit route
+    // Assess: all under ANY /v1/{proxy+}, none on the audit or wake routes
     expect(served).toEqual(
       expect.arrayContaining([
         'GET /v1/nodeoverlays',
@@ -572,7 +612,7 @@ describe('the API', () => {
         'DELETE /v1/nodeoverlays/{name}',
       ]),
     );
-    for (const route of served) expect(route).toMatch(/^[A-Z]+ \/v1\/(?!audit$)[^/]/);
+    for (const route of served) expect(route).toMatch(/^[A-Z]+ \/v1\/(?!audit$|wake\/)[^/]/);
   });
 });
 
@@ -668,6 +708,7 @@ describe('monitoring', () => {
       'ControllerErrors',
       'InterruptionDeadLetters',
       'InterruptionErrors',
+      'WakeWebhookErrors',
       'WorkDeadLetters',
     ]);
     const topics = resources(eks, 'AWS::SNS::Topic').map(([id]) => id);

@@ -22,7 +22,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Whether the object or status patch sets `PodScheduled=False` with reason `Unschedulable`. */
-function setsUnschedulable(body: unknown): boolean {
+export function setsUnschedulable(body: unknown): boolean {
   if (!isRecord(body) || !isRecord(body.status)) return false;
   const conditions = body.status.conditions;
   return (

@@ -27,9 +27,7 @@ import {
   parseAuditLine,
   toAuditEvent,
 } from './event.ts';
-
-/** API Gateway's own payload limit is 10 MB and Lambda's 6 MB; the apiserver sends ≤ 400 events. */
-export const DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+import { bodyBytes, DEFAULT_MAX_BODY_BYTES, reply, tooLarge } from './http-reply.ts';
 
 export interface WebhookDependencies {
   /** The expected bearer token (from Secrets Manager, cached by the caller). */
@@ -46,21 +44,6 @@ export type WebhookHandler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export type LogsHandler = (event: CloudWatchLogsEvent, context: Context) => Promise<void>;
-
-function reply(
-  statusCode: number,
-  body: Record<string, unknown>,
-): APIGatewayProxyStructuredResultV2 {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  };
-}
-
-function bodyBytes(event: APIGatewayProxyEventV2): Buffer {
-  return Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
-}
 
 /** The EventList's events, or the 400 reply that says what is wrong with it. */
 function readEventList(body: Buffer): AuditEvent[] | APIGatewayProxyStructuredResultV2 {
@@ -95,11 +78,8 @@ export function makeWebhookHandler(options: WebhookDependencies): WebhookHandler
       return reply(401, { error: 'missing or wrong bearer token' });
     }
     const body = bodyBytes(event);
-    if (body.length > maxBytes) {
-      return reply(413, {
-        error: `body of ${body.length} bytes is over the ${maxBytes}-byte limit`,
-      });
-    }
+    const refused = tooLarge(body, maxBytes);
+    if (refused !== undefined) return refused;
     const events = readEventList(body);
     if (!Array.isArray(events)) return events;
     const summary = await relay(events, deps);

@@ -1,15 +1,19 @@
 /**
- * The audit relay's composition root: the bearer token from Secrets Manager (read once per
- * container), the work queue from the environment the stack sets. `webhook` serves
- * `POST /v1/audit`; `logs` is the EKS audit log subscription's target.
+ * The audit relay's composition root: the tokens from Secrets Manager, each read (and its
+ * variable required) only by the entry point that checks it, the work queue from the
+ * environment the stack sets. `webhook` serves `POST /v1/audit`; `admission` serves
+ * `POST /v1/wake/{token}`; `logs` is the EKS audit log subscription's target.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { MINUTE_MS, TtlCache } from '../../adapters/cache/ttl-cache.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import { SqsWaker } from '../../adapters/sqs/sqs-waker.ts';
 import { Variable } from '../../contract/environment.ts';
+import { makeAdmissionHandler } from './admission.ts';
 import { makeLogsHandler, makeWebhookHandler } from './handler.ts';
+import { readWakeTokens, type WakeTokens } from './path-token.ts';
 
 const env = functionEnvironment('the audit relay');
 const logger = new Logger({ serviceName: 'nodesmith-audit-relay' });
@@ -17,16 +21,30 @@ const waker = new SqsWaker(new SQSClient({}), env.required(Variable.workQueueUrl
 const secrets = new SecretsManagerClient({});
 let token: Promise<string> | undefined;
 
+async function secretText(secretArn: string): Promise<string> {
+  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }));
+  return secret.SecretString ?? '';
+}
+
 function auditToken(): Promise<string> {
-  token ??= secrets
-    .send(new GetSecretValueCommand({ SecretId: env.required(Variable.auditTokenSecretArn) }))
-    .then((secret) => secret.SecretString ?? '')
-    .catch((err: unknown) => {
-      token = undefined;
-      throw err;
-    });
+  token ??= secretText(env.required(Variable.auditTokenSecretArn)).catch((err: unknown) => {
+    token = undefined;
+    throw err;
+  });
   return token;
 }
 
+/** Read again every five minutes, so a rotation reaches warm containers without a deploy. */
+const wakeTokens = new TtlCache<WakeTokens>(() => new Date(), 5 * MINUTE_MS);
+
 export const webhook = makeWebhookHandler({ token: auditToken, waker, logger });
+export const admission = makeAdmissionHandler({
+  tokens: () =>
+    wakeTokens.getOrLoad('tokens', async () =>
+      readWakeTokens(await secretText(env.required(Variable.wakeTokenSecretArn))),
+    ),
+  waker,
+  now: Date.now,
+  logger,
+});
 export const logs = makeLogsHandler({ waker, logger });

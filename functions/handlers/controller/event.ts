@@ -8,7 +8,7 @@ import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
 import { z } from 'zod';
 
 export const wakeMessage = z.object({
-  source: z.enum(['audit', 'interruption', 'schedule', 'api', 'controller']),
+  source: z.enum(['admission', 'audit', 'interruption', 'schedule', 'api', 'controller']),
   reason: z.string(),
 });
 

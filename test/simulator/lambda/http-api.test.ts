@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('the HTTP API as API Gateway serves it', () => {
-  it('has the template’s routes: the audit webhook open, the operator routes behind IAM', () => {
+  it('has the template’s routes: the audit webhook and the admission wake open, the operator routes behind IAM', () => {
     // Assess
     const named = routes.map((r) => ({
       ...r,
@@ -71,6 +71,12 @@ describe('the HTTP API as API Gateway serves it', () => {
         routeKey: 'POST /v1/audit',
         authorizationType: 'NONE',
         functionLogicalId: 'AuditWebhook',
+        payloadFormatVersion: '2.0',
+      },
+      {
+        routeKey: 'POST /v1/wake/{token}',
+        authorizationType: 'NONE',
+        functionLogicalId: 'WakeWebhook',
         payloadFormatVersion: '2.0',
       },
       {

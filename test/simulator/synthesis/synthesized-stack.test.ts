@@ -45,6 +45,7 @@ describe('the synthesized stack', () => {
       ['AuditWebhook', 'index.webhook'],
       ['Controller', 'index.handler'],
       ['Interruption', 'index.handler'],
+      ['WakeWebhook', 'index.admission'],
     ]);
     for (const { directory } of Object.values(functions)) {
       expect(existsSync(join(directory, 'index.mjs')), directory).toBe(true);

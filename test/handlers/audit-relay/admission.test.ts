@@ -1,0 +1,255 @@
+/**
+ * The admission wake as kube-apiserver calls it through API Gateway: every AdmissionReview is
+ * answered allowed with its uid and nothing else, pods created pending, pods newly unschedulable
+ * and nodes deleted become wakes, a burst becomes at most two wakes a window, and a call without
+ * the token is a 404 that wakes nothing. A forged call with the token can only cause a wake.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeAdmissionHandler } from '../../../functions/handlers/audit-relay/admission.ts';
+import type { WakeTokens } from '../../../functions/handlers/audit-relay/path-token.ts';
+import type { Wake } from '../../../functions/ports/wake.ts';
+import { admissionEvent } from '../../../simulator/run/lambda-events.ts';
+import { context, fixture } from './support.ts';
+
+const CURRENT = 'Zq4H0vX9s2LmP7aR1cT8yB3nK6eW5jU0dF2gQ9hV4iO7';
+const PREVIOUS = 'Pp0Ll9Kk8Jj7Hh6Gg5Ff4Dd3Ss2Aa1Qq0Ww9Ee8Rr7Tt6';
+
+class DelayRecordingWaker {
+  readonly wakes: { wake: Wake; delaySeconds: number }[] = [];
+  failWith: Error | undefined;
+
+  async wake(wake: Wake, delaySeconds = 0): Promise<void> {
+    if (this.failWith !== undefined) throw this.failWith;
+    this.wakes.push({ wake, delaySeconds });
+  }
+}
+
+function relay(tokens: WakeTokens = { current: CURRENT }) {
+  const waker = new DelayRecordingWaker();
+  const clock = { ms: 1_795_000_000_000 };
+  const handler = makeAdmissionHandler({
+    tokens: async () => tokens,
+    waker,
+    now: () => clock.ms,
+  });
+  const call = async (body: string, token = CURRENT) => {
+    const response = await handler(admissionEvent(body, token), context());
+    return { status: response.statusCode, body: JSON.parse(response.body ?? '{}') };
+  };
+  return { waker, call, clock };
+}
+
+/** A review of the fixture with its object changed, as another call would carry it. */
+function review(name: string, change: (request: Record<string, any>) => void): string {
+  const parsed = JSON.parse(fixture(name));
+  change(parsed.request);
+  return JSON.stringify(parsed);
+}
+
+describe('the admission wake', () => {
+  it.each([
+    ['admission-pod-create.json', '705ab4f5-6393-11e8-b7cc-42010a800002', '1 pod created'],
+    [
+      'admission-pod-unschedulable.json',
+      '0f8a2c1e-9d4b-4e7a-b3c5-6d7e8f9a0b1c',
+      '1 pod unschedulable',
+    ],
+    ['admission-node-delete.json', '3c9e1b7a-2f6d-4a8c-9e0b-1d2c3b4a5f6e', '1 node deleted'],
+  ])(
+    'answers %s allowed, with its uid and nothing else, and wakes the controller',
+    async (name, uid, reason) => {
+      // Prepare
+      const { waker, call } = relay();
+
+      // Act
+      const answer = await call(fixture(name));
+
+      // Assess
+      expect(answer).toEqual({
+        status: 200,
+        body: {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid, allowed: true },
+        },
+      });
+      expect(waker.wakes).toEqual([{ wake: { source: 'admission', reason }, delaySeconds: 0 }]);
+    },
+  );
+
+  it.each([
+    [
+      'a pod created on a node already',
+      'admission-pod-create.json',
+      (r: any) => {
+        r.object.spec.nodeName = 'ip-10-0-1-17';
+      },
+    ],
+    [
+      'a status update of a pod already unschedulable',
+      'admission-pod-unschedulable.json',
+      (r: any) => {
+        r.oldObject = r.object;
+      },
+    ],
+    [
+      'a status update that binds nothing and marks nothing',
+      'admission-pod-unschedulable.json',
+      (r: any) => {
+        r.object = r.oldObject;
+      },
+    ],
+    [
+      'a node created',
+      'admission-node-delete.json',
+      (r: any) => {
+        r.operation = 'CREATE';
+        r.object = r.oldObject;
+        r.oldObject = null;
+      },
+    ],
+    [
+      'a pod deleted',
+      'admission-pod-create.json',
+      (r: any) => {
+        r.operation = 'DELETE';
+        r.oldObject = r.object;
+        r.object = null;
+      },
+    ],
+    [
+      'a ConfigMap created',
+      'admission-pod-create.json',
+      (r: any) => {
+        r.resource = { group: '', version: 'v1', resource: 'configmaps' };
+      },
+    ],
+  ])('answers %s allowed and wakes nothing', async (_, name, change) => {
+    // Prepare
+    const { waker, call } = relay();
+
+    // Act
+    const answer = await call(review(name, change));
+
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.body.response).toEqual({ uid: expect.any(String), allowed: true });
+    expect(waker.wakes).toEqual([]);
+  });
+
+  it('turns a burst into one wake now and one at the end of the window', async () => {
+    // Prepare
+    const { waker, call, clock } = relay();
+    const body = fixture('admission-pod-create.json');
+
+    // Act: 300 pods in 400 ms, then one more after the window
+    for (let i = 0; i < 300; i += 1) {
+      await call(body);
+      clock.ms += 1;
+    }
+    clock.ms += 1000;
+    await call(body);
+
+    // Assess
+    expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([0, 1, 0]);
+  });
+
+  it('answers allowed even when the wake fails, and wakes on the next call', async () => {
+    // Prepare
+    const { waker, call } = relay();
+    waker.failWith = Object.assign(new Error('throttled'), { name: 'ThrottledError' });
+
+    // Act
+    const failed = await call(fixture('admission-pod-create.json'));
+    waker.failWith = undefined;
+    await call(fixture('admission-pod-create.json'));
+
+    // Assess
+    expect(failed.body.response.allowed).toBe(true);
+    expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([0]);
+  });
+
+  it('accepts the previous token while a rotation is under way', async () => {
+    // Prepare
+    const { waker, call } = relay({ current: CURRENT, previous: PREVIOUS });
+
+    // Act
+    const answer = await call(fixture('admission-node-delete.json'), PREVIOUS);
+
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(waker.wakes).toHaveLength(1);
+  });
+
+  it.each([
+    ['a wrong token', 'not-the-token-but-just-as-long-as-the-real-one-is'],
+    ['the token with a trailing character', `${CURRENT}x`],
+    ['the previous token once the rotation ended', PREVIOUS],
+    ['an empty token', ''],
+  ])('answers %s with 404 before reading the body, and wakes nothing', async (_, token) => {
+    // Prepare
+    const { waker, call } = relay();
+
+    // Act
+    const answer = await call('this is not JSON', token);
+
+    // Assess
+    expect(answer).toEqual({ status: 404, body: { message: 'Not Found' } });
+    expect(waker.wakes).toEqual([]);
+  });
+
+  it.each([
+    ['a body that is not JSON', '{"kind": "AdmissionReview",', 'body is not JSON'],
+    [
+      'a v1beta1 review',
+      '{"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{}}',
+      'apiVersion: expected "admission.k8s.io/v1"',
+    ],
+    [
+      'an operation Kubernetes does not have',
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'u',
+          operation: 'PATCH',
+          resource: { group: '', version: 'v1', resource: 'pods' },
+        },
+      }),
+      'request.operation: Invalid option: expected one of "CREATE"|"UPDATE"|"DELETE"|"CONNECT"',
+    ],
+  ])('refuses %s with 400 naming the problem, and wakes nothing', async (_, body, error) => {
+    // Prepare
+    const { waker, call } = relay();
+
+    // Act
+    const answer = await call(body);
+
+    // Assess
+    expect(answer).toEqual({ status: 400, body: { error } });
+    expect(waker.wakes).toEqual([]);
+  });
+
+  it('can do no more with a forged review than wake the controller', async () => {
+    // Prepare: a caller holding the token asks to deny, patch and warn
+    const { waker, call } = relay();
+    const forged = review('admission-pod-create.json', (r) => {
+      r.uid = 'forged';
+      r.dryRun = true;
+      r.object.metadata.annotations = { patch: '[{"op":"remove","path":"/spec"}]' };
+    });
+
+    // Act
+    const answer = await call(forged);
+
+    // Assess: the same answer as any call, and one wake that carries no work
+    expect(answer.body).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: 'forged', allowed: true },
+    });
+    expect(waker.wakes).toEqual([
+      { wake: { source: 'admission', reason: '1 pod created' }, delaySeconds: 0 },
+    ]);
+  });
+});
