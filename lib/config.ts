@@ -147,8 +147,22 @@ const contextFields = z.strictObject({
       message: `must be one of ${RETENTION_DAYS.join(', ')}`,
     })
     .default(30),
-  /** An EKS cluster's audit log group, subscribed to the audit relay. */
+  /**
+   * An EKS cluster's audit log group, subscribed to the audit relay: for clusters that already
+   * pay for audit logs. Left out, the admission wake and the tick are the wakes.
+   */
   auditLogGroupName: z.string().min(1).optional(),
+  /**
+   * `POST /v1/audit`, its function and bearer token, for a self-managed cluster's audit webhook.
+   * Left out: on for a self-managed cluster, off on EKS, which cannot send one.
+   */
+  auditWebhook: flag.optional(),
+  /** The controller's CloudWatch metrics. */
+  metrics: flag.default(true),
+  /** Alarms on dead letters, function errors and the capacity error rate, to an SNS topic. */
+  alarms: flag.default(true),
+  /** The CloudWatch dashboard of the controller's metrics. Left out: as `metrics`. */
+  dashboard: flag.optional(),
   /** The cluster's limits until some are set through the API (`nodesmith limits set`). */
   limits: limits.optional(),
   /**
@@ -169,7 +183,8 @@ type Context = z.output<typeof contextFields>;
 const contextSchema = contextFields
   .superRefine(checkClusterKind)
   .superRefine(checkVpc)
-  .superRefine(checkAuditLogGroup);
+  .superRefine(checkAuditLogGroup)
+  .superRefine(checkMonitoring);
 
 const SELF_MANAGED = [
   'clusterSecretArn',
@@ -179,6 +194,14 @@ const SELF_MANAGED = [
 /** A self-managed cluster needs all of its connection settings; an EKS cluster none of them. */
 function checkClusterKind(context: Context, ctx: z.RefinementCtx): void {
   if (context.clusterEndpoint === undefined) {
+    if (context.auditWebhook === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['auditWebhook'],
+        message:
+          'is for self-managed clusters: EKS cannot send an audit webhook; apply deploy/wake-webhook.yaml, or set auditLogGroupName to read the audit log',
+      });
+    }
     for (const key of [...SELF_MANAGED, 'serviceCidr', 'clusterCertificateAuthority'] as const) {
       if (context[key] !== undefined) {
         ctx.addIssue({
@@ -216,6 +239,16 @@ function checkAuditLogGroup(context: Context, ctx: z.RefinementCtx): void {
     code: 'custom',
     path: ['auditLogGroupName'],
     message: `must be ${expected}, where EKS writes the cluster’s audit log`,
+  });
+}
+
+/** The dashboard shows the controller's metrics; it would be empty without them. */
+function checkMonitoring(context: Context, ctx: z.RefinementCtx): void {
+  if (context.dashboard !== true || context.metrics) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['dashboard'],
+    message: 'shows the controller’s metrics: set metrics=true as well, or leave dashboard out',
   });
 }
 
@@ -262,6 +295,14 @@ export interface NodesmithConfig {
   readonly tickMinutes: number;
   readonly logRetentionDays: number;
   readonly auditLogGroupName?: string;
+  /** `POST /v1/audit` and its function and token, for a self-managed cluster's audit webhook. */
+  readonly auditWebhook: boolean;
+  /** Which of the monitoring lines of docs/cost.md the stack adds. */
+  readonly monitoring: {
+    readonly metrics: boolean;
+    readonly alarms: boolean;
+    readonly dashboard: boolean;
+  };
   /** The cluster's starting limits, as the functions read them (`CLUSTER_LIMITS`). */
   readonly limits?: Readonly<Record<string, string>>;
   /** Concurrency reserved for the controller; none when absent. */
@@ -350,6 +391,12 @@ function toConfig(context: Context): NodesmithConfig {
     tickMinutes: context.tickMinutes,
     logRetentionDays: context.logRetentionDays,
     adoptKarpenterNodes: context.adoptKarpenterNodes,
+    auditWebhook: context.auditWebhook ?? context.clusterEndpoint !== undefined,
+    monitoring: {
+      metrics: context.metrics,
+      alarms: context.alarms,
+      dashboard: context.dashboard ?? context.metrics,
+    },
     ...(context.auditLogGroupName === undefined
       ? {}
       : { auditLogGroupName: context.auditLogGroupName }),

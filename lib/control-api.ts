@@ -6,7 +6,7 @@
  * stage is throttled so a runaway client cannot run up cost, and the wake route more tightly.
  */
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi, HttpMethod, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -15,7 +15,8 @@ import { Construct } from 'constructs';
 
 export interface ControlApiProps {
   readonly clusterName: string;
-  readonly auditWebhook: IFunction;
+  /** A self-managed cluster's audit webhook; no `/v1/audit` route without it. */
+  readonly auditWebhook?: IFunction;
   /** The admission wake. */
   readonly wakeWebhook: IFunction;
   /** Every other `/v1/` route: the function answers 404 and 405 itself. */
@@ -58,33 +59,11 @@ export class ControlApi extends Construct {
     super(scope, id);
     this.api = new HttpApi(this, 'Resource', {
       apiName: `nodesmith-${props.clusterName}`,
-      description: 'Nodesmith: audit webhook and operator API',
+      description: 'Nodesmith: the cluster’s webhooks and the operator API',
       createDefaultStage: true,
     });
-    const [audit] = this.api.addRoutes({
-      path: '/v1/audit',
-      methods: [HttpMethod.POST],
-      integration: new HttpLambdaIntegration('AuditWebhook', props.auditWebhook),
-    });
-    if (audit !== undefined) {
-      Validations.of(audit).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          'kube-apiserver cannot sign requests; the relay compares its bearer token in constant time before reading the body',
-      });
-    }
-    const [wake] = this.api.addRoutes({
-      path: '/v1/wake/{token}',
-      methods: [HttpMethod.POST],
-      integration: new HttpLambdaIntegration('WakeWebhook', props.wakeWebhook),
-    });
-    if (wake !== undefined) {
-      Validations.of(wake).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          'kube-apiserver cannot sign admission calls; the relay compares the path token in constant time, answers allowed whatever it is sent, and can at most wake the controller',
-      });
-    }
+    if (props.auditWebhook !== undefined) this.#auditRoute(props.auditWebhook);
+    const wake = this.#wakeRoute(props.wakeWebhook);
     this.api.addRoutes({
       path: '/v1/{proxy+}',
       methods: [HttpMethod.ANY],
@@ -104,6 +83,35 @@ export class ControlApi extends Construct {
     stage.routeSettings = { [WAKE_ROUTE_KEY]: WAKE_THROTTLING };
     // A stage's route settings name a route that must already exist.
     if (wake !== undefined) this.api.defaultStage?.node.addDependency(wake);
+  }
+
+  #auditRoute(fn: IFunction): void {
+    const [audit] = this.api.addRoutes({
+      path: '/v1/audit',
+      methods: [HttpMethod.POST],
+      integration: new HttpLambdaIntegration('AuditWebhook', fn),
+    });
+    if (audit === undefined) return;
+    Validations.of(audit).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'kube-apiserver cannot sign requests; the relay compares its bearer token in constant time before reading the body',
+    });
+  }
+
+  #wakeRoute(fn: IFunction): HttpRoute | undefined {
+    const [wake] = this.api.addRoutes({
+      path: '/v1/wake/{token}',
+      methods: [HttpMethod.POST],
+      integration: new HttpLambdaIntegration('WakeWebhook', fn),
+    });
+    if (wake === undefined) return undefined;
+    Validations.of(wake).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'kube-apiserver cannot sign admission calls; the relay compares the path token in constant time, answers allowed whatever it is sent, and can at most wake the controller',
+    });
+    return wake;
   }
 
   /** The URL operators and the webhook kubeconfig point at. */

@@ -32,6 +32,10 @@ import {
 
 export interface MonitoringProps {
   readonly clusterName: string;
+  /** Whether the controller publishes its metrics: the capacity error rate alarm reads them. */
+  readonly metrics: boolean;
+  readonly alarms: boolean;
+  readonly dashboard: boolean;
   readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
   readonly functions: Readonly<Record<string, IFunction>>;
 }
@@ -50,13 +54,24 @@ function controllerMetric(name: string, statistic = 'Sum', period = Duration.min
   });
 }
 
+/**
+ * Each line is a setting (docs/cost.md, "Choosing the monitoring"): alarms and their topic and
+ * key, the dashboard, and the controller's metrics, which the dashboard and the capacity error
+ * rate alarm read.
+ */
 export class Monitoring extends Construct {
-  readonly alarms: ITopic;
+  /** The alarms' topic; none when alarms are off. */
+  readonly alarms?: ITopic;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    this.alarms = alarmTopic(this, props.clusterName);
-    const notify = new SnsAction(this.alarms);
+    if (props.alarms) this.alarms = this.#alarms(props);
+    if (props.dashboard) this.#dashboard(props);
+  }
+
+  #alarms(props: MonitoringProps): ITopic {
+    const topic = alarmTopic(this, props.clusterName);
+    const notify = new SnsAction(topic);
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
       this.#alarm(
         `${name}DeadLetters`,
@@ -68,8 +83,8 @@ export class Monitoring extends Construct {
     for (const [name, fn] of Object.entries(props.functions)) {
       this.#alarm(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 0, notify);
     }
-    this.#alarm('CapacityErrorRate', capacityErrorRate(), 0.5, notify);
-    this.#dashboard(props);
+    if (props.metrics) this.#alarm('CapacityErrorRate', capacityErrorRate(), 0.5, notify);
+    return topic;
   }
 
   #alarm(id: string, metric: IMetric, above: number, notify: SnsAction): void {

@@ -1,8 +1,9 @@
 /**
  * Nodesmith's functions and what each may touch: the controller (tables, work queue, decision
  * bus, EC2 and IAM through its permissions), the interruption function and the operator API
- * (tables, work queue), the audit webhook relay (its bearer token, the work queue) and, for EKS
- * audit logs, the log relay.
+ * (tables, work queue), the admission wake (its path token, the work queue), the audit webhook
+ * relay of a self-managed cluster (its bearer token, the work queue) and, for EKS audit logs, the
+ * log relay.
  * Each has its own role; only the functions that reach the cluster run in the deployment's VPC.
  */
 import { Annotations, type CfnElement, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
@@ -62,11 +63,12 @@ export function roleOf(fn: IFunction): IRole {
 export class NodesmithFunctions extends Construct {
   readonly controller: IFunction;
   readonly interruption: IFunction;
-  readonly auditWebhook: IFunction;
+  /** A self-managed cluster's audit webhook, when the deployment keeps it (`auditWebhook`). */
+  readonly auditWebhook?: IFunction;
   /** The operator API: pools, classes, the dry run and the status. */
   readonly api: IFunction;
-  /** The bearer token kube-apiserver's audit webhook sends. */
-  readonly auditToken: ISecret;
+  /** The bearer token kube-apiserver's audit webhook sends, with that webhook. */
+  readonly auditToken?: ISecret;
   /** The admission wake: AdmissionReviews at `POST /v1/wake/{token}`. */
   readonly wakeWebhook: IFunction;
   /** The token in the admission wake's path, current and previous: `{"token", "previousToken"}`. */
@@ -105,11 +107,10 @@ export class NodesmithFunctions extends Construct {
     this.interruption.addEventSource(
       new SqsEventSource(queues.interruption, { batchSize: 10, reportBatchItemFailures: true }),
     );
-    this.auditToken = new Secret(this, 'AuditToken', {
-      description: `Bearer token of kube-apiserver's audit webhook for Nodesmith (${config.clusterName})`,
-      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
-    });
-    this.auditWebhook = this.#auditWebhook();
+    if (config.auditWebhook) {
+      this.auditToken = auditTokenSecret(this, config.clusterName);
+      this.auditWebhook = this.#auditWebhook(this.auditToken);
+    }
     this.wakeToken = wakeTokenSecret(this, config.clusterName);
     this.wakeWebhook = this.#wakeWebhook();
     this.api = this.make(
@@ -143,6 +144,8 @@ export class NodesmithFunctions extends Construct {
           [Variable.eventBusName]: decisions.eventBusName,
           ...clusterEnvironment(config),
           ...(config.adoptKarpenterNodes ? { [Variable.adoptKarpenterNodes]: 'true' } : {}),
+          // Powertools' own switch: the pass still runs its metrics code, and publishes nothing.
+          ...(config.monitoring.metrics ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' }),
         },
       },
       true,
@@ -159,7 +162,7 @@ export class NodesmithFunctions extends Construct {
     return controller;
   }
 
-  #auditWebhook(): IFunction {
+  #auditWebhook(token: ISecret): IFunction {
     const webhook = this.make('AuditWebhook', {
       handlerFolder: 'audit-relay',
       handlerExport: 'webhook',
@@ -168,11 +171,11 @@ export class NodesmithFunctions extends Construct {
       memorySize: 256,
       environment: {
         [Variable.workQueueUrl]: this.#props.queues.work.queueUrl,
-        [Variable.auditTokenSecretArn]: this.auditToken.secretArn,
+        [Variable.auditTokenSecretArn]: token.secretArn,
       },
     });
-    this.auditToken.grantRead(webhook);
-    Validations.of(this.auditToken).acknowledge({
+    token.grantRead(webhook);
+    Validations.of(token).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
         "the token lives in kube-apiserver's audit webhook kubeconfig as well; rotating it is a change to the control plane's flags, made by the operator",
@@ -270,6 +273,13 @@ export class NodesmithFunctions extends Construct {
     this.all[id] = fn;
     return fn;
   }
+}
+
+function auditTokenSecret(scope: Construct, clusterName: string): ISecret {
+  return new Secret(scope, 'AuditToken', {
+    description: `Bearer token of kube-apiserver's audit webhook for Nodesmith (${clusterName})`,
+    generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+  });
 }
 
 /** `{"token": …}`: 48 letters and digits, safe in a URL path (docs/audit-relay.md). */

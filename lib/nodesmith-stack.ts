@@ -65,6 +65,7 @@ export class NodesmithStack extends Stack {
     clusterEndpointIngress(this, config, functions);
     const auditLogFailures = auditLogSubscription(this, config, functions);
     const monitoring = new Monitoring(this, 'Monitoring', {
+      ...config.monitoring,
       clusterName: config.clusterName,
       deadLetterQueues: {
         Work: queues.workDeadLetters,
@@ -77,7 +78,7 @@ export class NodesmithStack extends Stack {
       ...endpoints(api, functions),
       ControllerRoleArn: roleOf(functions.controller).roleArn,
       DecisionBusName: decisions.eventBusName,
-      AlarmTopicArn: monitoring.alarms.topicArn,
+      ...(monitoring.alarms === undefined ? {} : { AlarmTopicArn: monitoring.alarms.topicArn }),
       StateTableName: tables.state.tableName,
       ...(functions.securityGroup === undefined
         ? {}
@@ -102,8 +103,12 @@ function endpoints(api: ControlApi, functions: NodesmithFunctions): Record<strin
     ApiUrl: api.url,
     WakeWebhookUrl: `${api.url}/v1/wake/`,
     WakeTokenSecretArn: functions.wakeToken.secretArn,
-    AuditWebhookUrl: `${api.url}/v1/audit`,
-    AuditTokenSecretArn: functions.auditToken.secretArn,
+    ...(functions.auditToken === undefined
+      ? {}
+      : {
+          AuditWebhookUrl: `${api.url}/v1/audit`,
+          AuditTokenSecretArn: functions.auditToken.secretArn,
+        }),
   };
 }
 

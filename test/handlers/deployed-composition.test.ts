@@ -40,7 +40,7 @@ import { readDocuments } from '../../functions/manifests/documents.ts';
 import { parseEC2NodeClass } from '../../functions/manifests/karpenter/node-class.ts';
 import { lambdaContext } from '../../simulator/run/lambda-events.ts';
 import { aClaim, aLaunchContext, fixture } from '../adapters/ec2/support.ts';
-import { EKS_CONTEXT } from '../lib/stack-fixture.ts';
+import { EKS_CONTEXT, SELF_MANAGED_CONTEXT } from '../lib/stack-fixture.ts';
 import { templateEnvironments } from './template-environment.ts';
 
 const environments = templateEnvironments(EKS_CONTEXT);
@@ -63,8 +63,8 @@ const CLUSTER = {
 };
 
 /** Starts the function as Lambda would: its template environment, the region, the role's keys. */
-function startAs(functionId: string): void {
-  const environment = environments[functionId];
+function startAs(functionId: string, from = environments): void {
+  const environment = from[functionId];
   if (environment === undefined) throw new Error(`the template has no function ${functionId}`);
   for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
   vi.stubEnv('AWS_REGION', 'us-east-1');
@@ -118,16 +118,18 @@ afterAll(() => {
 
 describe('every composition root', () => {
   it('starts from exactly the environment the template gives it', async () => {
+    // Only a self-managed cluster's stack has the audit webhook.
+    const selfManaged = templateEnvironments(SELF_MANAGED_CONTEXT);
     const roots = {
-      Controller: 'controller',
-      Interruption: 'interruption',
-      Api: 'api',
-      AuditWebhook: 'audit-relay',
-      WakeWebhook: 'audit-relay',
-      AuditLogs: 'audit-relay',
-    };
-    for (const [functionId, folder] of Object.entries(roots)) {
-      startAs(functionId);
+      Controller: ['controller', environments],
+      Interruption: ['interruption', environments],
+      Api: ['api', environments],
+      AuditWebhook: ['audit-relay', selfManaged],
+      WakeWebhook: ['audit-relay', environments],
+      AuditLogs: ['audit-relay', environments],
+    } as const;
+    for (const [functionId, [folder, from]] of Object.entries(roots)) {
+      startAs(functionId, from);
       const root = await import(`../../functions/handlers/${folder}/index.ts`);
       expect(Object.keys(root), functionId).not.toHaveLength(0);
       vi.unstubAllEnvs();

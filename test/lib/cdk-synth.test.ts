@@ -35,10 +35,9 @@ describe('cdk synth', () => {
     const functions = Object.values(template.Resources as Record<string, any>).filter(
       (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions).toHaveLength(5);
+    expect(functions).toHaveLength(4);
     const bundles = readdirSync(result.outdir).filter((d) => d.startsWith('asset.'));
     const withCode = bundles.filter((d) => existsSync(join(result.outdir, d, 'index.mjs')));
-    // The audit webhook and the admission wake are two entry points of one bundle.
     expect(withCode).toHaveLength(4);
     for (const bundle of withCode) {
       const code = readFileSync(join(result.outdir, bundle, 'index.mjs'), 'utf8');

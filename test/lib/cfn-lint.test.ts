@@ -1,6 +1,6 @@
 /**
- * cfn-lint, as a reviewer runs it, over every shape the stack takes: the defaults, EKS with its
- * audit log subscription, starting limits, reserved concurrency and adoption of Karpenter's
+ * cfn-lint, as a reviewer runs it, over every shape the stack takes: the defaults, no monitoring,
+ * EKS with its audit log subscription, starting limits, reserved concurrency and adoption of Karpenter's
  * nodes, EKS in a VPC with the cluster's security group, and a self-managed cluster in a VPC. One synthesis per shape
  * (without bundling: cfn-lint reads the template, not the code), one cfn-lint run over all.
  */
@@ -11,6 +11,12 @@ import { buildStack, EKS_CONTEXT, NODE_ROLE, SELF_MANAGED_CONTEXT } from './stac
 
 const VARIANTS: Readonly<Record<string, Record<string, unknown>>> = {
   defaults: { clusterName: 'shop', nodeRoleArn: NODE_ROLE },
+  'no metrics, alarms or dashboard': {
+    clusterName: 'shop',
+    nodeRoleArn: NODE_ROLE,
+    metrics: false,
+    alarms: false,
+  },
   'audit log, limits, reserved concurrency and adoption': {
     ...EKS_CONTEXT,
     limits: { nodes: 400, 'nodesmith.io/hourly-cost': '900' },

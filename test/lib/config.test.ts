@@ -27,7 +27,32 @@ describe('the deployment configuration', () => {
       tickMinutes: 1,
       logRetentionDays: 30,
       adoptKarpenterNodes: false,
+      auditWebhook: false,
+      monitoring: { metrics: true, alarms: true, dashboard: true },
     });
+  });
+
+  it('keeps the audit webhook for a self-managed cluster unless told, and refuses it on EKS', () => {
+    // Assess
+    expect(loadConfig(SELF_MANAGED_CONTEXT).auditWebhook).toBe(true);
+    expect(loadConfig({ ...SELF_MANAGED_CONTEXT, auditWebhook: 'false' }).auditWebhook).toBe(false);
+    expect(problems({ ...EKS_CONTEXT, auditWebhook: true })).toContain(
+      'auditWebhook: is for self-managed clusters: EKS cannot send an audit webhook; apply deploy/wake-webhook.yaml, or set auditLogGroupName to read the audit log, got true',
+    );
+  });
+
+  it('makes each monitoring line a choice, the dashboard following the metrics it shows', () => {
+    // Act
+    const choose = (context: Record<string, unknown>) =>
+      loadConfig({ ...EKS_CONTEXT, ...context }).monitoring;
+
+    // Assess
+    expect(choose({ alarms: 'false' })).toEqual({ metrics: true, alarms: false, dashboard: true });
+    expect(choose({ dashboard: false })).toEqual({ metrics: true, alarms: true, dashboard: false });
+    expect(choose({ metrics: false })).toEqual({ metrics: false, alarms: true, dashboard: false });
+    expect(problems({ ...EKS_CONTEXT, metrics: false, dashboard: true })).toContain(
+      'dashboard: shows the controller’s metrics: set metrics=true as well, or leave dashboard out, got true',
+    );
   });
 
   it('reads adoptKarpenterNodes as a boolean, or as its text from -c, and fails anything else', () => {

@@ -190,7 +190,7 @@ describe('the functions', () => {
       functions()
         .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
         .sort(),
-    ).toEqual(['Api', 'AuditLogs', 'AuditWebhook', 'Controller', 'Interruption', 'WakeWebhook']);
+    ).toEqual(['Api', 'AuditLogs', 'Controller', 'Interruption', 'WakeWebhook']);
     for (const [id, fn] of functions()) {
       expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
@@ -212,7 +212,12 @@ describe('the functions', () => {
       'STATE_TABLE',
       'WORK_QUEUE_URL',
     ]);
-    expect(env('AuditWebhook')).toEqual([
+    const selfManagedEnv = (prefix: string) =>
+      Object.keys(
+        resources(selfManaged, 'AWS::Lambda::Function').find(([id]) => id.startsWith(prefix))?.[1]
+          .Properties.Environment.Variables ?? {},
+      ).sort();
+    expect(selfManagedEnv('AuditWebhook')).toEqual([
       'AUDIT_TOKEN_SECRET_ARN',
       'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
       'WORK_QUEUE_URL',
@@ -265,6 +270,7 @@ describe('the functions', () => {
       Controller: { folder: 'controller', readByTheOther: [] },
       Interruption: { folder: 'interruption', readByTheOther: [] },
       Api: { folder: 'api', readByTheOther: [] },
+      // Only a self-managed cluster has an audit webhook.
       AuditWebhook: { folder: 'audit-relay', readByTheOther: [Variable.wakeTokenSecretArn] },
       WakeWebhook: { folder: 'audit-relay', readByTheOther: [Variable.auditTokenSecretArn] },
     };
@@ -282,6 +288,7 @@ describe('the functions', () => {
       );
       expect(read.length, folder).toBeGreaterThan(0);
       for (const { built, unread } of stacks) {
+        if (prefix === 'AuditWebhook' && built === eks) continue;
         const given = resources(built, 'AWS::Lambda::Function').find(([id]) =>
           id.startsWith(prefix),
         )?.[1].Properties.Environment.Variables;
@@ -334,6 +341,32 @@ describe('the functions', () => {
       FilterPattern: Match.stringLikeRegexp('objectRef.resource = "pods"'),
     });
     expect(resources(selfManaged, 'AWS::Logs::SubscriptionFilter')).toHaveLength(0);
+  });
+
+  it('leave the audit log and the audit webhook out unless chosen: the admission wake is the EKS wake', () => {
+    // Prepare
+    const plain = buildStack({ clusterName: 'shop', nodeRoleArn: NODE_ROLE });
+    const routes = (built: BuiltStack) =>
+      resources(built, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    const secrets = (built: BuiltStack) =>
+      resources(built, 'AWS::SecretsManager::Secret').map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+
+    // Assess
+    expect(resources(plain, 'AWS::Logs::SubscriptionFilter')).toEqual([]);
+    expect(routes(plain).sort()).toEqual(['ANY /v1/{proxy+}', 'POST /v1/wake/{token}']);
+    expect(secrets(plain)).toEqual(['FunctionsWakeToken']);
+    expect(Object.keys(plain.template.findOutputs('*')).sort()).toEqual([
+      'AlarmTopicArn',
+      'ApiUrl',
+      'ControllerRoleArn',
+      'DecisionBusName',
+      'StateTableName',
+      'WakeTokenSecretArn',
+      'WakeWebhookUrl',
+    ]);
+    expect(secrets(selfManaged).sort()).toEqual(['FunctionsAuditToken', 'FunctionsWakeToken']);
+    selfManaged.template.hasOutput('AuditWebhookUrl', Match.anyValue());
+    selfManaged.template.hasOutput('AuditTokenSecretArn', Match.anyValue());
   });
 
   it('keep audit log batches the relay failed in a queue of their own, alarmed', () => {
@@ -520,7 +553,9 @@ describe('IAM', () => {
       'ssm',
     ]);
     expect(services('InterruptionRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
-    expect(services('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
+    const selfManagedServices = (prefix: string) =>
+      [...new Set(actionsOf(statementsOf(selfManaged, prefix)).map((a) => a.split(':')[0]))].sort();
+    expect(selfManagedServices('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
     expect(services('WakeWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
     expect(services('AuditLogsRole')).toEqual(['logs', 'sqs']);
     expect(services('ApiRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
@@ -703,7 +738,6 @@ describe('monitoring', () => {
       'ApiErrors',
       'AuditLogsDeadLetters',
       'AuditLogsErrors',
-      'AuditWebhookErrors',
       'CapacityErrorRate',
       'ControllerErrors',
       'InterruptionDeadLetters',
@@ -735,5 +769,31 @@ describe('monitoring', () => {
     const metrics = JSON.stringify(rate?.Properties.Metrics);
     expect(metrics).toContain('karpenter_nodeclaims_created_total');
     expect(metrics).toContain('LaunchFailures');
+  });
+
+  it('leaves out each line that is turned off: alarms with their topic and key, the dashboard, the metrics', () => {
+    // Prepare
+    const quiet = buildStack({ ...EKS_CONTEXT, metrics: false, alarms: false });
+    const noMetrics = buildStack({ ...EKS_CONTEXT, metrics: false });
+    const controllerEnv = (built: BuiltStack) =>
+      resources(built, 'AWS::Lambda::Function').find(([id]) => id.startsWith('Controller'))?.[1]
+        .Properties.Environment.Variables;
+
+    // Assess
+    for (const type of [
+      'AWS::CloudWatch::Alarm',
+      'AWS::CloudWatch::Dashboard',
+      'AWS::SNS::Topic',
+      'AWS::KMS::Key',
+    ]) {
+      expect(resources(quiet, type), type).toEqual([]);
+    }
+    expect(Object.keys(quiet.template.findOutputs('AlarmTopicArn'))).toEqual([]);
+    expect(controllerEnv(quiet)).toMatchObject({ POWERTOOLS_METRICS_DISABLED: 'true' });
+    expect(controllerEnv(eks)).not.toHaveProperty('POWERTOOLS_METRICS_DISABLED');
+    const alarms = resources(noMetrics, 'AWS::CloudWatch::Alarm').map(([id]) => id);
+    expect(alarms.some((id) => id.includes('CapacityErrorRate'))).toBe(false);
+    expect(alarms.some((id) => id.includes('ControllerErrors'))).toBe(true);
+    expect(resources(noMetrics, 'AWS::CloudWatch::Dashboard')).toEqual([]);
   });
 });

@@ -507,20 +507,20 @@ describe('the other roles', () => {
     );
   });
 
-  it("the audit webhook reads its token, and another secret is answered as Secrets Manager's AccessDeniedException", () => {
+  it("the admission wake reads its token, and another secret is answered as Secrets Manager's AccessDeniedException", () => {
     // Prepare
     const account = world();
     const token = POLICIES.resources.ref(
-      Object.keys(TEMPLATE.Resources).find((id) => id.startsWith('FunctionsAuditToken')) as string,
+      Object.keys(TEMPLATE.Resources).find((id) => id.startsWith('FunctionsWakeToken')) as string,
     );
     const other = 'arn:aws:secretsmanager:us-east-1:111122223333:secret:other-AbCdEf';
 
     // Act
-    const own = account.authorize('AuditWebhook', 'secretsmanager', {
+    const own = account.authorize('WakeWebhook', 'secretsmanager', {
       name: 'GetSecretValue',
       input: { SecretId: token },
     });
-    const denied = account.authorize('AuditWebhook', 'secretsmanager', {
+    const denied = account.authorize('WakeWebhook', 'secretsmanager', {
       name: 'GetSecretValue',
       input: { SecretId: other },
     });
@@ -533,7 +533,7 @@ describe('the other roles', () => {
     });
     expect(denied?.message).toMatch(
       new RegExp(
-        `^User: arn:aws:sts::111122223333:assumed-role/Nodesmith-AuditWebhookRole\\w+/AuditWebhook is not authorized to perform: secretsmanager:GetSecretValue on resource: ${other} because no identity-based policy allows the secretsmanager:GetSecretValue action$`,
+        `^User: arn:aws:sts::111122223333:assumed-role/Nodesmith-WakeWebhookRole\\w+/WakeWebhook is not authorized to perform: secretsmanager:GetSecretValue on resource: ${other} because no identity-based policy allows the secretsmanager:GetSecretValue action$`,
       ),
     );
   });

@@ -43,7 +43,7 @@ describe('template policies on an EKS cluster', () => {
 
   it('maps every function to its own role, each with the policies attached to it', () => {
     // Prepare
-    const functions = ['Controller', 'Interruption', 'AuditWebhook', 'Api', 'AuditLogs'];
+    const functions = ['Controller', 'Interruption', 'WakeWebhook', 'Api', 'AuditLogs'];
 
     // Act
     const roles = functions.map(
@@ -101,24 +101,24 @@ describe('template policies on an EKS cluster', () => {
     );
   });
 
-  it('lets the audit webhook read the audit token secret, by the ARN its Ref resolves to, and no other', () => {
+  it('lets the admission wake read the wake token secret, by the ARN its Ref resolves to, and no other', () => {
     // Prepare
     const secret = resources.ref(
-      logicalId(template, 'FunctionsAuditToken', 'AWS::SecretsManager::Secret'),
+      logicalId(template, 'FunctionsWakeToken', 'AWS::SecretsManager::Secret'),
     );
 
     // Act
-    const own = allows(policies, 'AuditWebhook', 'secretsmanager:GetSecretValue', secret);
+    const own = allows(policies, 'WakeWebhook', 'secretsmanager:GetSecretValue', secret);
     const other = allows(
       policies,
-      'AuditWebhook',
+      'WakeWebhook',
       'secretsmanager:GetSecretValue',
       `${secret.slice(0, -6)}XXXXXX`,
     );
 
     // Assess
     expect(secret).toMatch(
-      /^arn:aws:secretsmanager:us-east-1:111122223333:secret:Nodesmith-FunctionsAuditToken\w+-[\w-]{6}$/,
+      /^arn:aws:secretsmanager:us-east-1:111122223333:secret:Nodesmith-FunctionsWakeToken\w+-[\w-]{6}$/,
     );
     expect({ own, other }).toEqual({ own: true, other: false });
   });

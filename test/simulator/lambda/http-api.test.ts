@@ -60,19 +60,13 @@ afterAll(async () => {
 });
 
 describe('the HTTP API as API Gateway serves it', () => {
-  it('has the template’s routes: the audit webhook and the admission wake open, the operator routes behind IAM', () => {
+  it('has the template’s routes: the admission wake open, the operator routes behind IAM', () => {
     // Assess
     const named = routes.map((r) => ({
       ...r,
       functionLogicalId: r.functionLogicalId.slice(0, -8),
     }));
     expect(named).toEqual([
-      {
-        routeKey: 'POST /v1/audit',
-        authorizationType: 'NONE',
-        functionLogicalId: 'AuditWebhook',
-        payloadFormatVersion: '2.0',
-      },
       {
         routeKey: 'POST /v1/wake/{token}',
         authorizationType: 'NONE',
@@ -143,21 +137,19 @@ describe('the HTTP API as API Gateway serves it', () => {
     });
   });
 
-  it('passes the audit webhook’s bearer token on unsigned, to the relay alone', async () => {
+  it('passes the admission wake’s path token on unsigned, to the relay alone', async () => {
     // Act
-    const post = await fetch(`${api.url}/v1/audit`, {
+    const post = await fetch(`${api.url}/v1/wake/token-0`, {
       method: 'POST',
-      headers: { authorization: 'Bearer token-0', 'content-type': 'application/json' },
-      body: '{"kind":"EventList","items":[]}',
+      headers: { 'content-type': 'application/json' },
+      body: '{"kind":"AdmissionReview"}',
     });
-    const get = await fetch(`${api.url}/v1/audit`, {
-      headers: { authorization: 'Bearer token-0' },
-    });
+    const get = await fetch(`${api.url}/v1/wake/token-0`);
     // Assess
     expect(post.status).toBe(200);
     expect(get.status).toBe(403);
-    expect(invoked.map((i) => i.functionId.slice(0, -8))).toEqual(['AuditWebhook']);
-    expect(invoked[0]?.event.headers.authorization).toBe('Bearer token-0');
+    expect(invoked.map((i) => i.functionId.slice(0, -8))).toEqual(['WakeWebhook']);
+    expect(invoked[0]?.event.pathParameters).toEqual({ token: 'token-0' });
     expect(invoked[0]?.event.requestContext.authorizer).toBeUndefined();
   });
 
@@ -168,7 +160,7 @@ describe('the HTTP API as API Gateway serves it', () => {
     };
     // Act
     const nowhere = await fetch(`${api.url}/healthz`);
-    const failing = await fetch(`${api.url}/v1/audit`, { method: 'POST', body: '{}' });
+    const failing = await fetch(`${api.url}/v1/wake/token-0`, { method: 'POST', body: '{}' });
     // Assess
     expect([nowhere.status, await nowhere.json()]).toEqual([404, { message: 'Not Found' }]);
     expect([failing.status, await failing.json()]).toEqual([

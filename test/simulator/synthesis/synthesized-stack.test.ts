@@ -42,7 +42,6 @@ describe('the synthesized stack', () => {
     expect(handlers.sort()).toEqual([
       ['Api', 'index.handler'],
       ['AuditLogs', 'index.logs'],
-      ['AuditWebhook', 'index.webhook'],
       ['Controller', 'index.handler'],
       ['Interruption', 'index.handler'],
       ['WakeWebhook', 'index.admission'],
