@@ -10,11 +10,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type {
-  APIGatewayProxyEventV2,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { admissionSignal } from '../../domain/admission/admission-signal.ts';
 import type { Waker } from '../../ports/wake.ts';
 import {
@@ -24,6 +20,7 @@ import {
   toAdmissionRequest,
 } from './admission-review.ts';
 import { firstIssue } from './event.ts';
+import type { WebhookHandler } from './handler.ts';
 import { bodyBytes, DEFAULT_MAX_BODY_BYTES, reply, tooLarge } from './http-reply.ts';
 import { pathTokenMatches, type WakeTokens } from './path-token.ts';
 import { type WakeOutcome, WakeWindow } from './wake-window.ts';
@@ -44,10 +41,8 @@ export interface AdmissionDependencies {
   readonly wakeBudgetMs?: number;
 }
 
-export type AdmissionHandler = (
-  event: APIGatewayProxyEventV2,
-  context: Context,
-) => Promise<APIGatewayProxyStructuredResultV2>;
+/** An API Gateway proxy handler, as the audit webhook's. */
+export type AdmissionHandler = WebhookHandler;
 
 /** The wake's outcome, or `late` when the budget ran out first (the wake may still land). */
 async function withinBudget(wake: Promise<WakeOutcome>, budgetMs: number) {
