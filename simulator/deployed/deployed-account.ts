@@ -123,14 +123,22 @@ export class DeployedAccount {
 
   /**
    * A generated secret gets a value made from its name: the simulation's runs repeat, and the
-   * value is the simulation's own.
+   * value is the simulation's own. With a `SecretStringTemplate` and `GenerateStringKey`, the
+   * value goes into the template's JSON under that key, as Secrets Manager puts it.
    */
   #createSecrets({ template, account }: DeployedAccountOptions): void {
     const names = new PhysicalResources(template.Resources, account);
-    for (const [id] of resourcesOfType(template, 'AWS::SecretsManager::Secret')) {
+    for (const [id, properties] of resourcesOfType(template, 'AWS::SecretsManager::Secret')) {
       const name = names.nameOf(id);
       const value = createHash('sha256').update(`secret:${name}`).digest('base64url');
-      this.secrets.put(name, value);
+      const generate = (properties.GenerateSecretString ?? {}) as Record<string, unknown>;
+      const key = generate.GenerateStringKey;
+      if (typeof key !== 'string') {
+        this.secrets.put(name, value);
+        continue;
+      }
+      const shape = JSON.parse(String(generate.SecretStringTemplate ?? '{}')) as object;
+      this.secrets.put(name, JSON.stringify({ ...shape, [key]: value }));
     }
   }
 }
