@@ -157,7 +157,7 @@ const contextFields = z.strictObject({
    * Left out: on for a self-managed cluster, off on EKS, which cannot send one.
    */
   auditWebhook: flag.optional(),
-  /** The controller's CloudWatch metrics. */
+  /** The functions' CloudWatch metrics (Powertools EMF): the controller's and interruption's. */
   metrics: flag.default(true),
   /** Alarms on dead letters, function errors and the capacity error rate, to an SNS topic. */
   alarms: flag.default(true),

@@ -144,8 +144,6 @@ export class NodesmithFunctions extends Construct {
           [Variable.eventBusName]: decisions.eventBusName,
           ...clusterEnvironment(config),
           ...(config.adoptKarpenterNodes ? { [Variable.adoptKarpenterNodes]: 'true' } : {}),
-          // Powertools' own switch: the pass still runs its metrics code, and publishes nothing.
-          ...(config.monitoring.metrics ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' }),
         },
       },
       true,
@@ -266,6 +264,11 @@ export class NodesmithFunctions extends Construct {
     const { config, queues } = this.#props;
     const fn = new NodesmithFunction(Stack.of(this), id, {
       ...props,
+      // Powertools' own switch: a function still runs its metrics code, and publishes nothing.
+      environment: {
+        ...props.environment,
+        ...(config.monitoring.metrics ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' }),
+      },
       ...(reachesCluster ? this.#placement() : {}),
       logRetention: config.logRetentionDays as RetentionDays,
     }).function;
