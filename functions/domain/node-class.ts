@@ -73,6 +73,16 @@ export interface ResolvedSecurityGroup {
   readonly name?: string;
 }
 
+/**
+ * Idle connection tracking timeouts in seconds for the interfaces a launch template spells out
+ * (aws: pkg/apis/v1/ec2nodeclass.go `ConnectionTracking`); absent ones keep EC2's defaults.
+ */
+export interface ConnectionTracking {
+  readonly tcpEstablishedTimeout?: number;
+  readonly udpStreamTimeout?: number;
+  readonly udpTimeout?: number;
+}
+
 export interface EC2NodeClass {
   readonly metadata: {
     readonly name: string;
@@ -91,6 +101,8 @@ export interface EC2NodeClass {
     readonly kubelet?: KubeletConfiguration;
     readonly blockDeviceMappings?: readonly BlockDeviceMapping[];
     readonly instanceStorePolicy?: 'RAID0';
+    /** Narrows the instance types to Nitro ones, which alone accept the timeouts. */
+    readonly connectionTracking?: ConnectionTracking;
   };
   readonly status?: {
     /** The subnets the selector terms resolve to now: a node launched into another has drifted. */

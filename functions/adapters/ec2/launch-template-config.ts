@@ -4,7 +4,7 @@
  * other security groups, user data, disks) names a new one (aws: pkg/providers/launchtemplate).
  */
 import { createHash } from 'node:crypto';
-import type { AmiFamily, BlockDeviceMapping } from '../../domain/node-class.ts';
+import type { AmiFamily, BlockDeviceMapping, ConnectionTracking } from '../../domain/node-class.ts';
 import type {
   CpuOptions,
   LaunchableNodeClass,
@@ -25,6 +25,7 @@ export interface LaunchTemplateConfig {
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring: boolean;
   readonly cpuOptions?: CpuOptions;
+  readonly connectionTracking?: ConnectionTracking;
   readonly tags: Readonly<Record<string, string>>;
   /** The reservation a reserved launch targets; absent on any other launch. */
   readonly capacityReservation?: TargetedReservation;
@@ -85,6 +86,9 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
     metadataOptions: metadataOptions(spec.metadataOptions),
     detailedMonitoring: spec.detailedMonitoring ?? false,
     ...(spec.cpuOptions === undefined ? {} : { cpuOptions: spec.cpuOptions }),
+    ...(spec.connectionTracking === undefined
+      ? {}
+      : { connectionTracking: spec.connectionTracking }),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;

@@ -1,10 +1,11 @@
 /** A launch template's content in EC2's request shape (aws: pkg/providers/launchtemplate). */
 import type {
+  ConnectionTrackingSpecificationRequest,
   LaunchTemplateBlockDeviceMappingRequest,
   RequestLaunchTemplateData,
   VolumeType,
 } from '@aws-sdk/client-ec2';
-import type { BlockDeviceMapping } from '../../domain/node-class.ts';
+import type { BlockDeviceMapping, ConnectionTracking } from '../../domain/node-class.ts';
 import { parseUnits } from '../../domain/quantity.ts';
 import { GiB } from '../../domain/resources.ts';
 import type { LaunchTemplateConfig } from './launch-template-config.ts';
@@ -38,16 +39,39 @@ function toBlockDeviceMapping(
   };
 }
 
+/** EC2's shape of the class's timeouts, or nothing when it sets none (keeping EC2's defaults). */
+function connectionTrackingSpecification(
+  timeouts: ConnectionTracking | undefined,
+): ConnectionTrackingSpecificationRequest | undefined {
+  if (timeouts === undefined) return undefined;
+  return {
+    TcpEstablishedTimeout: timeouts.tcpEstablishedTimeout,
+    UdpStreamTimeout: timeouts.udpStreamTimeout,
+    UdpTimeout: timeouts.udpTimeout,
+  };
+}
+
+/** Only the settings of the primary interface need it spelled out; the rest are EC2's defaults. */
+function needsPrimaryInterface(config: LaunchTemplateConfig): boolean {
+  return config.associatePublicIPAddress !== undefined || config.connectionTracking !== undefined;
+}
+
 /**
  * Security groups go on the network interface when it is spelled out (to set the public IP
- * choice); EC2 refuses them in both places.
+ * choice or connection tracking, as Karpenter's `generateNetworkInterfaces` does); EC2 refuses
+ * them in both places.
  */
 function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
   const groups = [...config.securityGroupIds];
-  if (config.associatePublicIPAddress === undefined) return { SecurityGroupIds: groups };
+  if (!needsPrimaryInterface(config)) return { SecurityGroupIds: groups };
   return {
     NetworkInterfaces: [
-      { DeviceIndex: 0, AssociatePublicIpAddress: config.associatePublicIPAddress, Groups: groups },
+      {
+        DeviceIndex: 0,
+        AssociatePublicIpAddress: config.associatePublicIPAddress,
+        Groups: groups,
+        ConnectionTrackingSpecification: connectionTrackingSpecification(config.connectionTracking),
+      },
     ],
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The instance types a NodePool's EC2NodeClass can launch in a region, with Karpenter's
  * capacity and allocatable estimate, well-known label requirements and priced offerings.
+ * Types the class's launch settings rule out are left out (`node-class-compatibility.ts`).
  * Pure and deterministic: the same options give the same list, sorted by name.
  */
 import type { InstanceType } from '../instance-type.ts';
 import { type EC2NodeClass, isWindows } from '../node-class.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { instanceTypeRequirements, sharedRequirements } from './instance-type-requirements.ts';
+import { isCompatibleWithNodeClass } from './node-class-compatibility.ts';
 import { nodeClassSettings } from './node-class-settings.ts';
 import { nodeResources } from './node-resources.ts';
 import { buildOfferings, type OfferingZone, type SpotPrices } from './offerings.ts';
@@ -110,7 +112,10 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     windowsBuild: settings.traits.windowsBuild,
     zones,
   });
-  return [...options.catalog].sort(byName).map((entry): InstanceType => {
+  const compatible = options.catalog.filter((entry) =>
+    isCompatibleWithNodeClass(entry, options.nodeClass),
+  );
+  return compatible.sort(byName).map((entry): InstanceType => {
     const prices = pricesOf(entry, options, windows);
     const offerings = buildOfferings({ instanceType: entry.name, zones, ...prices, unavailable });
     const offered = offerings.length > 0;

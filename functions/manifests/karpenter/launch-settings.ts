@@ -26,12 +26,20 @@ export const networkInterfaces = z.array(
   }),
 );
 
-/** Idle timeouts in seconds, within the ranges EC2 accepts. */
-export const connectionTracking = z.strictObject({
-  tcpEstablishedTimeout: z.int().min(60).max(432000).optional(),
-  udpStreamTimeout: z.int().min(60).max(180).optional(),
-  udpTimeout: z.int().min(30).max(60).optional(),
-});
+/** Idle timeouts in seconds, within the ranges EC2 accepts; an empty object says nothing. */
+export const connectionTracking = z
+  .strictObject({
+    tcpEstablishedTimeout: z.int().min(60).max(432000).optional(),
+    udpStreamTimeout: z.int().min(60).max(180).optional(),
+    udpTimeout: z.int().min(30).max(60).optional(),
+  })
+  .refine(
+    (timeouts) =>
+      timeouts.tcpEstablishedTimeout !== undefined ||
+      timeouts.udpStreamTimeout !== undefined ||
+      timeouts.udpTimeout !== undefined,
+    'at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set',
+  );
 
 /**
  * Nested virtualization (aws v1.13+). `disabled` goes to the launch template as it is; `enabled`

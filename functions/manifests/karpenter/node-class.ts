@@ -81,11 +81,7 @@ const fields = z.strictObject({
     'spec.networkInterfaces',
     'launches attach only the primary network interface',
   ).optional(),
-  connectionTracking: notSupportedYet(
-    connectionTracking,
-    'spec.connectionTracking',
-    'the network interface keeps the EC2 default timeouts',
-  ).optional(),
+  connectionTracking: connectionTracking.optional(),
   context: z.string().optional(),
 });
 type Spec = z.output<typeof fields>;

@@ -473,6 +473,39 @@ describe('launch templates', () => {
     });
   });
 
+  // aws: pkg/providers/launchtemplate/suite_test.go, "should set 'ConnectionTracking' based on EC2NodeClass"
+  it.each([
+    ['no timeouts', undefined, undefined],
+    [
+      "EC2's defaults",
+      { tcpEstablishedTimeout: 432000, udpStreamTimeout: 180, udpTimeout: 30 },
+      { TcpEstablishedTimeout: 432000, UdpStreamTimeout: 180, UdpTimeout: 30 },
+    ],
+    ['a TCP timeout alone', { tcpEstablishedTimeout: 86400 }, { TcpEstablishedTimeout: 86400 }],
+  ])(
+    'sets connection tracking on the primary interface from the class: %s',
+    async (_case, connectionTracking, expected) => {
+      // Prepare
+      const mocked = setUp();
+      const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+      const nodeClass = aNodeClass({
+        instanceProfile: 'prod-nodes',
+        role: undefined,
+        ...(connectionTracking === undefined ? {} : { connectionTracking }),
+      });
+      // Act
+      await mocked.cloud.launch(claim, aLaunchContext({ nodeClass }));
+      // Assess
+      const [input] = templateInputs(mocked);
+      const [primary] = input?.LaunchTemplateData?.NetworkInterfaces ?? [];
+      expect(primary?.ConnectionTrackingSpecification).toEqual(expected);
+      if (expected !== undefined) {
+        expect(primary).toMatchObject({ DeviceIndex: 0, Groups: expect.any(Array) });
+        expect(input?.LaunchTemplateData?.SecurityGroupIds).toBeUndefined();
+      }
+    },
+  );
+
   it('bootstraps AL2023 nodes with their labels, taints and the unregistered taint', async () => {
     // Prepare
     const mocked = setUp();

@@ -164,12 +164,12 @@ const EC2_NODE_CLASS: Reader = {
     nodeClass({
       connectionTracking: { tcpEstablishedTimeout: 300, udpStreamTimeout: 120, udpTimeout: 45 },
     }),
+    nodeClass({ connectionTracking: { tcpEstablishedTimeout: 432000 } }),
   ],
   notSupportedYet: [
     'spec.placementGroupSelector',
     'spec.ipPrefixCount',
     'spec.networkInterfaces',
-    'spec.connectionTracking',
   ],
 };
 

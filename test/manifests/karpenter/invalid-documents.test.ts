@@ -577,6 +577,26 @@ const NODE_CLASS_CASES: readonly InvalidCase[] = [
     'spec.connectionTracking.udpTimeout',
     'must be at least 30, got 10',
   ]),
+  // aws: pkg/apis/v1/ec2nodeclass_validation_cel_test.go, ConnectionTracking
+  nodeClass('connection tracking that sets no timeout', ['spec', 'connectionTracking'], {}, [
+    'spec.connectionTracking',
+    'at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set',
+  ]),
+  ...(
+    [
+      ['tcpEstablishedTimeout', 59, 'must be at least 60, got 59'],
+      ['tcpEstablishedTimeout', 432001, 'must be at most 432000, got 432001'],
+      ['udpStreamTimeout', 59, 'must be at least 60, got 59'],
+      ['udpStreamTimeout', 181, 'must be at most 180, got 181'],
+      ['udpTimeout', 29, 'must be at least 30, got 29'],
+      ['udpTimeout', 61, 'must be at most 60, got 61'],
+    ] as const
+  ).map(([field, value, detail]) =>
+    nodeClass(`a ${field} of ${value}`, ['spec', 'connectionTracking'], { [field]: value }, [
+      `spec.connectionTracking.${field}`,
+      detail,
+    ]),
+  ),
   nodeClass(
     'an unknown network interface type',
     ['spec', 'networkInterfaces'],

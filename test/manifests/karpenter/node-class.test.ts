@@ -22,7 +22,6 @@ function documentedNodeClassAsRead(): Record<string, unknown> {
     'enclaveOptions',
     'placementGroupSelector',
     'networkInterfaces',
-    'connectionTracking',
   ].reduce((reduced, field) => withField(reduced, ['spec', field], undefined), doc);
 }
 
@@ -92,6 +91,11 @@ describe('parseEC2NodeClass', () => {
     expect(nodeClass.spec.blockDeviceMappings?.[0]?.ebs?.volumeInitializationRate).toBe(100);
     expect(nodeClass.spec.userData).toBe('echo "Hello world"\n');
     expect(nodeClass.spec.instanceStorePolicy).toBe('RAID0');
+    expect(nodeClass.spec.connectionTracking).toEqual({
+      tcpEstablishedTimeout: 300,
+      udpStreamTimeout: 120,
+      udpTimeout: 45,
+    });
     expect(nodeClass.status?.subnets?.map((subnet) => subnet.zone)).toEqual([
       'us-east-2b',
       'us-east-2c',
