@@ -103,6 +103,11 @@ export interface EC2NodeClass {
     readonly instanceStorePolicy?: 'RAID0';
     /** Narrows the instance types to Nitro ones, which alone accept the timeouts. */
     readonly connectionTracking?: ConnectionTracking;
+    /**
+     * IPv4 prefixes EC2 assigns the primary interface at launch. Pod density is unchanged: like
+     * Karpenter, max pods stays the ENI limit unless `kubelet.maxPods` says otherwise.
+     */
+    readonly ipPrefixCount?: number;
   };
   readonly status?: {
     /** The subnets the selector terms resolve to now: a node launched into another has drifted. */

@@ -26,6 +26,8 @@ export interface LaunchTemplateConfig {
   readonly detailedMonitoring: boolean;
   readonly cpuOptions?: CpuOptions;
   readonly connectionTracking?: ConnectionTracking;
+  /** IPv4 prefixes for the primary interface (prefix delegation). */
+  readonly ipPrefixCount?: number;
   readonly tags: Readonly<Record<string, string>>;
   /** The reservation a reserved launch targets; absent on any other launch. */
   readonly capacityReservation?: TargetedReservation;
@@ -89,6 +91,7 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
     ...(spec.connectionTracking === undefined
       ? {}
       : { connectionTracking: spec.connectionTracking }),
+    ...(spec.ipPrefixCount === undefined ? {} : { ipPrefixCount: spec.ipPrefixCount }),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;

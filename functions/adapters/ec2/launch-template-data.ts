@@ -53,13 +53,17 @@ function connectionTrackingSpecification(
 
 /** Only the settings of the primary interface need it spelled out; the rest are EC2's defaults. */
 function needsPrimaryInterface(config: LaunchTemplateConfig): boolean {
-  return config.associatePublicIPAddress !== undefined || config.connectionTracking !== undefined;
+  return (
+    config.associatePublicIPAddress !== undefined ||
+    config.connectionTracking !== undefined ||
+    config.ipPrefixCount !== undefined
+  );
 }
 
 /**
  * Security groups go on the network interface when it is spelled out (to set the public IP
- * choice or connection tracking, as Karpenter's `generateNetworkInterfaces` does); EC2 refuses
- * them in both places.
+ * choice, prefixes or connection tracking, as Karpenter's `generateNetworkInterfaces` does); EC2
+ * refuses them in both places. Clusters are IPv4, so prefixes are IPv4 prefixes.
  */
 function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
   const groups = [...config.securityGroupIds];
@@ -69,6 +73,7 @@ function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplate
       {
         DeviceIndex: 0,
         AssociatePublicIpAddress: config.associatePublicIPAddress,
+        Ipv4PrefixCount: config.ipPrefixCount,
         Groups: groups,
         ConnectionTrackingSpecification: connectionTrackingSpecification(config.connectionTracking),
       },

@@ -4,6 +4,7 @@
  * role — with the AMI family as resolved, so `al2023@latest` without `amiFamily` and with
  * `amiFamily: AL2023` hash alike. Selector terms are left out, as Karpenter leaves them: what
  * they resolve to is compared instead (a node on an AMI the class no longer selects has drifted).
+ * `ipPrefixCount` is left out too (`hash:"ignore"`): changing it drifts no node.
  *
  * A claim records the hash with its version; a claim made under another version is never called
  * drifted by the hash.
@@ -23,6 +24,7 @@ export function computeNodeClassHash(nodeClass: EC2NodeClass): TemplateHash {
     securityGroupSelectorTerms: _groups,
     capacityReservationSelectorTerms: _reservations,
     amiFamily: _family,
+    ipPrefixCount: _prefixes,
     ...spec
   } = nodeClass.spec;
   return {

@@ -59,11 +59,7 @@ const fields = z.strictObject({
     'instances are never launched into a placement group',
   ).optional(),
   associatePublicIPAddress: z.boolean().optional(),
-  ipPrefixCount: notSupportedYet(
-    nonNegativeInt,
-    'spec.ipPrefixCount',
-    'prefix delegation is not configured on the network interface',
-  ).optional(),
+  ipPrefixCount: nonNegativeInt.optional(),
   amiSelectorTerms,
   amiFamily: z.enum(AMI_FAMILIES).optional(),
   userData: z.string().optional(),

@@ -506,6 +506,32 @@ describe('launch templates', () => {
     },
   );
 
+  // aws: pkg/providers/launchtemplate/suite_test.go, "should set 'IPv4PrefixCount' based on EC2NodeClass"
+  it.each([0, 1, 10, 100])(
+    'sets %i IPv4 prefixes on the primary interface from the class',
+    async (ipPrefixCount) => {
+      // Prepare
+      const mocked = setUp();
+      const claim = aClaim({ instanceTypeOptions: ['m5.large'] });
+      const nodeClass = aNodeClass({
+        instanceProfile: 'prod-nodes',
+        role: undefined,
+        ipPrefixCount,
+      });
+      // Act
+      await mocked.cloud.launch(claim, aLaunchContext({ nodeClass }));
+      // Assess
+      const [input] = templateInputs(mocked);
+      expect(input?.LaunchTemplateData?.NetworkInterfaces).toEqual([
+        {
+          DeviceIndex: 0,
+          Ipv4PrefixCount: ipPrefixCount,
+          Groups: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+        },
+      ]);
+    },
+  );
+
   it('bootstraps AL2023 nodes with their labels, taints and the unregistered taint', async () => {
     // Prepare
     const mocked = setUp();

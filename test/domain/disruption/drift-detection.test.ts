@@ -192,11 +192,12 @@ describe('drift detection', () => {
       spec: { ...launchedWith.spec, ...spec },
     });
 
-    it('finds changed user data, tags and block devices', () => {
+    it('finds changed user data, tags, block devices and connection tracking', () => {
       for (const spec of [
         { userData: 'echo bye' },
         { tags: { team: 'payments' } },
         { blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { volumeSize: '100Gi' } }] },
+        { connectionTracking: { udpTimeout: 45 } },
       ]) {
         const found = drift({ nodeClass: changed(spec), claimAnnotations });
         expect(found?.reason, JSON.stringify(spec)).toBe('NodeClassDrifted');
@@ -212,6 +213,11 @@ describe('drift detection', () => {
         capacityReservationSelectorTerms: [{ id: 'cr-0123456789abcdef0' }],
       });
       expect(drift({ nodeClass: reselected, claimAnnotations })).toBeUndefined();
+    });
+
+    // aws: pkg/apis/v1/ec2nodeclass.go, IPPrefixCount `hash:"ignore"`
+    it('leaves the IPv4 prefix count out, so changing it drifts nothing', () => {
+      expect(drift({ nodeClass: changed({ ipPrefixCount: 4 }), claimAnnotations })).toBe(undefined);
     });
 
     it('hashes the AMI family as resolved, so naming the implied family changes nothing', () => {

@@ -158,6 +158,7 @@ const EC2_NODE_CLASS: Reader = {
     nodeClass({ placementGroupSelector: { name: 'my-pg' } }),
     nodeClass({ placementGroupSelector: { id: 'pg-0123456789abcdef0' } }),
     nodeClass({ ipPrefixCount: 1 }),
+    nodeClass({ ipPrefixCount: 0 }),
     nodeClass({
       networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }],
     }),
@@ -168,7 +169,6 @@ const EC2_NODE_CLASS: Reader = {
   ],
   notSupportedYet: [
     'spec.placementGroupSelector',
-    'spec.ipPrefixCount',
     'spec.networkInterfaces',
   ],
 };
