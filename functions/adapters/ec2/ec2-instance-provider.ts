@@ -238,7 +238,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
     });
   }
 
-  /** One template per group: the same AMI and max pods give the same user data. */
+  /** One template per group: the same AMI, max pods and EFA interfaces give the same template. */
   async #ensureTemplates({ context, resolved, plan }: Launch): Promise<FleetTemplate[]> {
     const { cluster, launchTemplates } = this.#options;
     return Promise.all(
@@ -257,6 +257,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
           imageId: group.imageId,
           userData,
           ...(group.reservation === undefined ? {} : { capacityReservation: group.reservation }),
+          efaCount: group.efaCount,
         });
         return { launchTemplateName: await launchTemplates.ensure(config), group };
       }),

@@ -2,7 +2,8 @@
  * What one CreateFleet asks for (aws: pkg/providers/instance/instance.go): the claim's cheapest
  * instance types, at most 60, each in every allowed zone where it has an available offering of
  * the claim's capacity type, through that zone's emptiest subnet. Types are grouped by the AMI
- * they boot and the max pods their kubelet is given, one launch template per group.
+ * they boot, the max pods their kubelet is given and the EFA interfaces they get, one launch
+ * template per group.
  *
  * A reserved launch asks only for the claim's reservations, one per type and zone (the one with
  * the most instances left) and all of one kind (ODCR, capacity block, interruptible ODCR), with a
@@ -46,6 +47,8 @@ export interface TargetedReservation {
 export interface LaunchGroup {
   readonly imageId: string;
   readonly maxPods: number;
+  /** EFA interfaces the template attaches: all the type has when the claim asks for EFA, else 0. */
+  readonly efaCount: number;
   readonly overrides: readonly LaunchOverride[];
   /** A reserved launch's group targets exactly one reservation. */
   readonly reservation?: TargetedReservation;
@@ -147,6 +150,15 @@ function imageFor(it: InstanceType, resolved: ResolvedNodeClass): string | undef
   )?.id;
 }
 
+/**
+ * A claim whose pods ask for EFA gets every EFA interface its type supports; one that does not
+ * gets none (aws: pkg/providers/amifamily/resolver.go, `efaCount` in `Resolve`).
+ */
+function efaCountFor(it: InstanceType, claim: NodeClaimRecord): number {
+  if (claim.requests === undefined || !Object.hasOwn(claim.requests, ResourceName.efa)) return 0;
+  return it.capacity[ResourceName.efa] ?? 0;
+}
+
 function groupByTemplate(
   input: LaunchPlanInput,
   chosen: readonly Candidate[],
@@ -158,13 +170,15 @@ function groupByTemplate(
     const imageId = imageFor(instanceType, input.resolved);
     if (imageId === undefined) continue;
     const maxPods = pinnedMaxPods ?? instanceType.capacity[ResourceName.pods] ?? 110;
+    const efaCount = efaCountFor(instanceType, input.claim);
     for (const offering of offerings) {
       const { zone, pricePerHour } = offering;
       const reservation = targetOf(offering);
-      const key = `${imageId}/${maxPods}/${reservation?.id ?? ''}`;
+      const key = `${imageId}/${maxPods}/${efaCount}/${reservation?.id ?? ''}`;
       const group = groups.get(key) ?? {
         imageId,
         maxPods,
+        efaCount,
         overrides: [],
         ...(reservation === undefined ? {} : { reservation }),
       };

@@ -28,6 +28,8 @@ export interface LaunchTemplateConfig {
   readonly connectionTracking?: ConnectionTracking;
   /** IPv4 prefixes for the primary interface (prefix delegation). */
   readonly ipPrefixCount?: number;
+  /** EFA interfaces to attach, one per network card; absent for none. */
+  readonly efaCount?: number;
   readonly tags: Readonly<Record<string, string>>;
   /** The reservation a reserved launch targets; absent on any other launch. */
   readonly capacityReservation?: TargetedReservation;
@@ -73,6 +75,8 @@ export interface LaunchTemplateInput {
   /** Plain text; encoded here. */
   readonly userData: string;
   readonly capacityReservation?: TargetedReservation;
+  /** EFA interfaces for the group's types (0 when the claim asks for none). */
+  readonly efaCount?: number;
 }
 
 export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplateConfig {
@@ -92,6 +96,7 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
       ? {}
       : { connectionTracking: spec.connectionTracking }),
     ...(spec.ipPrefixCount === undefined ? {} : { ipPrefixCount: spec.ipPrefixCount }),
+    ...((input.efaCount ?? 0) > 0 ? { efaCount: input.efaCount } : {}),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;

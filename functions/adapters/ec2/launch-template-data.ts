@@ -2,6 +2,7 @@
 import type {
   ConnectionTrackingSpecificationRequest,
   LaunchTemplateBlockDeviceMappingRequest,
+  LaunchTemplateInstanceNetworkInterfaceSpecificationRequest,
   RequestLaunchTemplateData,
   VolumeType,
 } from '@aws-sdk/client-ec2';
@@ -61,11 +62,33 @@ function needsPrimaryInterface(config: LaunchTemplateConfig): boolean {
 }
 
 /**
+ * One EFA interface per network card, the first card's at device 0 so it stays the primary
+ * interface, the others at device 1 (aws: launchtemplate.go `generateNetworkInterfaces`).
+ */
+function efaInterfaces(
+  config: LaunchTemplateConfig,
+  efaCount: number,
+): LaunchTemplateInstanceNetworkInterfaceSpecificationRequest[] {
+  const connectionTracking = connectionTrackingSpecification(config.connectionTracking);
+  return Array.from({ length: efaCount }, (_, card) => ({
+    NetworkCardIndex: card,
+    DeviceIndex: card === 0 ? 0 : 1,
+    InterfaceType: 'efa',
+    Ipv4PrefixCount: config.ipPrefixCount,
+    Groups: [...config.securityGroupIds],
+    AssociatePublicIpAddress: config.associatePublicIPAddress,
+    ConnectionTrackingSpecification: connectionTracking,
+  }));
+}
+
+/**
  * Security groups go on the network interface when it is spelled out (to set the public IP
  * choice, prefixes or connection tracking, as Karpenter's `generateNetworkInterfaces` does); EC2
  * refuses them in both places. Clusters are IPv4, so prefixes are IPv4 prefixes.
  */
 function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
+  const efaCount = config.efaCount ?? 0;
+  if (efaCount > 0) return { NetworkInterfaces: efaInterfaces(config, efaCount) };
   const groups = [...config.securityGroupIds];
   if (!needsPrimaryInterface(config)) return { SecurityGroupIds: groups };
   return {

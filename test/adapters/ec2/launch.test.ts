@@ -532,6 +532,81 @@ describe('launch templates', () => {
     },
   );
 
+  describe('EFA', () => {
+    const EFA_TYPES = ['c5n.18xlarge', 'p5.48xlarge'];
+    const TIMEOUTS = { tcpEstablishedTimeout: 86400, udpStreamTimeout: 120, udpTimeout: 45 };
+
+    function efaLaunch(requests: Record<string, number>) {
+      const nodeClass = aNodeClass({
+        instanceProfile: 'prod-nodes',
+        role: undefined,
+        connectionTracking: TIMEOUTS,
+      });
+      const claim = aClaim({
+        instanceTypeOptions: EFA_TYPES,
+        requests: { cpu: 1000, ...requests },
+        offering: {
+          instanceType: 'c5n.18xlarge',
+          zone: 'us-west-2a',
+          capacityType: 'spot',
+          pricePerHour: 3.9,
+        },
+      });
+      const context = aLaunchContext({
+        nodeClass,
+        instanceTypes: instanceTypesNamed(EFA_TYPES, nodeClass),
+      });
+      return { claim, context };
+    }
+
+    // aws: pkg/providers/launchtemplate/suite_test.go, "should apply ConnectionTracking to every EFA ENI"
+    it('attaches every EFA interface a type has, one per network card, when the claim asks for EFA', async () => {
+      // Prepare
+      const mocked = setUp();
+      const { claim, context } = efaLaunch({ 'vpc.amazonaws.com/efa': 1 });
+      // Act
+      await mocked.cloud.launch(claim, context);
+      // Assess
+      const interfaces = templateInputs(mocked).map(
+        (input) => input.LaunchTemplateData?.NetworkInterfaces ?? [],
+      );
+      expect(interfaces.map((list) => list.length).sort((a, b) => a - b)).toEqual([1, 32]);
+      const p5 = interfaces.find((list) => list.length === 32) ?? [];
+      expect(p5.map((ni) => [ni.NetworkCardIndex, ni.DeviceIndex]).slice(0, 3)).toEqual([
+        [0, 0],
+        [1, 1],
+        [2, 1],
+      ]);
+      for (const ni of interfaces.flat()) {
+        expect(ni).toMatchObject({
+          InterfaceType: 'efa',
+          Groups: ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'],
+          ConnectionTrackingSpecification: {
+            TcpEstablishedTimeout: 86400,
+            UdpStreamTimeout: 120,
+            UdpTimeout: 45,
+          },
+        });
+      }
+    });
+
+    it('attaches no EFA interface to a type that has them when the claim does not ask', async () => {
+      // Prepare
+      const mocked = setUp();
+      const { claim, context } = efaLaunch({});
+      // Act
+      await mocked.cloud.launch(claim, context);
+      // Assess
+      const interfaces = templateInputs(mocked).flatMap(
+        (input) => input.LaunchTemplateData?.NetworkInterfaces ?? [],
+      );
+      expect(interfaces.map((ni) => [ni.DeviceIndex, ni.InterfaceType])).toEqual([
+        [0, undefined],
+        [0, undefined],
+      ]);
+    });
+  });
+
   it('bootstraps AL2023 nodes with their labels, taints and the unregistered taint', async () => {
     // Prepare
     const mocked = setUp();

@@ -167,10 +167,7 @@ const EC2_NODE_CLASS: Reader = {
     }),
     nodeClass({ connectionTracking: { tcpEstablishedTimeout: 432000 } }),
   ],
-  notSupportedYet: [
-    'spec.placementGroupSelector',
-    'spec.networkInterfaces',
-  ],
+  notSupportedYet: ['spec.placementGroupSelector', 'spec.networkInterfaces'],
 };
 
 const NODE_POOL: Reader = {

@@ -18,11 +18,10 @@ import { withField } from './with-field.ts';
  */
 function documentedNodeClassAsRead(): Record<string, unknown> {
   const doc = documentOf(DOCS_NODE_CLASS) as Record<string, unknown>;
-  return [
-    'enclaveOptions',
-    'placementGroupSelector',
-    'networkInterfaces',
-  ].reduce((reduced, field) => withField(reduced, ['spec', field], undefined), doc);
+  return ['enclaveOptions', 'placementGroupSelector', 'networkInterfaces'].reduce(
+    (reduced, field) => withField(reduced, ['spec', field], undefined),
+    doc,
+  );
 }
 
 describe('parseEC2NodeClass', () => {

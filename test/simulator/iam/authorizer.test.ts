@@ -168,6 +168,7 @@ function fleetInput(launchTemplateName: string, capacityType: 'spot' | 'on-deman
         group: {
           imageId: 'ami-0123456789abcdef0',
           maxPods: 29,
+          efaCount: 0,
           overrides: [
             { instanceType: 'm5.large', subnetId: 'subnet-0a1b', zone: 'us-east-1a', price: 0.04 },
           ],

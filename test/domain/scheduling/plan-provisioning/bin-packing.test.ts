@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_CATALOG } from '../../../../functions/domain/instance-types/bundled-catalog.ts';
+import { buildInstanceTypes } from '../../../../functions/domain/instance-types/instance-types.ts';
+import { onDemandPrices } from '../../../../functions/domain/instance-types/prices.ts';
 import {
   aGpuInstanceType,
   anInstanceType,
@@ -94,6 +97,27 @@ describe('packing pending pods onto new nodes', () => {
     expect(plan.nodeClaims.map((c) => c.instanceTypeOptions.map((it) => it.name))).toEqual([
       ['p.xlarge'],
     ]);
+  });
+
+  it('places an EFA pod only on a type with EFA interfaces, and the claim asks for them', () => {
+    // Prepare
+    const catalog = buildInstanceTypes({
+      catalog: BUNDLED_CATALOG.filter((entry) =>
+        ['m5.large', 'c5n.4xlarge', 'c5n.9xlarge'].includes(entry.name),
+      ),
+      region: 'us-east-1',
+      prices: onDemandPrices('us-east-1').prices,
+      zones: ['test-zone-a'],
+    });
+    const pod = aPod({ name: 'mpi', cpu: '1', requests: { 'vpc.amazonaws.com/efa': '1' } });
+
+    // Act
+    const plan = planFor({ pods: [pod], catalog });
+
+    // Assess
+    const [claim] = plan.nodeClaims;
+    expect(claim?.instanceTypeOptions.map((it) => it.name)).toEqual(['c5n.9xlarge']);
+    expect(claim?.requests).toMatchObject({ 'vpc.amazonaws.com/efa': 1 });
   });
 
   it('honours the pods capacity of an instance type', () => {
