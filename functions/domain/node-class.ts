@@ -83,6 +83,16 @@ export interface ConnectionTracking {
   readonly udpTimeout?: number;
 }
 
+/**
+ * An interface the launch template attaches (aws: pkg/apis/v1/ec2nodeclass.go
+ * `NetworkInterface`): `interface` carries IP traffic, `efa-only` only EFA traffic.
+ */
+export interface NetworkInterface {
+  readonly networkCardIndex: number;
+  readonly deviceIndex: number;
+  readonly interfaceType: 'interface' | 'efa-only';
+}
+
 export interface EC2NodeClass {
   readonly metadata: {
     readonly name: string;
@@ -108,6 +118,11 @@ export interface EC2NodeClass {
      * Karpenter, max pods stays the ENI limit unless `kubelet.maxPods` says otherwise.
      */
     readonly ipPrefixCount?: number;
+    /**
+     * The interfaces every instance gets, in place of the primary one alone: types that cannot
+     * attach them are left out, and the `efa-only` ones decide EFA capacity and pod density.
+     */
+    readonly networkInterfaces?: readonly NetworkInterface[];
   };
   readonly status?: {
     /** The subnets the selector terms resolve to now: a node launched into another has drifted. */

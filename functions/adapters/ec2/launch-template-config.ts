@@ -4,7 +4,12 @@
  * other security groups, user data, disks) names a new one (aws: pkg/providers/launchtemplate).
  */
 import { createHash } from 'node:crypto';
-import type { AmiFamily, BlockDeviceMapping, ConnectionTracking } from '../../domain/node-class.ts';
+import type {
+  AmiFamily,
+  BlockDeviceMapping,
+  ConnectionTracking,
+  NetworkInterface,
+} from '../../domain/node-class.ts';
 import type {
   CpuOptions,
   LaunchableNodeClass,
@@ -28,6 +33,8 @@ export interface LaunchTemplateConfig {
   readonly connectionTracking?: ConnectionTracking;
   /** IPv4 prefixes for the primary interface (prefix delegation). */
   readonly ipPrefixCount?: number;
+  /** The class's own interfaces, which take the place of the EFA and primary ones. */
+  readonly networkInterfaces?: readonly NetworkInterface[];
   /** EFA interfaces to attach, one per network card; absent for none. */
   readonly efaCount?: number;
   readonly tags: Readonly<Record<string, string>>;
@@ -96,6 +103,9 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
       ? {}
       : { connectionTracking: spec.connectionTracking }),
     ...(spec.ipPrefixCount === undefined ? {} : { ipPrefixCount: spec.ipPrefixCount }),
+    ...(spec.networkInterfaces === undefined || spec.networkInterfaces.length === 0
+      ? {}
+      : { networkInterfaces: spec.networkInterfaces }),
     ...((input.efaCount ?? 0) > 0 ? { efaCount: input.efaCount } : {}),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };

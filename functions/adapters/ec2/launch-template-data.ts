@@ -6,7 +6,11 @@ import type {
   RequestLaunchTemplateData,
   VolumeType,
 } from '@aws-sdk/client-ec2';
-import type { BlockDeviceMapping, ConnectionTracking } from '../../domain/node-class.ts';
+import type {
+  BlockDeviceMapping,
+  ConnectionTracking,
+  NetworkInterface,
+} from '../../domain/node-class.ts';
 import { parseUnits } from '../../domain/quantity.ts';
 import { GiB } from '../../domain/resources.ts';
 import type { LaunchTemplateConfig } from './launch-template-config.ts';
@@ -62,6 +66,30 @@ function needsPrimaryInterface(config: LaunchTemplateConfig): boolean {
 }
 
 /**
+ * The class's interfaces as it lists them, each with the security groups. An `efa-only` one
+ * carries no IP traffic, so it gets no prefixes, public IP choice or connection tracking, which
+ * EC2 would refuse (aws: launchtemplate.go `generateNetworkInterfaces`).
+ */
+function listedInterfaces(
+  config: LaunchTemplateConfig,
+  listed: readonly NetworkInterface[],
+): LaunchTemplateInstanceNetworkInterfaceSpecificationRequest[] {
+  const connectionTracking = connectionTrackingSpecification(config.connectionTracking);
+  return listed.map((ni) => {
+    const ip = ni.interfaceType !== 'efa-only';
+    return {
+      NetworkCardIndex: ni.networkCardIndex,
+      DeviceIndex: ni.deviceIndex,
+      InterfaceType: ni.interfaceType,
+      Ipv4PrefixCount: ip ? config.ipPrefixCount : undefined,
+      Groups: [...config.securityGroupIds],
+      AssociatePublicIpAddress: ip ? config.associatePublicIPAddress : undefined,
+      ConnectionTrackingSpecification: ip ? connectionTracking : undefined,
+    };
+  });
+}
+
+/**
  * One EFA interface per network card, the first card's at device 0 so it stays the primary
  * interface, the others at device 1 (aws: launchtemplate.go `generateNetworkInterfaces`).
  */
@@ -87,6 +115,9 @@ function efaInterfaces(
  * refuses them in both places. Clusters are IPv4, so prefixes are IPv4 prefixes.
  */
 function networking(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
+  if (config.networkInterfaces !== undefined) {
+    return { NetworkInterfaces: listedInterfaces(config, config.networkInterfaces) };
+  }
   const efaCount = config.efaCount ?? 0;
   if (efaCount > 0) return { NetworkInterfaces: efaInterfaces(config, efaCount) };
   const groups = [...config.securityGroupIds];

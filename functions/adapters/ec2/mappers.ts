@@ -195,6 +195,7 @@ function networkFacts(info: InstanceTypeInfo): Partial<CatalogEntry> {
   const defaultCard = network?.NetworkCards?.[network.DefaultNetworkCardIndex ?? 0];
   const gbps = defaultCard?.BaselineBandwidthInGbps;
   const nvme = info.InstanceStorageInfo?.NvmeSupport;
+  const cardCount = network?.NetworkCards?.length ?? 1;
   return {
     encryptionInTransitSupported: network?.EncryptionInTransitSupported,
     networkBandwidthMbps: gbps === undefined ? undefined : Math.round(gbps * 1000),
@@ -205,6 +206,7 @@ function networkFacts(info: InstanceTypeInfo): Partial<CatalogEntry> {
         : undefined,
     maxEnis: defaultCard?.MaximumNetworkInterfaces ?? network?.MaximumNetworkInterfaces,
     ipv4PerEni: network?.Ipv4AddressesPerInterface,
+    networkCards: cardCount > 1 ? cardCount : undefined,
     maxEfaInterfaces: network?.EfaInfo?.MaximumEfaInterfaces,
   };
 }

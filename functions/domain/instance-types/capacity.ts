@@ -8,7 +8,7 @@ import { MiB, ResourceName, type Resources } from '../resources.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { ephemeralStorageBytes } from './ephemeral-storage.ts';
 import { maxPods } from './max-pods.ts';
-import type { NodeClassSettings } from './node-class-settings.ts';
+import { efaOnlyOnDefaultCard, type NodeClassSettings } from './node-class-settings.ts';
 
 /** The per-pod IP resource the VPC resource controller advertises on Windows nodes. */
 export const PRIVATE_IPV4_ADDRESS = 'vpc.amazonaws.com/PrivateIPv4Address';
@@ -28,8 +28,18 @@ function countByManufacturer(entry: CatalogEntry, manufacturer: string): number 
   return entry.gpuManufacturer === manufacturer ? (entry.gpuCount ?? 0) : 0;
 }
 
+/**
+ * EFA interfaces: the class's `efa-only` ones when it spells its interfaces out, else all the
+ * type supports (aws: pkg/providers/instancetype/types.go `efas`).
+ */
+function efaInterfaces(entry: CatalogEntry, settings: NodeClassSettings): number {
+  const interfaces = settings.networkInterfaces;
+  if (interfaces === undefined) return entry.maxEfaInterfaces ?? 0;
+  return interfaces.filter((ni) => ni.interfaceType === 'efa-only').length;
+}
+
 /** Devices and network resources, by the resource names their device plugins advertise. */
-function extendedResources(entry: CatalogEntry): Resources {
+function extendedResources(entry: CatalogEntry, settings: NodeClassSettings): Resources {
   const amounts: readonly (readonly [string, number])[] = [
     [ResourceName.nvidiaGpu, countByManufacturer(entry, 'nvidia')],
     [ResourceName.amdGpu, countByManufacturer(entry, 'amd')],
@@ -41,7 +51,7 @@ function extendedResources(entry: CatalogEntry): Resources {
     ],
     [ResourceName.neuronCore, entry.neuronCoreCount ?? 0],
     [ResourceName.podEni, entry.podEnis ?? 0],
-    [ResourceName.efa, entry.maxEfaInterfaces ?? 0],
+    [ResourceName.efa, efaInterfaces(entry, settings)],
   ];
   return Object.fromEntries(amounts.filter(([, amount]) => amount > 0));
 }
@@ -64,9 +74,10 @@ export function capacity(entry: CatalogEntry, settings: NodeClassSettings): Reso
       entry,
       traits: settings.traits,
       kubelet: settings.kubelet,
-      reservedEnis: settings.reservedEnis,
+      // aws: types.go `ENILimitedPods` subtracts them with the reserved ENIs.
+      reservedEnis: settings.reservedEnis + efaOnlyOnDefaultCard(settings),
     }),
-    ...extendedResources(entry),
+    ...extendedResources(entry, settings),
     ...windowsResources(entry, settings),
   };
 }

@@ -35,6 +35,11 @@ export interface CatalogEntry {
   /** ENIs of the default network card: the VPC CNI uses no other card. */
   readonly maxEnis?: number;
   readonly ipv4PerEni?: number;
+  /**
+   * Network cards, present only when there are several; each card takes `maxEnis` interfaces, as
+   * on every type EC2 publishes limits for.
+   */
+  readonly networkCards?: number;
   /** ENI-limited max pods, present only for the few types whose ENI limits are not published. */
   readonly maxPods?: number;
   /** Branch ENIs for security groups for pods; present only when the type supports trunking. */

@@ -1,10 +1,12 @@
 /**
  * The instance types a NodePool's EC2NodeClass can launch in a region, with Karpenter's
  * capacity and allocatable estimate, well-known label requirements and priced offerings.
- * Types the class's launch settings rule out are left out (`node-class-compatibility.ts`).
+ * Types the class's launch settings rule out keep their offerings, all unavailable, as
+ * Karpenter marks them (aws: pkg/providers/instancetype/offering/base_resolver.go;
+ * `node-class-compatibility.ts`).
  * Pure and deterministic: the same options give the same list, sorted by name.
  */
-import type { InstanceType } from '../instance-type.ts';
+import type { InstanceType, Offering } from '../instance-type.ts';
 import { type EC2NodeClass, isWindows } from '../node-class.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { instanceTypeRequirements, sharedRequirements } from './instance-type-requirements.ts';
@@ -100,6 +102,11 @@ function byInstanceType(offers: readonly ReservationOffer[]): Map<string, Reserv
   return out;
 }
 
+/** A type the class rules out keeps its offerings, reserved ones too, none of them available. */
+function allUnavailable(offerings: readonly Offering[]): Offering[] {
+  return offerings.map((offering) => ({ ...offering, available: false }));
+}
+
 export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly InstanceType[] {
   const settings = nodeClassSettings(options);
   const reservations = byInstanceType(reservationsOf(options));
@@ -112,10 +119,7 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     windowsBuild: settings.traits.windowsBuild,
     zones,
   });
-  const compatible = options.catalog.filter((entry) =>
-    isCompatibleWithNodeClass(entry, options.nodeClass),
-  );
-  return compatible.sort(byName).map((entry): InstanceType => {
+  return [...options.catalog].sort(byName).map((entry): InstanceType => {
     const prices = pricesOf(entry, options, windows);
     const offerings = buildOfferings({ instanceType: entry.name, zones, ...prices, unavailable });
     const offered = offerings.length > 0;
@@ -137,6 +141,12 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
       shared,
       reservations: reserved.map((offer) => offer.reservation),
     });
-    return { name: entry.name, requirements, offerings, ...nodeResources(entry, settings) };
+    const compatible = isCompatibleWithNodeClass(entry, options.nodeClass);
+    return {
+      name: entry.name,
+      requirements,
+      offerings: compatible ? offerings : allUnavailable(offerings),
+      ...nodeResources(entry, settings),
+    };
   });
 }

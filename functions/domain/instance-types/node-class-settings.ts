@@ -7,6 +7,7 @@ import {
   amiFamilyOf,
   type EC2NodeClass,
   type KubeletConfiguration,
+  type NetworkInterface,
 } from '../node-class.ts';
 import { parseResources, type Resources } from '../resources.ts';
 import { type AmiFamilyTraits, amiFamilyTraits } from './ami-family-traits.ts';
@@ -28,6 +29,15 @@ export interface NodeClassSettings {
   readonly vmMemoryOverheadPercent: number;
   /** ENIs kept out of pod networking (Karpenter's `RESERVED_ENIS`). */
   readonly reservedEnis: number;
+  /** The class's `networkInterfaces`, when it spells them out. */
+  readonly networkInterfaces: readonly NetworkInterface[] | undefined;
+}
+
+/** `efa-only` interfaces carry no IP traffic: on the default card they take ENIs from pods. */
+export function efaOnlyOnDefaultCard(settings: NodeClassSettings): number {
+  return (settings.networkInterfaces ?? []).filter(
+    (ni) => ni.networkCardIndex === 0 && ni.interfaceType === 'efa-only',
+  ).length;
 }
 
 export interface NodeClassSettingsOptions {
@@ -48,5 +58,6 @@ export function nodeClassSettings(options: NodeClassSettingsOptions): NodeClassS
     systemReserved: parseResources(kubelet?.systemReserved),
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent ?? DEFAULT_VM_MEMORY_OVERHEAD_PERCENT,
     reservedEnis: options.reservedEnis ?? 0,
+    networkInterfaces: options.nodeClass?.spec.networkInterfaces,
   };
 }

@@ -18,13 +18,40 @@ export const metadataOptions = z
   })
   .prefault({});
 
-export const networkInterfaces = z.array(
-  z.strictObject({
-    networkCardIndex: nonNegativeInt,
-    deviceIndex: nonNegativeInt,
-    interfaceType: z.enum(['interface', 'efa-only']),
-  }),
-);
+const networkInterface = z.strictObject({
+  networkCardIndex: nonNegativeInt,
+  deviceIndex: nonNegativeInt,
+  interfaceType: z.enum(['interface', 'efa-only']),
+});
+type NetworkInterface = z.output<typeof networkInterface>;
+
+const hasPrimary = (list: readonly NetworkInterface[]) =>
+  list.length === 0 ||
+  list.some(
+    (ni) => ni.networkCardIndex === 0 && ni.deviceIndex === 0 && ni.interfaceType === 'interface',
+  );
+
+/** Each card/device pair once, and at most one `efa-only` interface per card. */
+const distinctSlots = (list: readonly NetworkInterface[]) =>
+  list.every((ni) => {
+    const sameCard = list.filter((other) => other.networkCardIndex === ni.networkCardIndex);
+    const sameSlot = sameCard.filter((other) => other.deviceIndex === ni.deviceIndex);
+    const efaOnly = sameCard.filter((other) => other.interfaceType === 'efa-only');
+    return sameSlot.length === 1 && (ni.interfaceType !== 'efa-only' || efaOnly.length === 1);
+  });
+
+/** The CRD's two CEL rules on the list (aws: pkg/apis/v1/ec2nodeclass.go `NetworkInterfaces`). */
+export const networkInterfaces = z
+  .array(networkInterface)
+  .max(150)
+  .refine(
+    hasPrimary,
+    "networkInterfaces must include a primary interface with interfaceType='interface'",
+  )
+  .refine(
+    distinctSlots,
+    'networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card',
+  );
 
 /** Idle timeouts in seconds, within the ranges EC2 accepts; an empty object says nothing. */
 export const connectionTracking = z

@@ -72,11 +72,7 @@ const fields = z.strictObject({
   detailedMonitoring: z.boolean().optional(),
   metadataOptions,
   cpuOptions: cpuOptions.optional(),
-  networkInterfaces: notSupportedYet(
-    networkInterfaces,
-    'spec.networkInterfaces',
-    'launches attach only the primary network interface',
-  ).optional(),
+  networkInterfaces: networkInterfaces.optional(),
   connectionTracking: connectionTracking.optional(),
   context: z.string().optional(),
 });

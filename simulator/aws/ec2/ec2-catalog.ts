@@ -36,14 +36,14 @@ function networkInfo(entry: CatalogEntry): InstanceTypeInfo['NetworkInfo'] {
   const mbps = entry.networkBandwidthMbps;
   return {
     DefaultNetworkCardIndex: 0,
-    NetworkCards: [
-      {
-        NetworkCardIndex: 0,
-        MaximumNetworkInterfaces: entry.maxEnis,
-        BaselineBandwidthInGbps: mbps === undefined ? undefined : mbps / 1000,
-      },
-    ],
-    MaximumNetworkInterfaces: entry.maxEnis,
+    // Every card takes as many interfaces as the default one; bandwidth is the default card's.
+    NetworkCards: Array.from({ length: entry.networkCards ?? 1 }, (_, card) => ({
+      NetworkCardIndex: card,
+      MaximumNetworkInterfaces: entry.maxEnis,
+      BaselineBandwidthInGbps: mbps === undefined || card > 0 ? undefined : mbps / 1000,
+    })),
+    MaximumNetworkInterfaces:
+      entry.maxEnis === undefined ? undefined : entry.maxEnis * (entry.networkCards ?? 1),
     Ipv4AddressesPerInterface: entry.ipv4PerEni,
     EncryptionInTransitSupported: entry.encryptionInTransitSupported,
     ...(entry.maxEfaInterfaces === undefined

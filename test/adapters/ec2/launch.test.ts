@@ -590,6 +590,63 @@ describe('launch templates', () => {
       }
     });
 
+    const LISTED = [
+      { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' },
+      { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' },
+      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+      { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'interface' },
+    ] as const;
+
+    // aws: pkg/providers/launchtemplate/suite_test.go, "should configure network interfaces with same
+    // configuration as NodeClass", "should not set prefix count on EFA-only interfaces" and "should
+    // apply ConnectionTracking to every user-configured NetworkInterface … except efa-only"
+    it.each([
+      ['without asking for EFA', {}],
+      ['asking for EFA', { 'vpc.amazonaws.com/efa': 2 }],
+    ])('attaches the class’s own interfaces, %s', async (_case, requests) => {
+      // Prepare
+      const mocked = setUp();
+      const nodeClass = aNodeClass({
+        instanceProfile: 'prod-nodes',
+        role: undefined,
+        networkInterfaces: LISTED,
+        ipPrefixCount: 2,
+        associatePublicIPAddress: false,
+        connectionTracking: TIMEOUTS,
+      });
+      const claim = aClaim({
+        instanceTypeOptions: ['p5.48xlarge'],
+        requests: { cpu: 1000, ...requests },
+      });
+      const context = aLaunchContext({
+        nodeClass,
+        instanceTypes: instanceTypesNamed(['p5.48xlarge'], nodeClass),
+      });
+      // Act
+      await mocked.cloud.launch(claim, context);
+      // Assess
+      const [input] = templateInputs(mocked);
+      const groups = ['sg-0123456789abcdef0', 'sg-0f0e0d0c0b0a09080'];
+      const ip = {
+        InterfaceType: 'interface',
+        Ipv4PrefixCount: 2,
+        Groups: groups,
+        AssociatePublicIpAddress: false,
+        ConnectionTrackingSpecification: {
+          TcpEstablishedTimeout: 86400,
+          UdpStreamTimeout: 120,
+          UdpTimeout: 45,
+        },
+      };
+      const efaOnly = { InterfaceType: 'efa-only', Groups: groups };
+      expect(input?.LaunchTemplateData?.NetworkInterfaces).toEqual([
+        { NetworkCardIndex: 0, DeviceIndex: 0, ...ip },
+        { NetworkCardIndex: 0, DeviceIndex: 1, ...efaOnly },
+        { NetworkCardIndex: 1, DeviceIndex: 0, ...efaOnly },
+        { NetworkCardIndex: 1, DeviceIndex: 1, ...ip },
+      ]);
+    });
+
     it('attaches no EFA interface to a type that has them when the claim does not ask', async () => {
       // Prepare
       const mocked = setUp();

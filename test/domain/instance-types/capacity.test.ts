@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { aNodeClass, buildOne, Gi } from './builders.ts';
 
+const PRIMARY = { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' } as const;
+const EFA_ONLY_0_1 = { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' } as const;
+
 describe('ephemeral-storage capacity', () => {
   it('defaults to a 20Gi root volume', () => {
     // Prepare
@@ -148,6 +151,24 @@ describe('extended resources', () => {
     expect(p4d.capacity).toMatchObject({ 'nvidia.com/gpu': 8, 'vpc.amazonaws.com/efa': 4 });
     expect(p4d.allocatable).toMatchObject({ 'nvidia.com/gpu': 8, 'vpc.amazonaws.com/efa': 4 });
   });
+
+  // aws: pkg/providers/instancetype/types.go `efas`
+  it.each([
+    ['one EFA-only interface', [PRIMARY, EFA_ONLY_0_1], 1],
+    ['no EFA-only interface', [PRIMARY], undefined],
+  ] as const)(
+    'advertises as many EFA interfaces as the class spells out: %s',
+    (_case, networkInterfaces, expected) => {
+      // Prepare
+      const nodeClass = aNodeClass({ networkInterfaces });
+
+      // Act
+      const p4d = buildOne('p4d.24xlarge', { nodeClass });
+
+      // Assess
+      expect(p4d.capacity['vpc.amazonaws.com/efa']).toBe(expected);
+    },
+  );
 
   it('advertises AMD GPUs and Habana Gaudi accelerators under their own resources', () => {
     // Prepare

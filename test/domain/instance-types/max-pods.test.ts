@@ -27,6 +27,26 @@ describe('max pods', () => {
     expect(none.capacity.pods).toBe(0);
   });
 
+  // aws: pkg/providers/instancetype/suite_test.go, Network Interfaces: max pods
+  it.each([
+    ['on a card other than the default', 1, 394],
+    ['on the default card', 0, 345],
+  ])('counts an EFA-only interface %s against pod ENIs', (_case, card, expected) => {
+    // Prepare: m6idn.32xlarge has 8 ENIs on card 0 and 50 IPv4 addresses per ENI.
+    const nodeClass = aNodeClass({
+      networkInterfaces: [
+        { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' },
+        { networkCardIndex: card, deviceIndex: card === 0 ? 1 : 0, interfaceType: 'efa-only' },
+      ],
+    });
+
+    // Act
+    const m6idn = buildOne('m6idn.32xlarge', { nodeClass });
+
+    // Assess
+    expect(m6idn.capacity.pods).toBe(expected);
+  });
+
   it('does not let reserved ENIs shrink kube-reserved memory on AL2023', () => {
     // Prepare
     const reservedEnis = 1;

@@ -3,6 +3,13 @@ import { isCompatibleWithNodeClass } from '../../../functions/domain/instance-ty
 import { aNodeClass, buildOne, catalogEntry } from './builders.ts';
 
 const TIMEOUTS = { tcpEstablishedTimeout: 300 };
+const PRIMARY = { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' } as const;
+const EFA_ONLY_0_1 = { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' } as const;
+
+/** Karpenter's `makeNetworkInfo(cards, maxENIs, maxEFAs)` as catalog facts. */
+function network(cards: number, maxEnis: number, maxEfaInterfaces: number | undefined) {
+  return { networkCards: cards, maxEnis, maxEfaInterfaces };
+}
 
 describe('isCompatibleWithNodeClass', () => {
   // aws: pkg/providers/instancetype/compatibility/suite_test.go, ConnectionTrackingCompatibility
@@ -23,15 +30,95 @@ describe('isCompatibleWithNodeClass', () => {
     expect(compatible).toBe(expected);
   });
 
-  it('leaves the types a class rules out out of the built list', () => {
+  // aws: pkg/providers/instancetype/compatibility/suite_test.go, NetworkInterfaceCompatibility
+  it.each([
+    [
+      'takes a type with one EFA interface for one EFA-only interface',
+      [PRIMARY, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }],
+      network(1, 2, 1),
+      true,
+    ],
+    [
+      'takes a type with two EFA interfaces for two EFA-only interfaces on two cards',
+      [PRIMARY, EFA_ONLY_0_1, { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' }],
+      network(2, 2, 2),
+      true,
+    ],
+    [
+      'refuses more EFA-only interfaces than the type has',
+      [PRIMARY, EFA_ONLY_0_1, { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' }],
+      network(2, 2, 1),
+      false,
+    ],
+    ['refuses a type without EFA', [PRIMARY, EFA_ONLY_0_1], network(1, 4, undefined), false],
+    [
+      'refuses a card the type lacks',
+      [{ networkCardIndex: 1, deviceIndex: 0, interfaceType: 'interface' }],
+      network(1, 4, undefined),
+      false,
+    ],
+    [
+      'refuses a device index beyond the card',
+      [{ networkCardIndex: 0, deviceIndex: 5, interfaceType: 'interface' }],
+      network(1, 4, undefined),
+      false,
+    ],
+  ] as const)('%s', (_case, networkInterfaces, facts, expected) => {
     // Prepare
-    const nodeClass = aNodeClass({ connectionTracking: TIMEOUTS });
+    const nodeClass = aNodeClass({ networkInterfaces });
 
     // Act
-    const build = () => buildOne('m4.large', { nodeClass });
+    const compatible = isCompatibleWithNodeClass(
+      { ...catalogEntry('m5.large'), ...facts },
+      nodeClass,
+    );
 
     // Assess
-    expect(build).toThrow('m4.large was not built');
-    expect(buildOne('m5.large', { nodeClass }).name).toBe('m5.large');
+    expect(compatible).toBe(expected);
+  });
+
+  it('gives a type whose ENI limits are unpublished the benefit of the doubt on cards', () => {
+    // Prepare
+    const nodeClass = aNodeClass({ networkInterfaces: [PRIMARY, EFA_ONLY_0_1] });
+
+    // Act
+    const compatible = isCompatibleWithNodeClass(catalogEntry('trn2.48xlarge'), nodeClass);
+
+    // Assess
+    expect(compatible).toBe(true);
+  });
+
+  // aws: pkg/providers/instancetype/suite_test.go, "should mark instance type offering as unavailable when it does not support network interface configuration"
+  it('keeps a type the class rules out, with every offering unavailable', () => {
+    // Prepare
+    const efaOnlyOnFiveCards = [0, 1, 2, 3, 4].map((card) => ({
+      networkCardIndex: card,
+      deviceIndex: card === 0 ? 1 : 0,
+      interfaceType: 'efa-only' as const,
+    }));
+    const nodeClass = aNodeClass({ networkInterfaces: [PRIMARY, ...efaOnlyOnFiveCards] });
+
+    // Act
+    const dl1 = buildOne('dl1.24xlarge', { nodeClass });
+
+    // Assess
+    expect(dl1.offerings).not.toEqual([]);
+    expect(dl1.offerings.filter((offering) => offering.available)).toEqual([]);
+  });
+
+  // aws: pkg/providers/instancetype/suite_test.go, "should mark instance type offering as available when it supports network interface configuration"
+  it('keeps the offerings of a type that takes the class’s interfaces available', () => {
+    // Prepare
+    const nodeClass = aNodeClass({ networkInterfaces: [PRIMARY, EFA_ONLY_0_1] });
+
+    // Act
+    const before = buildOne('dl1.24xlarge');
+    const after = buildOne('dl1.24xlarge', { nodeClass });
+
+    // Assess
+    expect(after.offerings.filter((o) => o.available)).toHaveLength(
+      before.offerings.filter((o) => o.available).length,
+    );
+    expect(after.offerings.some((o) => o.available)).toBe(true);
   });
 });

@@ -162,12 +162,22 @@ const EC2_NODE_CLASS: Reader = {
     nodeClass({
       networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }],
     }),
+    // aws: ec2nodeclass_validation_cel_test.go, "should succeed with valid multiple network interfaces"
+    nodeClass({
+      networkInterfaces: [
+        { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' },
+        { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' },
+        { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+        { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'interface' },
+      ],
+    }),
+    nodeClass({ networkInterfaces: [] }),
     nodeClass({
       connectionTracking: { tcpEstablishedTimeout: 300, udpStreamTimeout: 120, udpTimeout: 45 },
     }),
     nodeClass({ connectionTracking: { tcpEstablishedTimeout: 432000 } }),
   ],
-  notSupportedYet: ['spec.placementGroupSelector', 'spec.networkInterfaces'],
+  notSupportedYet: ['spec.placementGroupSelector'],
 };
 
 const NODE_POOL: Reader = {

@@ -50,6 +50,10 @@ function requirement(key: string, operator: string, values?: string[], minValues
   return [{ key, operator, values, minValues }];
 }
 
+const PRIMARY = { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' } as const;
+const DISTINCT_SLOTS =
+  'networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card';
+
 const manyRequirements = Array.from({ length: 101 }, (_, index) => ({
   key: `example.com/label-${index}`,
   operator: 'Exists',
@@ -605,6 +609,72 @@ const NODE_CLASS_CASES: readonly InvalidCase[] = [
       'spec.networkInterfaces[0].interfaceType',
       'interfaceType "efa" is not one of interface, efa-only',
     ],
+  ),
+  // aws: pkg/apis/v1/ec2nodeclass_validation_cel_test.go, NetworkInterfaces
+  nodeClass(
+    'a negative network card index',
+    ['spec', 'networkInterfaces'],
+    [PRIMARY, { networkCardIndex: -1, deviceIndex: 0, interfaceType: 'interface' }],
+    ['spec.networkInterfaces[1].networkCardIndex', 'must be at least 0, got -1'],
+  ),
+  nodeClass(
+    'a negative device index',
+    ['spec', 'networkInterfaces'],
+    [PRIMARY, { networkCardIndex: 0, deviceIndex: -1, interfaceType: 'interface' }],
+    ['spec.networkInterfaces[1].deviceIndex', 'must be at least 0, got -1'],
+  ),
+  nodeClass(
+    'two network interfaces on one card and device index',
+    ['spec', 'networkInterfaces'],
+    [
+      PRIMARY,
+      { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' },
+      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'interface' },
+      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+    ],
+    ['spec.networkInterfaces', DISTINCT_SLOTS],
+  ),
+  nodeClass(
+    'two EFA-only interfaces on one card',
+    ['spec', 'networkInterfaces'],
+    [
+      PRIMARY,
+      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+      { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' },
+    ],
+    ['spec.networkInterfaces', DISTINCT_SLOTS],
+  ),
+  ...(
+    [
+      [
+        'no primary network interface',
+        { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'interface' },
+      ],
+      [
+        'an EFA-only primary interface',
+        { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'efa-only' },
+      ],
+    ] as const
+  ).map(([name, only]) =>
+    nodeClass(
+      name,
+      ['spec', 'networkInterfaces'],
+      [only],
+      [
+        'spec.networkInterfaces',
+        "networkInterfaces must include a primary interface with interfaceType='interface'",
+      ],
+    ),
+  ),
+  nodeClass(
+    'more than 150 network interfaces',
+    ['spec', 'networkInterfaces'],
+    Array.from({ length: 151 }, (_, deviceIndex) => ({
+      networkCardIndex: 0,
+      deviceIndex,
+      interfaceType: 'interface',
+    })),
+    ['spec.networkInterfaces', 'must have at most 150 items, got 151'],
   ),
 ];
 

@@ -18,7 +18,7 @@ import { withField } from './with-field.ts';
  */
 function documentedNodeClassAsRead(): Record<string, unknown> {
   const doc = documentOf(DOCS_NODE_CLASS) as Record<string, unknown>;
-  return ['enclaveOptions', 'placementGroupSelector', 'networkInterfaces'].reduce(
+  return ['enclaveOptions', 'placementGroupSelector'].reduce(
     (reduced, field) => withField(reduced, ['spec', field], undefined),
     doc,
   );
@@ -90,6 +90,10 @@ describe('parseEC2NodeClass', () => {
     expect(nodeClass.spec.blockDeviceMappings?.[0]?.ebs?.volumeInitializationRate).toBe(100);
     expect(nodeClass.spec.userData).toBe('echo "Hello world"\n');
     expect(nodeClass.spec.instanceStorePolicy).toBe('RAID0');
+    expect(nodeClass.spec.networkInterfaces).toEqual([
+      { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' },
+      { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'interface' },
+    ]);
     expect(nodeClass.spec.connectionTracking).toEqual({
       tcpEstablishedTimeout: 300,
       udpStreamTimeout: 120,
