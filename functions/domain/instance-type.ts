@@ -21,6 +21,8 @@ export interface Offering {
    * (a reservation read from a dump's status). The scheduler fills no reservation past it.
    */
   readonly reservationCapacity?: number;
+  /** The partition of the class's partition placement group it launches into (`1` …). */
+  readonly partition?: string;
   /** A NodeOverlay set the price: the launch then asks EC2 to prefer offerings by it. */
   readonly priceOverlaid?: boolean;
 }

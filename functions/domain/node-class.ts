@@ -8,6 +8,7 @@ import type {
   CapacityReservationSelectorTerm,
 } from './capacity-reservation.ts';
 import type { Condition } from './condition.ts';
+import type { PlacementGroup, PlacementGroupSelector } from './placement-group.ts';
 
 export type AmiFamily =
   | 'AL2'
@@ -123,6 +124,8 @@ export interface EC2NodeClass {
      * attach them are left out, and the `efa-only` ones decide EFA capacity and pod density.
      */
     readonly networkInterfaces?: readonly NetworkInterface[];
+    /** The placement group, by name or id, every instance of the class is launched into. */
+    readonly placementGroupSelector?: PlacementGroupSelector;
   };
   readonly status?: {
     /** The subnets the selector terms resolve to now: a node launched into another has drifted. */
@@ -133,6 +136,12 @@ export interface EC2NodeClass {
     readonly amis?: readonly { readonly id: string; readonly name?: string }[];
     /** The reservations the selector terms resolve to now: reserved offerings are made of them. */
     readonly capacityReservations?: readonly CapacityReservation[];
+    /**
+     * The placement group the selector resolves to now, when a pass resolved it: a node launched
+     * into another (or into one when the class selects none) has drifted. Karpenter keeps it in
+     * memory rather than in the status; absent where it is not known.
+     */
+    readonly placementGroup?: PlacementGroup;
     readonly conditions?: readonly Condition[];
   };
 }

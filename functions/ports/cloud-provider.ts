@@ -24,6 +24,7 @@ import type {
   ResolvedSecurityGroup,
   ResolvedSubnet,
 } from '../domain/node-class.ts';
+import type { PlacementGroup } from '../domain/placement-group.ts';
 import type { NodeSelectorRequirement } from '../domain/requirements/requirement.ts';
 import type { NodeClaimRecord } from '../domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../domain/state/unavailable-offering.ts';
@@ -86,13 +87,16 @@ export interface ResolvedNodeClass {
   readonly instanceProfile: string;
   /** Active and not yet ended, sorted by id; none without capacityReservationSelectorTerms. */
   readonly capacityReservations: readonly CapacityReservation[];
+  /** The placement group the class selects, when it selects one. */
+  readonly placementGroup?: PlacementGroup;
 }
 
 export interface NodeClassResolver {
   /**
-   * Resolves the class's subnets, security groups, AMIs, instance profile and capacity
-   * reservations. Read-only and safe to repeat; results are cached for Karpenter's refresh
-   * intervals (subnets, security groups, AMIs and capacity reservations 1 minute, AMI alias parameters 24 hours, instance profiles 15 minutes). Rejects with
+   * Resolves the class's subnets, security groups, AMIs, instance profile, capacity reservations
+   * and placement group. Read-only and safe to repeat; results are cached for Karpenter's refresh
+   * intervals (subnets, security groups, AMIs, capacity reservations and placement groups 1
+   * minute, AMI alias parameters 24 hours, instance profiles 15 minutes). Rejects with
    * InvalidConfigError when a selector matches nothing or names an unsupported AMI alias.
    *
    * @example
@@ -204,7 +208,8 @@ export interface InstanceTypeProvider {
    * Every instance type the class could launch in its subnets' zones, sorted by name, with
    * Karpenter's allocatable estimate and priced offerings. Types EC2 does not offer in those
    * zones come back without offerings. Falls back to the bundled catalog while EC2 cannot be
-   * described. Rejects with InvalidConfigError when the class's subnets cannot be resolved.
+   * described. Rejects with InvalidConfigError when the class's subnets cannot be resolved, and
+   * with NodeClassNotReadyError when its placement group cannot be found.
    */
   instanceTypes(
     nodeClass: LaunchableNodeClass,

@@ -30,6 +30,7 @@ import { Ec2InstanceTypeProvider } from './ec2-instance-type-provider.ts';
 import { type InstanceProfileProvisioner, InstanceProfiles } from './instance-profiles.ts';
 import { LaunchTemplates } from './launch-templates.ts';
 import { Ec2NodeClassResolver } from './node-class-resolver.ts';
+import { PlacementGroupProvider } from './placement-groups.ts';
 import { Ec2PriceProvider } from './pricing.ts';
 import { SecurityGroupProvider } from './security-groups.ts';
 import { SsmParameters } from './ssm-parameters.ts';
@@ -57,8 +58,10 @@ export class Ec2CloudProvider implements CloudProvider {
     const { ec2, cluster, now } = options;
     const subnets = new SubnetProvider(ec2, now);
     const capacityReservations = new CapacityReservationProvider(ec2, now);
+    const placementGroups = new PlacementGroupProvider(ec2, now);
     this.#resolver = new Ec2NodeClassResolver({
       subnets,
+      placementGroups,
       securityGroups: new SecurityGroupProvider(ec2, now),
       amis: new AmiProvider({ ec2, ssm: new SsmParameters(options.ssm, now), cluster, now }),
       instanceProfiles: new InstanceProfiles({
@@ -73,6 +76,7 @@ export class Ec2CloudProvider implements CloudProvider {
       ...options,
       subnets,
       capacityReservations,
+      placementGroups,
       prices: this.#prices,
       region: cluster.region,
     });

@@ -15,6 +15,7 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { InstanceStatus } from '../../domain/interruption/instance-status.ts';
+import { Label } from '../../domain/labels.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type {
   InstanceProvider,
@@ -241,6 +242,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
   /** One template per group: the same AMI, max pods and EFA interfaces give the same template. */
   async #ensureTemplates({ context, resolved, plan }: Launch): Promise<FleetTemplate[]> {
     const { cluster, launchTemplates } = this.#options;
+    const partition = context.labels[Label.placementGroupPartition];
     return Promise.all(
       plan.groups.map(async (group) => {
         const options = bootstrapOptions({
@@ -258,6 +260,7 @@ export class Ec2InstanceProvider implements InstanceProvider {
           userData,
           ...(group.reservation === undefined ? {} : { capacityReservation: group.reservation }),
           efaCount: group.efaCount,
+          ...(partition === undefined ? {} : { partition }),
         });
         return { launchTemplateName: await launchTemplates.ensure(config), group };
       }),

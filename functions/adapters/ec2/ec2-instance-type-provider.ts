@@ -19,6 +19,7 @@ import { offeringKey } from '../../domain/instance-types/offerings.ts';
 import type { ReservationOffer } from '../../domain/instance-types/reserved-offerings.ts';
 import { KeptValues } from '../../domain/kept-values.ts';
 import { amiFamilyOf, isWindows } from '../../domain/node-class.ts';
+import type { PlacementGroup } from '../../domain/placement-group.ts';
 import type {
   InstanceTypeOptions,
   InstanceTypeProvider,
@@ -33,6 +34,7 @@ import type { Ec2Api, Now } from './clients.ts';
 import { LastBuilt } from './last-built.ts';
 import { toCatalogEntry } from './mappers.ts';
 import { collect } from './pages.ts';
+import type { PlacementGroupProvider } from './placement-groups.ts';
 import { RefreshInterval } from './refresh-intervals.ts';
 import { RefreshedValue } from './refreshed-value.ts';
 import type { SubnetProvider } from './subnets.ts';
@@ -42,6 +44,7 @@ export interface InstanceTypeProviderOptions {
   readonly subnets: SubnetProvider;
   /** Absent: no reserved offerings (tests of the other offerings). */
   readonly capacityReservations?: CapacityReservationProvider;
+  readonly placementGroups: PlacementGroupProvider;
   readonly prices: PriceProvider;
   readonly region: string;
   readonly now: Now;
@@ -58,6 +61,7 @@ const BUNDLED_BY_NAME: ReadonlyMap<string, CatalogEntry> = new Map(
 interface BuildInput {
   readonly nodeClass: LaunchableNodeClass;
   readonly subnets: readonly ResolvedNodeClassSubnet[];
+  readonly placementGroup: PlacementGroup | undefined;
   readonly prices: OfferingPrices;
   readonly catalog: readonly CatalogEntry[];
   readonly offered: OfferedZones | undefined;
@@ -104,13 +108,14 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         `listing instance types of ec2nodeclass ${nodeClass.metadata.name}: no subnets match its selector terms`,
       );
     }
-    const [prices, catalog, offered, reservations] = await Promise.all([
+    const [prices, catalog, offered, reservations, placementGroup] = await Promise.all([
       this.#options.prices.prices({ windows: isWindows(amiFamilyOf(nodeClass)) }),
       this.#catalog.current(),
       this.#offered.current(),
       this.#options.capacityReservations?.offers(
         nodeClass.spec.capacityReservationSelectorTerms ?? [],
       ) ?? [],
+      this.#placementGroup(nodeClass),
     ]);
     const unavailable = (options.unavailable ?? []).map((o) =>
       offeringKey(o.instanceType, o.zone, o.capacityType),
@@ -121,11 +126,18 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
       [prices, catalog, offered],
       () => new KeptValues(MAX_BUILT_LISTS),
     );
-    const key = JSON.stringify([nodeClass, subnets, [...unavailable].sort(), reservations]);
+    const key = JSON.stringify([
+      nodeClass,
+      subnets,
+      [...unavailable].sort(),
+      reservations,
+      placementGroup,
+    ]);
     return built.get(key, () =>
       this.#build({
         nodeClass,
         subnets,
+        placementGroup,
         prices,
         catalog: catalog ?? BUNDLED_CATALOG,
         offered,
@@ -133,6 +145,13 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         reservations,
       }),
     );
+  }
+
+  /** The group the class selects, which its types carry; rejects when EC2 has none by that name. */
+  async #placementGroup(nodeClass: LaunchableNodeClass): Promise<PlacementGroup | undefined> {
+    const selector = nodeClass.spec.placementGroupSelector;
+    if (selector === undefined) return undefined;
+    return this.#options.placementGroups.get(selector, nodeClass.metadata.name);
   }
 
   /** Types offered in the same zones are built together: offerings and zone labels match EC2's. */
@@ -167,6 +186,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
         unavailable: input.unavailable,
         nodeClass: input.nodeClass,
         reservations: input.reservations,
+        ...(input.placementGroup === undefined ? {} : { placementGroup: input.placementGroup }),
       }),
     );
     return built.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -37,6 +37,8 @@ export interface LaunchTemplateConfig {
   readonly networkInterfaces?: readonly NetworkInterface[];
   /** EFA interfaces to attach, one per network card; absent for none. */
   readonly efaCount?: number;
+  /** The class's placement group, and the partition the claim was planned into. */
+  readonly placement?: { readonly groupId: string; readonly partitionNumber?: number };
   readonly tags: Readonly<Record<string, string>>;
   /** The reservation a reserved launch targets; absent on any other launch. */
   readonly capacityReservation?: TargetedReservation;
@@ -84,6 +86,24 @@ export interface LaunchTemplateInput {
   readonly capacityReservation?: TargetedReservation;
   /** EFA interfaces for the group's types (0 when the claim asks for none). */
   readonly efaCount?: number;
+  /** The partition of a partition placement group the claim's offering is in (`1` …). */
+  readonly partition?: string;
+}
+
+/**
+ * Into the class's placement group, and for a partition group the claim's partition; with no
+ * partition EC2 picks one (aws: pkg/providers/launchtemplate/types.go `buildPlacement`).
+ */
+function placement(input: LaunchTemplateInput): Pick<LaunchTemplateConfig, 'placement'> {
+  const group = input.resolved.placementGroup;
+  if (group === undefined) return {};
+  const partition = input.partition === undefined ? undefined : Number(input.partition);
+  return {
+    placement: {
+      groupId: group.id,
+      ...(partition === undefined ? {} : { partitionNumber: partition }),
+    },
+  };
 }
 
 export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplateConfig {
@@ -107,6 +127,7 @@ export function launchTemplateConfig(input: LaunchTemplateInput): LaunchTemplate
       ? {}
       : { networkInterfaces: spec.networkInterfaces }),
     ...((input.efaCount ?? 0) > 0 ? { efaCount: input.efaCount } : {}),
+    ...placement(input),
     tags: launchTemplateTags(input.clusterName, input.nodeClass),
   };
   const publicIp = spec.associatePublicIPAddress;

@@ -182,6 +182,14 @@ export function toLaunchTemplateData(config: LaunchTemplateConfig): RequestLaunc
     Monitoring: { Enabled: config.detailedMonitoring },
     ...cpuOptions(config),
     ...capacityReservation(config),
+    ...(config.placement === undefined
+      ? {}
+      : {
+          Placement: {
+            GroupId: config.placement.groupId,
+            PartitionNumber: config.placement.partitionNumber,
+          },
+        }),
     ...networking(config),
     TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTags(config.tags) }],
   };

@@ -15,6 +15,8 @@ export const RefreshInterval = {
   /** AMI alias parameters in SSM change when a new AMI is published, at most daily. */
   ssmParametersMs: 24 * HOUR_MS,
   instanceProfilesMs: 15 * MINUTE_MS,
+  /** Karpenter's placement group cache (aws: pkg/cache/cache.go, `DefaultTTL`). */
+  placementGroupsMs: MINUTE_MS,
   /**
    * A launch template known to exist: for the container's life. Karpenter forgets one after a
    * minute unused because it then deletes it (aws: pkg/providers/launchtemplate/launchtemplate.go

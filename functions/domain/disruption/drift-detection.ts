@@ -4,7 +4,8 @@
  * reason first: the template changed, its labels no longer meet the pool's requirements, its
  * instance type or offering is gone from the catalog, the class's own spec (user data, tags,
  * disks, kubelet, …) changed since the launch, or the class resolves to another AMI, other
- * security groups, subnets or capacity reservation than the instance was launched with (aws:
+ * security groups, subnets, capacity reservation or placement group than the instance was
+ * launched with (aws:
  * `isNodeClassDrifted`, in that order).
  */
 import type { InstanceNetwork } from '../instance-network.ts';
@@ -26,6 +27,7 @@ export type DriftReason =
   | 'SecurityGroupDrift'
   | 'SubnetDrift'
   | 'CapacityReservationDrift'
+  | 'PlacementGroupDrift'
   | 'NodeClassDrifted';
 
 export interface Drift {
@@ -185,6 +187,31 @@ function nodeClassDrift(
   };
 }
 
+/**
+ * The node's placement group label against the group the class resolves to now; a class that
+ * selects none expects no label (aws: drift.go, `isPlacementGroupDrifted`). A class whose group
+ * is not known here (read from files) is not judged.
+ */
+function placementGroupDrift(
+  nodeClass: EC2NodeClass | undefined,
+  labels: Labels,
+): Drift | undefined {
+  if (nodeClass === undefined) return undefined;
+  const selects = nodeClass.spec.placementGroupSelector !== undefined;
+  const resolved = nodeClass.status?.placementGroup;
+  if (selects && resolved === undefined) return undefined;
+  const now = resolved?.id ?? '';
+  const launchedIn = labels[Label.placementGroupId] ?? '';
+  if (launchedIn === now) return undefined;
+  return {
+    reason: 'PlacementGroupDrift',
+    message:
+      now === ''
+        ? `placement group ${launchedIn} is no longer selected`
+        : `placement group ${launchedIn || '(none)'} is not the selected ${now}`,
+  };
+}
+
 export function driftOf(input: DriftInput): Drift | undefined {
   return (
     staticDrift(input.pool, input.claim) ??
@@ -194,6 +221,7 @@ export function driftOf(input: DriftInput): Drift | undefined {
     amiDrift(input.nodeClass, input.claim) ??
     securityGroupDrift(input.nodeClass, input.network) ??
     subnetDrift(input.nodeClass, input.network) ??
-    capacityReservationDrift(input.nodeClass, input.network)
+    capacityReservationDrift(input.nodeClass, input.network) ??
+    placementGroupDrift(input.nodeClass, input.labels)
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { CapacityReservation } from '../capacity-reservation.ts';
 import { Label } from '../labels.ts';
+import { type PlacementGroup, partitionsOf } from '../placement-group.ts';
 import { type Requirement, requirement } from '../requirements/requirement.ts';
 import type { Requirements } from '../requirements/requirements.ts';
 import type { Architecture, CatalogEntry } from './catalog.ts';
@@ -21,7 +22,7 @@ import {
 /** What every type of one build shares: computed once, not per type. */
 export interface SharedRequirements {
   readonly pool: RequirementPool;
-  /** Region, Windows build, tenancy and the absent capacity-reservation labels. */
+  /** Region, Windows build, tenancy, the absent capacity-reservation labels, the placement group. */
   readonly common: readonly Requirement[];
   /** `kubernetes.io/os` by architecture. */
   readonly os: Readonly<Record<Architecture, Requirement>>;
@@ -58,6 +59,25 @@ export interface SharedRequirementsInput {
   readonly windowsBuild: string | undefined;
   /** Sorted, distinct zones. */
   readonly zones: readonly OfferingZone[];
+  /** The class's placement group, when it selects one. */
+  readonly placementGroup?: PlacementGroup;
+}
+
+/**
+ * Every type of a class in a placement group carries its id, and those of a partition group
+ * every partition, so pods can select the group and spread over its partitions (aws:
+ * pkg/providers/instancetype/offering/offering.go, `InjectOfferings`).
+ */
+function placementRequirements(
+  pool: RequirementPool,
+  group: PlacementGroup | undefined,
+): Requirement[] {
+  if (group === undefined) return [];
+  const partitions = partitionsOf(group);
+  const placed = [pooledValue(pool, Label.placementGroupId, group.id)];
+  if (partitions.length > 0)
+    placed.push(pooledValues(pool, Label.placementGroupPartition, partitions));
+  return placed;
 }
 
 /** Windows AMIs exist only for amd64; on arm64 no OS value can be satisfied. */
@@ -103,6 +123,7 @@ export function sharedRequirements(input: SharedRequirementsInput): SharedRequir
     pooledAbsence(pool, Label.capacityReservationId),
     pooledAbsence(pool, Label.capacityReservationType),
     pooledAbsence(pool, Label.capacityReservationInterruptible),
+    ...placementRequirements(pool, input.placementGroup),
   ];
   const os = operatingSystems(pool, input.windows);
   return { pool, common, os, ...offeringRequirements(pool, input.zones) };

@@ -8,12 +8,13 @@
  */
 import type { InstanceType, Offering } from '../instance-type.ts';
 import { type EC2NodeClass, isWindows } from '../node-class.ts';
+import { type PlacementGroup, partitionsOf } from '../placement-group.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { instanceTypeRequirements, sharedRequirements } from './instance-type-requirements.ts';
 import { isCompatibleWithNodeClass } from './node-class-compatibility.ts';
 import { nodeClassSettings } from './node-class-settings.ts';
 import { nodeResources } from './node-resources.ts';
-import { buildOfferings, type OfferingZone, type SpotPrices } from './offerings.ts';
+import { buildOfferings, type OfferingZone, perPartition, type SpotPrices } from './offerings.ts';
 import type { Currency, PriceTable } from './prices.ts';
 import { type ReservationOffer, reservedOfferings } from './reserved-offerings.ts';
 import { type WindowsPrices, windowsOnDemandPrice, windowsSpotPrices } from './windows-prices.ts';
@@ -46,6 +47,8 @@ export interface BuildInstanceTypesOptions {
    * class's status, uncounted.
    */
   readonly reservations?: readonly ReservationOffer[];
+  /** The placement group the class's selector resolves to, when it has one. */
+  readonly placementGroup?: PlacementGroup;
 }
 
 const NOTHING_UNAVAILABLE: ReadonlySet<string> = new Set();
@@ -118,7 +121,9 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     windows,
     windowsBuild: settings.traits.windowsBuild,
     zones,
+    placementGroup: options.placementGroup,
   });
+  const partitions = partitionsOf(options.placementGroup);
   return [...options.catalog].sort(byName).map((entry): InstanceType => {
     const prices = pricesOf(entry, options, windows);
     const offerings = buildOfferings({ instanceType: entry.name, zones, ...prices, unavailable });
@@ -141,11 +146,13 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
       shared,
       reservations: reserved.map((offer) => offer.reservation),
     });
+    // Base, then reserved, then one per partition, as Karpenter's resolvers run.
+    const placed = perPartition(offerings, partitions);
     const compatible = isCompatibleWithNodeClass(entry, options.nodeClass);
     return {
       name: entry.name,
       requirements,
-      offerings: compatible ? offerings : allUnavailable(offerings),
+      offerings: compatible ? placed : allUnavailable(placed),
       ...nodeResources(entry, settings),
     };
   });

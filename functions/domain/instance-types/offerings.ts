@@ -58,3 +58,15 @@ export function buildOfferings(input: OfferingsInput): Offering[] {
   }
   return offerings;
 }
+
+/**
+ * One offering per partition of a partition placement group, so the scheduler can choose a
+ * partition as it chooses a zone (aws: pkg/providers/instancetype/offering/
+ * placement_group_resolver.go).
+ */
+export function perPartition(offerings: Offering[], partitions: readonly string[]): Offering[] {
+  if (partitions.length === 0) return offerings;
+  return offerings.flatMap((offering) =>
+    partitions.map((partition) => ({ ...offering, partition })),
+  );
+}

@@ -23,12 +23,14 @@ export function offeringFilter(reqs: Requirements): (offering: Offering) => bool
   const capacityType = reqs.get(Label.capacityType);
   const zoneId = reqs.get(Label.zoneId);
   const reservation = reqs.get(Label.capacityReservationId);
+  const partition = reqs.get(Label.placementGroupPartition);
   return (o) =>
     o.available &&
     allows(zone, o.zone) &&
     allows(capacityType, o.capacityType) &&
     allows(zoneId, o.zoneId) &&
-    allowsLabel(reservation, o.reservationId);
+    allowsLabel(reservation, o.reservationId) &&
+    allows(partition, o.partition);
 }
 
 export function hasAvailableOffering(

@@ -6,4 +6,5 @@ export const OFFERING_KEYS: ReadonlySet<string> = new Set([
   Label.capacityType,
   Label.zoneId,
   Label.capacityReservationId,
+  Label.placementGroupPartition,
 ]);

@@ -66,6 +66,8 @@ function nodeLabels(
     labels[Label.capacityType] = offering.capacityType;
     if (offering.zoneId !== undefined) labels[Label.zoneId] = offering.zoneId;
     Object.assign(labels, reservationLabels(offering));
+    if (offering.partition !== undefined)
+      labels[Label.placementGroupPartition] = offering.partition;
   }
   if (region !== undefined) labels[Label.region] = region;
   delete labels[Label.hostname];

@@ -53,11 +53,7 @@ const fields = z.strictObject({
   subnetSelectorTerms,
   securityGroupSelectorTerms,
   capacityReservationSelectorTerms: capacityReservationSelectorTerms.optional(),
-  placementGroupSelector: notSupportedYet(
-    placementGroupSelector,
-    'spec.placementGroupSelector',
-    'instances are never launched into a placement group',
-  ).optional(),
+  placementGroupSelector: placementGroupSelector.optional(),
   associatePublicIPAddress: z.boolean().optional(),
   ipPrefixCount: nonNegativeInt.optional(),
   amiSelectorTerms,

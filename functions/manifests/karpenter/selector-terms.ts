@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { checkAlias } from './ami-alias.ts';
-import { patterned } from './fields.ts';
+import { nonEmpty, patterned } from './fields.ts';
 
 const MAX_TERMS = 30;
 
@@ -151,15 +151,19 @@ export const amiSelectorTerms = termList(amiTerm).superRefine((terms, ctx) => {
   });
 });
 
+/** One of name or id, with the CRD's two CEL messages (aws: ec2nodeclass.go `PlacementGroupSelector`). */
 export const placementGroupSelector = z
   .strictObject({
-    name: z.string().optional(),
+    name: nonEmpty('name').optional(),
     id: patterned(/^pg-[0-9a-z]+$/, 'a placement group id such as pg-0123456789abcdef0').optional(),
   })
   .superRefine((selector, ctx) => {
     if ((selector.name === undefined) !== (selector.id === undefined)) return;
     ctx.addIssue({
       code: 'custom',
-      message: 'placementGroupSelector needs exactly one of name or id',
+      message:
+        selector.name === undefined
+          ? "expected at least one, got none, ['name', 'id']"
+          : "'name' and 'id' are mutually exclusive",
     });
   });

@@ -208,9 +208,10 @@ class DisruptionStep {
   }
 
   /**
-   * The classes with the AMIs, subnets, security groups and capacity reservations they select
-   * now, as Karpenter keeps them in the class's status, so a node on an older image, in another
-   * subnet or set of groups, or in a reservation no longer selected shows as drifted. A class that cannot be resolved is judged without them; its
+   * The classes with the AMIs, subnets, security groups, capacity reservations and placement
+   * group they select now, as Karpenter keeps them in the class's status (the group in memory),
+   * so a node on an older image, in another subnet, set of groups or placement group, or in a
+   * reservation no longer selected shows as drifted. A class that cannot be resolved is judged without them; its
    * launches report the problem.
    */
   async resolvedClasses(): Promise<EC2NodeClass[]> {
@@ -219,13 +220,14 @@ class DisruptionStep {
         try {
           const resolved = await this.#deps.cloud.resolveNodeClass(nodeClass);
           const amis = resolved.amis.map((ami) => ({ id: ami.id, name: ami.name }));
-          const { subnets, securityGroups, capacityReservations } = resolved;
+          const { subnets, securityGroups, capacityReservations, placementGroup } = resolved;
           const status = {
             ...nodeClass.status,
             amis,
             subnets,
             securityGroups,
             capacityReservations,
+            placementGroup,
           };
           return { ...nodeClass, status };
         } catch {

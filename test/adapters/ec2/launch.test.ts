@@ -4,6 +4,7 @@ import {
   CreateLaunchTemplateCommand,
   type CreateLaunchTemplateCommandInput,
   DescribeLaunchTemplatesCommand,
+  DescribePlacementGroupsCommand,
 } from '@aws-sdk/client-ec2';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
@@ -661,6 +662,41 @@ describe('launch templates', () => {
         [0, undefined],
         [0, undefined],
       ]);
+    });
+  });
+
+  // aws: pkg/providers/launchtemplate/types.go `buildPlacement`
+  it.each([
+    ['a partition group, in the partition the claim was planned into', 'partition', '2', 2],
+    ['a cluster group', 'cluster', undefined, undefined],
+  ] as const)('launches into %s', async (_case, strategy, partition, partitionNumber) => {
+    // Prepare
+    const mocked = setUp();
+    mocked.ec2Mock.on(DescribePlacementGroupsCommand).resolves({
+      PlacementGroups: [
+        { GroupId: 'pg-0123456789abcdef0', GroupName: 'training', Strategy: strategy },
+      ],
+    });
+    const nodeClass = aNodeClass({
+      instanceProfile: 'prod-nodes',
+      role: undefined,
+      placementGroupSelector: { name: 'training' },
+    });
+    const context = aLaunchContext({ nodeClass });
+    const labels =
+      partition === undefined
+        ? context.labels
+        : { ...context.labels, 'karpenter.k8s.aws/placement-group-partition': partition };
+    // Act
+    await mocked.cloud.launch(aClaim({ instanceTypeOptions: ['m5.large'] }), {
+      ...context,
+      labels,
+    });
+    // Assess
+    const [input] = templateInputs(mocked);
+    expect(input?.LaunchTemplateData?.Placement).toEqual({
+      GroupId: 'pg-0123456789abcdef0',
+      PartitionNumber: partitionNumber,
     });
   });
 

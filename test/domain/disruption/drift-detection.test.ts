@@ -372,6 +372,52 @@ describe('drift detection', () => {
       expect(found?.reason).toBe(reason);
     });
 
+    // aws: pkg/cloudprovider/drift.go, `isPlacementGroupDrifted`
+    const GROUP = { id: 'pg-0123456789abcdef0', name: 'training', strategy: 'cluster' } as const;
+    const inGroup = { ...resolved, spec: { placementGroupSelector: { name: 'training' } } };
+    it.each([
+      {
+        case: 'the node is in the group the class resolves to',
+        nodeClass: { ...inGroup, status: { ...inGroup.status, placementGroup: GROUP } },
+        label: 'pg-0123456789abcdef0',
+        reason: undefined,
+      },
+      {
+        case: 'the class resolves to another group',
+        nodeClass: { ...inGroup, status: { ...inGroup.status, placementGroup: GROUP } },
+        label: 'pg-0aaaaaaaaaaaaaaaa',
+        reason: 'PlacementGroupDrift',
+      },
+      {
+        case: 'the class selects a group the node is not in',
+        nodeClass: { ...inGroup, status: { ...inGroup.status, placementGroup: GROUP } },
+        label: undefined,
+        reason: 'PlacementGroupDrift',
+      },
+      {
+        case: 'the class no longer selects a group',
+        nodeClass: resolved,
+        label: 'pg-0123456789abcdef0',
+        reason: 'PlacementGroupDrift',
+      },
+      {
+        case: 'the group is not known here, as for a class read from files',
+        nodeClass: inGroup,
+        label: 'pg-0aaaaaaaaaaaaaaaa',
+        reason: undefined,
+      },
+    ])('when $case: $reason', ({ nodeClass, label, reason }) => {
+      // Prepare
+      const labels: Record<string, string> =
+        label === undefined ? {} : { 'karpenter.k8s.aws/placement-group-id': label };
+
+      // Act
+      const found = drift({ nodeClass, imageID: 'ami-amd', network: launched, labels });
+
+      // Assess
+      expect(found?.reason).toBe(reason);
+    });
+
     it('says which subnet and security groups the instance has and which the class selects', () => {
       // Prepare
       const network = { subnetId: 'subnet-old', securityGroupIds: ['sg-valid'] };

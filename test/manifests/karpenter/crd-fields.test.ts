@@ -177,7 +177,7 @@ const EC2_NODE_CLASS: Reader = {
     }),
     nodeClass({ connectionTracking: { tcpEstablishedTimeout: 432000 } }),
   ],
-  notSupportedYet: ['spec.placementGroupSelector'],
+  notSupportedYet: [],
 };
 
 const NODE_POOL: Reader = {

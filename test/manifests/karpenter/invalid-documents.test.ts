@@ -463,11 +463,29 @@ const NODE_CLASS_CASES: readonly InvalidCase[] = [
     [{ tags: { a: 'b' }, ownerID: '12345678901' }],
     ['spec.capacityReservationSelectorTerms[0].ownerID', 'is not a 12-digit AWS account id'],
   ),
+  // aws: pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml, placementGroupSelector
   nodeClass(
     'a placement group by name and id',
     ['spec', 'placementGroupSelector'],
     { name: 'pg', id: 'pg-123' },
-    ['spec.placementGroupSelector', 'placementGroupSelector needs exactly one of name or id'],
+    ['spec.placementGroupSelector', "'name' and 'id' are mutually exclusive"],
+  ),
+  nodeClass('a placement group by neither name nor id', ['spec', 'placementGroupSelector'], {}, [
+    'spec.placementGroupSelector',
+    "expected at least one, got none, ['name', 'id']",
+  ]),
+  nodeClass('an empty placement group name', ['spec', 'placementGroupSelector'], { name: '' }, [
+    'spec.placementGroupSelector.name',
+    'name may not be empty',
+  ]),
+  nodeClass(
+    'a placement group id without its prefix',
+    ['spec', 'placementGroupSelector'],
+    { id: '0123456789abcdef0' },
+    [
+      'spec.placementGroupSelector.id',
+      '"0123456789abcdef0" is not a placement group id such as pg-0123456789abcdef0',
+    ],
   ),
   nodeClass(
     'a tag Karpenter uses to find its instances',
@@ -623,26 +641,31 @@ const NODE_CLASS_CASES: readonly InvalidCase[] = [
     [PRIMARY, { networkCardIndex: 0, deviceIndex: -1, interfaceType: 'interface' }],
     ['spec.networkInterfaces[1].deviceIndex', 'must be at least 0, got -1'],
   ),
-  nodeClass(
-    'two network interfaces on one card and device index',
-    ['spec', 'networkInterfaces'],
+  ...(
     [
-      PRIMARY,
-      { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' },
-      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'interface' },
-      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
-    ],
-    ['spec.networkInterfaces', DISTINCT_SLOTS],
-  ),
-  nodeClass(
-    'two EFA-only interfaces on one card',
-    ['spec', 'networkInterfaces'],
-    [
-      PRIMARY,
-      { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
-      { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' },
-    ],
-    ['spec.networkInterfaces', DISTINCT_SLOTS],
+      [
+        'two network interfaces on one card and device index',
+        [
+          { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' },
+          { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'interface' },
+          { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+        ],
+      ],
+      [
+        'two EFA-only interfaces on one card',
+        [
+          { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'efa-only' },
+          { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' },
+        ],
+      ],
+    ] as const
+  ).map(([name, others]) =>
+    nodeClass(
+      name,
+      ['spec', 'networkInterfaces'],
+      [PRIMARY, ...others],
+      ['spec.networkInterfaces', DISTINCT_SLOTS],
+    ),
   ),
   ...(
     [

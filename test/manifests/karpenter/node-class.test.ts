@@ -14,14 +14,11 @@ import { withField } from './with-field.ts';
 
 /**
  * The documented EC2NodeClass less what Karpenter's released CRD (v1.14.1) lacks
- * (`enclaveOptions`) and the fields no launch acts on yet, which are refused.
+ * (`enclaveOptions`): every other field it sets is read and acted on.
  */
 function documentedNodeClassAsRead(): Record<string, unknown> {
   const doc = documentOf(DOCS_NODE_CLASS) as Record<string, unknown>;
-  return ['enclaveOptions', 'placementGroupSelector'].reduce(
-    (reduced, field) => withField(reduced, ['spec', field], undefined),
-    doc,
-  );
+  return withField(doc, ['spec', 'enclaveOptions'], undefined);
 }
 
 describe('parseEC2NodeClass', () => {
@@ -57,22 +54,6 @@ describe('parseEC2NodeClass', () => {
     expect(error.detail).toBe('unknown field "enclaveOptions"');
   });
 
-  it('refuses the documented EC2NodeClass without enclaveOptions at its first field not supported yet', () => {
-    // Prepare
-    const doc = withField(
-      documentOf(DOCS_NODE_CLASS) as Record<string, unknown>,
-      ['spec', 'enclaveOptions'],
-      undefined,
-    );
-
-    // Act
-    const error = catchManifestError(() => parseEC2NodeClass(doc));
-
-    // Assess
-    expect(error.location.path).toBe('spec.placementGroupSelector');
-    expect(error.detail).toContain('not supported yet: spec.placementGroupSelector');
-  });
-
   it('reads the documented EC2NodeClass with every spec field it acts on and its status', () => {
     // Prepare
     const doc = documentedNodeClassAsRead();
@@ -90,6 +71,7 @@ describe('parseEC2NodeClass', () => {
     expect(nodeClass.spec.blockDeviceMappings?.[0]?.ebs?.volumeInitializationRate).toBe(100);
     expect(nodeClass.spec.userData).toBe('echo "Hello world"\n');
     expect(nodeClass.spec.instanceStorePolicy).toBe('RAID0');
+    expect(nodeClass.spec.placementGroupSelector).toEqual({ name: 'my-pg' });
     expect(nodeClass.spec.networkInterfaces).toEqual([
       { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' },
       { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'interface' },
