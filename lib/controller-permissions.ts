@@ -72,11 +72,15 @@ function ec2Arns(place: Place, types: readonly string[]): string[] {
   return types.map((type) => `arn:${place.partition}:ec2:${place.region}:*:${type}/*`);
 }
 
-/** Launch inputs EC2 lets any launch use: public images and their snapshots, subnets, groups. */
+/**
+ * Launch inputs EC2 lets any launch use: public images and their snapshots, subnets, groups,
+ * and the placement group a class selects (Karpenter's `AllowScopedEC2InstanceAccessActions`).
+ */
 const LAUNCH_INPUTS = [
   'security-group',
   'subnet',
   'capacity-reservation',
+  'placement-group',
   'spot-instances-request',
 ];
 
@@ -184,6 +188,7 @@ function readStatements(place: Place): PolicyStatement[] {
         'ec2:DescribeInstanceTypeOfferings',
         'ec2:DescribeInstanceTypes',
         'ec2:DescribeLaunchTemplates',
+        'ec2:DescribePlacementGroups',
         'ec2:DescribeSecurityGroups',
         'ec2:DescribeSpotPriceHistory',
         'ec2:DescribeSubnets',

@@ -16,6 +16,7 @@ import { offeringKey } from '../../functions/domain/instance-types/offerings.ts'
 import type { InstanceStatus } from '../../functions/domain/interruption/instance-status.ts';
 import { KeptValues } from '../../functions/domain/kept-values.ts';
 import { Label } from '../../functions/domain/labels.ts';
+import type { PlacementGroup } from '../../functions/domain/placement-group.ts';
 import { has } from '../../functions/domain/requirements/requirement.ts';
 import { fromNodeSelector, get } from '../../functions/domain/requirements/requirements.ts';
 import type { NodeClaimRecord } from '../../functions/domain/state/node-claim-record.ts';
@@ -34,6 +35,7 @@ import type {
 import {
   InsufficientCapacityError,
   InvalidConfigError,
+  NodeClassNotReadyError,
   ThrottledError,
 } from '../../functions/ports/errors.ts';
 import type { CapacityPools } from './capacity-pools.ts';
@@ -156,6 +158,7 @@ export class SimulatedCloud implements CloudProvider {
 
   async resolveNodeClass(nodeClass: LaunchableNodeClass): Promise<ResolvedNodeClass> {
     await this.#call();
+    const placementGroup = this.#placementGroup(nodeClass);
     return {
       name: nodeClass.metadata.name,
       amiFamily: 'AL2023',
@@ -167,6 +170,7 @@ export class SimulatedCloud implements CloudProvider {
       amis: [{ id: simulatedAmi(nodeClass), name: 'simulated-al2023', requirements: [] }],
       instanceProfile: `${nodeClass.metadata.name}-simulated`,
       capacityReservations: this.#reservations(nodeClass),
+      ...(placementGroup === undefined ? {} : { placementGroup }),
     };
   }
 
@@ -178,6 +182,17 @@ export class SimulatedCloud implements CloudProvider {
       .filter((r) => isActive(r, now) && terms.some((term) => selects(term, r)))
       .map((r) => asStatus(r, now))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The group the class selects, as the EC2 adapter resolves it; a missing one is not ready. */
+  #placementGroup(nodeClass: LaunchableNodeClass): PlacementGroup | undefined {
+    const selector = nodeClass.spec.placementGroupSelector;
+    if (selector === undefined) return undefined;
+    const group = this.ec2.placementGroup(selector);
+    if (group !== undefined) return group;
+    throw new NodeClassNotReadyError(
+      `resolving ec2nodeclass ${nodeClass.metadata.name}: placement group "${selector.name ?? selector.id}" not found`,
+    );
   }
 
   async instanceTypes(
@@ -198,6 +213,7 @@ export class SimulatedCloud implements CloudProvider {
     const subnets = selectedSubnets(this.ec2, nodeClass.spec.subnetSelectorTerms ?? []);
     const zones = [...new Set(subnets.map((subnet) => subnet.zone))].sort();
     const prices = this.ec2.prices;
+    const placementGroup = this.#placementGroup(nodeClass);
     return this.#builtTypes.get(key, () =>
       buildInstanceTypes({
         catalog: BUNDLED_CATALOG,
@@ -209,6 +225,7 @@ export class SimulatedCloud implements CloudProvider {
         unavailable: new Set(unavailable),
         nodeClass,
         reservations,
+        ...(placementGroup === undefined ? {} : { placementGroup }),
       }),
     );
   }

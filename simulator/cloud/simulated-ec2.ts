@@ -9,6 +9,10 @@ import { createHash } from 'node:crypto';
 import type { InstanceNetwork } from '../../functions/domain/instance-network.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
 import type { CapacityType } from '../../functions/domain/labels.ts';
+import type {
+  PlacementGroup,
+  PlacementGroupSelector,
+} from '../../functions/domain/placement-group.ts';
 import type { OfferingKey } from '../../functions/domain/state/unavailable-offering.ts';
 import type { Clock } from '../../functions/ports/clock.ts';
 import type { LaunchContext, OfferingPrices } from '../../functions/ports/cloud-provider.ts';
@@ -40,6 +44,8 @@ export interface SimulatedEc2Options {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Tags every subnet and security group carries, as `karpenter.sh/discovery` is set on them. */
   readonly networkTags?: Readonly<Record<string, string>>;
+  /** The account's placement groups, all available. @default none */
+  readonly placementGroups?: readonly PlacementGroup[];
 }
 
 export type LaunchListener = (instance: SimulatedInstance, context: LaunchContext) => void;
@@ -126,6 +132,13 @@ export class SimulatedEc2 {
       spotSource: options.spotPrices === 'list' ? 'none' : 'live',
       priceSource: onDemand.priceSource,
     };
+  }
+
+  /** The account's placement group with this id or name, as DescribePlacementGroups finds it. */
+  placementGroup(selector: PlacementGroupSelector): PlacementGroup | undefined {
+    return (this.options.placementGroups ?? []).find((group) =>
+      selector.id === undefined ? group.name === selector.name : group.id === selector.id,
+    );
   }
 
   onLaunch(listener: LaunchListener): void {

@@ -27,6 +27,8 @@ export interface AuthorizationLookups {
     readonly LaunchTemplateName?: string;
   }): StoredLaunchTemplate | undefined;
   instanceProfile(name: string): StoredInstanceProfile | undefined;
+  /** The name of the placement group with this id; undefined when there is none (or no id). */
+  placementGroupName(id: string | undefined): string | undefined;
   /** A role's ARN, with its path, by name; undefined when the account has no such role. */
   roleArn(name: string): string | undefined;
   /** A secret's full ARN by name, partial ARN or ARN; undefined when there is no such secret. */

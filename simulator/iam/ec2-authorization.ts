@@ -77,7 +77,10 @@ function securityGroupsOf(data: RequestLaunchTemplateData): string[] {
   ];
 }
 
-/** The existing resources one launch template config uses: the template, images, subnets, groups. */
+/**
+ * The existing resources one launch template config uses: the template, images, subnets,
+ * security groups and its placement group.
+ */
 function launchInputs(
   config: FleetLaunchTemplateConfigRequest,
   template: StoredLaunchTemplate,
@@ -89,10 +92,13 @@ function launchInputs(
   const subnets = overrides.map(
     (o) => o.SubnetId ?? template.data.NetworkInterfaces?.[0]?.SubnetId,
   );
+  const group = lookups.placementGroupName(template.data.Placement?.GroupId);
   const arns = [
     ...images.flatMap((id) => (id === undefined ? [] : [ec2Arn(place, 'image', id)])),
     ...subnets.flatMap((id) => (id === undefined ? [] : [ec2Arn(place, 'subnet', id)])),
     ...securityGroupsOf(template.data).map((id) => ec2Arn(place, 'security-group', id)),
+    // EC2 names a placement group's ARN by its name, whichever the template gives.
+    ...(group === undefined ? [] : [ec2Arn(place, 'placement-group', group)]),
   ];
   return [
     ...onEach(LAUNCH, template.arn, resourceTags(template.tags, 'ec2')),

@@ -22,6 +22,8 @@ import {
   DescribeInstanceTypes$,
   DescribeLaunchTemplates$,
   type DescribeLaunchTemplatesCommandInput,
+  DescribePlacementGroups$,
+  type DescribePlacementGroupsCommandInput,
   DescribeSecurityGroups$,
   type DescribeSecurityGroupsCommandInput,
   DescribeSpotPriceHistory$,
@@ -52,6 +54,7 @@ import { instanceFilters, instanceState, instanceTags, toInstance } from './ec2-
 import { Ec2LaunchTemplates } from './ec2-launch-templates.ts';
 import { describeSecurityGroups, describeSubnets } from './ec2-network.ts';
 import { page } from './ec2-paging.ts';
+import { describePlacementGroups } from './ec2-placement-groups.ts';
 
 const OPERATIONS = {
   CreateFleet: CreateFleet$,
@@ -63,6 +66,7 @@ const OPERATIONS = {
   DescribeInstanceTypeOfferings: DescribeInstanceTypeOfferings$,
   DescribeInstanceTypes: DescribeInstanceTypes$,
   DescribeLaunchTemplates: DescribeLaunchTemplates$,
+  DescribePlacementGroups: DescribePlacementGroups$,
   DescribeSecurityGroups: DescribeSecurityGroups$,
   DescribeSpotPriceHistory: DescribeSpotPriceHistory$,
   DescribeSubnets: DescribeSubnets$,
@@ -121,6 +125,8 @@ export class Ec2Service extends QueryService {
       DescribeLaunchTemplates: (input: DescribeLaunchTemplatesCommandInput) => ({
         LaunchTemplates: this.#templates.describe(input.LaunchTemplateNames),
       }),
+      DescribePlacementGroups: (input: DescribePlacementGroupsCommandInput) =>
+        describePlacementGroups(this.#ec2, input),
       DescribeSecurityGroups: (input: DescribeSecurityGroupsCommandInput) =>
         describeSecurityGroups(this.#ec2, input),
       DescribeSpotPriceHistory: (input: DescribeSpotPriceHistoryCommandInput) =>
@@ -157,9 +163,21 @@ export class Ec2Service extends QueryService {
         return id.startsWith('ami-') ? {} : undefined;
       case 'launch-template':
         return this.launchTemplate({ LaunchTemplateId: id })?.tags;
+      case 'placement-group':
+        return this.#ec2.placementGroup({ name: id }) === undefined ? undefined : {};
       default:
         return undefined;
     }
+  }
+
+  /** The name of the account's placement group with this id, which its ARN carries. */
+  placementGroupName(id: string | undefined): string | undefined {
+    return id === undefined ? undefined : this.#ec2.placementGroup({ id })?.name;
+  }
+
+  /** The names of the account's launch templates, in creation order. */
+  launchTemplateNames(): string[] {
+    return this.#templates.all().map((template) => template.summary.LaunchTemplateName ?? '');
   }
 
   /** A launch template as the authorizer reads it: its ARN, tags and data. */

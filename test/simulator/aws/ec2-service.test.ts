@@ -9,7 +9,7 @@ import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
-import { ThrottledError } from '../../../functions/ports/errors.ts';
+import { NodeClassNotReadyError, ThrottledError } from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { aliasImageId } from '../../../simulator/cloud/simulated-images.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
@@ -26,6 +26,13 @@ import {
 const NODE_CLASS = theGuidesNodeClass();
 
 const TYPES = ['m5.large', 'c5.large'];
+
+const TRAINING = {
+  id: 'pg-0123456789abcdef0',
+  name: 'training',
+  strategy: 'partition',
+  partitionCount: 3,
+} as const;
 
 function claim(name: string, capacityType: 'on-demand' | 'spot' = 'on-demand'): NodeClaimRecord {
   return {
@@ -123,6 +130,40 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
         'ec2:DescribeImages',
       ]),
     );
+  });
+
+  it('resolves a placement group through DescribePlacementGroups and launches into it', async () => {
+    // Prepare
+    await twin.close();
+    twin = await startTwin({ placementGroups: [TRAINING] });
+    const inGroup = {
+      ...NODE_CLASS,
+      spec: { ...NODE_CLASS.spec, placementGroupSelector: { name: 'training' } },
+    };
+    const elsewhere = {
+      ...NODE_CLASS,
+      spec: { ...NODE_CLASS.spec, placementGroupSelector: { name: 'other' } },
+    };
+    const context = await launchContext(twin);
+    const labels = { ...context.labels, 'karpenter.k8s.aws/placement-group-partition': '2' };
+
+    // Act
+    const resolved = await twin.cloud().resolveNodeClass(inGroup);
+    const missing = await twin
+      .cloud()
+      .resolveNodeClass(elsewhere)
+      .catch((err: unknown) => err);
+    await twin.cloud().launch(claim('default-pgpgp'), { ...context, nodeClass: inGroup, labels });
+
+    // Assess
+    expect(resolved.placementGroup).toEqual(TRAINING);
+    expect(missing).toBeInstanceOf(NodeClassNotReadyError);
+    const names = twin.ec2Service.launchTemplateNames();
+    const placements = names.map(
+      (name) => twin.ec2Service.launchTemplate({ LaunchTemplateName: name })?.data.Placement,
+    );
+    expect(placements).toContainEqual({ GroupId: 'pg-0123456789abcdef0', PartitionNumber: 2 });
+    expect(twin.endpoint.calls.map((c) => c.action)).toContain('ec2:DescribePlacementGroups');
   });
 
   it("lists the catalog's instance types at the account's spot and on-demand prices", async () => {

@@ -12,6 +12,7 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import type { ClusterSettings } from '../../../functions/adapters/ec2/cluster-settings.ts';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import { IamInstanceProfileProvisioner } from '../../../functions/adapters/ec2/iam-instance-profile-provisioner.ts';
+import type { PlacementGroup } from '../../../functions/domain/placement-group.ts';
 import { readDocuments } from '../../../functions/manifests/documents.ts';
 import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
 import type {
@@ -78,6 +79,8 @@ export interface Twin {
   readonly clock: SimulatedClock;
   readonly ec2: SimulatedEc2;
   readonly endpoint: AwsEndpoint;
+  /** The account's EC2 as the functions call it, for what only it holds (launch templates). */
+  readonly ec2Service: Ec2Service;
   readonly clients: { readonly ec2: EC2Client; readonly iam: IAMClient };
   /** What the world's kubelets are told of each launch, in order. */
   readonly launches: { instance: SimulatedInstance; context: LaunchContext }[];
@@ -89,6 +92,8 @@ export interface Twin {
 export interface TwinOptions {
   /** Builds the authorizer from what the account's services hold; everything is allowed without. */
   readonly authorizer?: (lookups: AuthorizationLookups) => Authorizer;
+  /** The account's placement groups. @default none */
+  readonly placementGroups?: readonly PlacementGroup[];
 }
 
 export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
@@ -99,6 +104,7 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
     zones: ZONES,
     seed: 1,
     networkTags: { 'karpenter.sh/discovery': CLUSTER },
+    ...(options.placementGroups === undefined ? {} : { placementGroups: options.placementGroups }),
   });
   const launches: Twin['launches'] = [];
   ec2.onLaunch((instance, context) => launches.push({ instance, context }));
@@ -141,6 +147,7 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
     clock,
     ec2,
     endpoint,
+    ec2Service,
     clients,
     launches,
     refreshErrors,

@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { InstanceType } from '../../../functions/domain/instance-type.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
-import { InsufficientCapacityError, ThrottledError } from '../../../functions/ports/errors.ts';
+import {
+  InsufficientCapacityError,
+  NodeClassNotReadyError,
+  ThrottledError,
+} from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { SimulatedClock } from '../../../simulator/simulated-clock.ts';
 import { aNewNodeClaim, T0 } from '../../contracts/state-fixtures.ts';
@@ -254,5 +258,38 @@ describe('spot interruptions in the simulated cloud', () => {
     );
     expect(() => cloud.interrupt(onDemand.instanceId)).toThrow('it is on-demand, not spot');
     expect(() => cloud.interrupt('i-00000000000000000')).toThrow('no such running instance');
+  });
+});
+
+describe('the simulated account’s placement groups', () => {
+  const TRAINING = { id: 'pg-0123456789abcdef0', name: 'training', strategy: 'cluster' } as const;
+  const inGroup = (name: string): LaunchableNodeClass => ({
+    metadata: { name: 'default' },
+    spec: { placementGroupSelector: { name } },
+  });
+
+  it('resolve as the EC2 adapter resolves them, the class’s types carrying the group', async () => {
+    // Prepare
+    const clock = new SimulatedClock(T0);
+    const cloud = new SimulatedCloud({
+      clock,
+      region: 'us-east-1',
+      zones: ZONES,
+      seed: 1,
+      placementGroups: [TRAINING],
+    });
+
+    // Act
+    const resolved = await cloud.resolveNodeClass(inGroup('training'));
+    const types = await cloud.instanceTypes(inGroup('training'));
+    const missing = await cloud.resolveNodeClass(inGroup('other')).catch((err: unknown) => err);
+
+    // Assess
+    expect(resolved.placementGroup).toEqual(TRAINING);
+    const m5 = types.find((it) => it.name === 'm5.large');
+    expect(m5?.requirements.get('karpenter.k8s.aws/placement-group-id')?.values).toEqual(
+      new Set([TRAINING.id]),
+    );
+    expect(missing).toBeInstanceOf(NodeClassNotReadyError);
   });
 });

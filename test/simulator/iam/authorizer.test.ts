@@ -18,6 +18,7 @@ import {
   instanceProfileTags,
   launchTags,
 } from '../../../functions/adapters/ec2/tags.ts';
+import type { PlacementGroup } from '../../../functions/domain/placement-group.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
 import {
   AwsError,
@@ -56,6 +57,7 @@ class HeldResources implements AuthorizationLookups {
   readonly tags = new Map<string, Tags>();
   readonly templates = new Map<string, StoredLaunchTemplate>();
   readonly profiles = new Map<string, StoredInstanceProfile>();
+  readonly placementGroups = new Map<string, string>();
 
   tagsOf(arn: string) {
     return this.tags.get(arn);
@@ -65,6 +67,9 @@ class HeldResources implements AuthorizationLookups {
   }
   instanceProfile(name: string) {
     return this.profiles.get(name);
+  }
+  placementGroupName(id: string | undefined) {
+    return id === undefined ? undefined : this.placementGroups.get(id);
   }
   roleArn(name: string) {
     return name === 'KarpenterNodeRole-shop' ? NODE_ROLE : undefined;
@@ -112,7 +117,10 @@ function world(deny?: readonly string[]) {
 }
 
 /** The controller's launch template for the class, created through the adapter; its name. */
-async function ensureLaunchTemplate({ held, client }: ReturnType<typeof world>): Promise<string> {
+async function ensureLaunchTemplate(
+  { held, client }: ReturnType<typeof world>,
+  placementGroup?: PlacementGroup,
+): Promise<string> {
   const config = launchTemplateConfig({
     clusterName: 'shop',
     nodeClass: NODE_CLASS,
@@ -124,6 +132,7 @@ async function ensureLaunchTemplate({ held, client }: ReturnType<typeof world>):
       amis: [],
       instanceProfile: PROFILE,
       capacityReservations: [],
+      ...(placementGroup === undefined ? {} : { placementGroup }),
     },
     imageId: 'ami-0123456789abcdef0',
     userData: 'apiVersion: node.eks.aws/v1alpha1',
@@ -211,6 +220,27 @@ describe('the controller role on an EKS cluster', () => {
       'nodesmith.io/cluster': 'shop',
     });
     expect({ spot, onDemand }).toEqual({ spot: undefined, onDemand: undefined });
+  });
+
+  it('launches into the placement group its class selects', async () => {
+    // Prepare
+    const account = world();
+    const group = { id: 'pg-0123456789abcdef0', name: 'training', strategy: 'cluster' } as const;
+    account.held.placementGroups.set(group.id, group.name);
+    account.held.tags.set(`${EC2_ARN}:placement-group/training`, {});
+    const name = await ensureLaunchTemplate(account, group);
+
+    // Act
+    const denied = account.authorize('Controller', 'ec2', {
+      name: 'CreateFleet',
+      input: fleetInput(name),
+    });
+
+    // Assess
+    expect(account.held.templates.get(name)?.data.Placement).toEqual({
+      GroupId: 'pg-0123456789abcdef0',
+    });
+    expect(denied).toBeUndefined();
   });
 
   it('cannot launch from a launch template that is not tagged for the cluster', async () => {
@@ -358,6 +388,7 @@ describe('the controller role on an EKS cluster', () => {
     const calls: [string, AwsOperation][] = [
       ['ec2', { name: 'DescribeInstanceTypes', input: {} }],
       ['ec2', { name: 'DescribeSubnets', input: {} }],
+      ['ec2', { name: 'DescribePlacementGroups', input: { GroupNames: ['training'] } }],
       [
         'ec2',
         { name: 'DescribeLaunchTemplates', input: { LaunchTemplateNames: ['nodesmith/shop/0'] } },
