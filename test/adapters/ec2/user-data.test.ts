@@ -7,7 +7,6 @@ import {
 import { parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
 import { userDataFor } from '../../../functions/adapters/ec2/user-data/user-data.ts';
 import type { AmiFamily } from '../../../functions/domain/node-class.ts';
-import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
 import { aNodeClass, CLUSTER, generatedNodeConfig } from './support.ts';
@@ -506,12 +505,6 @@ describe('user data of other AMI families', () => {
   it("passes a Custom AMI's user data through unchanged", () => {
     expect(userData('Custom', { userData: '#!/bin/bash\n/etc/eks/bootstrap.sh prod' })).toBe(
       '#!/bin/bash\n/etc/eks/bootstrap.sh prod',
-    );
-  });
-
-  it('refuses families Nodesmith cannot bootstrap', () => {
-    expect(() => userData('AL2')).toThrow(
-      new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`),
     );
   });
 });

@@ -1,20 +1,23 @@
 /**
- * The user data for an AMI family: nodeadm MIME for AL2023, TOML for Bottlerocket, a PowerShell
- * script for Windows, the EC2NodeClass's own user data unchanged for Custom AMIs. User data Nodesmith cannot read is a
- * configuration error, reported before anything is launched.
+ * The user data for an AMI family: nodeadm MIME for AL2023, bootstrap.sh MIME for AL2, TOML for
+ * Bottlerocket, a PowerShell script for Windows, the EC2NodeClass's own user data unchanged for
+ * Custom AMIs. User data Nodesmith cannot read is a configuration error, reported before anything
+ * is launched.
  */
 import { TomlError } from 'smol-toml';
 import type { AmiFamily } from '../../../domain/node-class.ts';
-import { AL2_UNSUPPORTED } from '../../../domain/unsupported-ami-family.ts';
 import { InvalidConfigError } from '../../../ports/errors.ts';
 import type { BootstrapOptions } from './bootstrap-options.ts';
 import { bottlerocketUserData } from './bottlerocket.ts';
+import { eksBootstrapUserData } from './eks-bootstrap.ts';
 import { MimeError } from './mime.ts';
 import { nodeadmUserData } from './nodeadm.ts';
 import { windowsUserData } from './windows.ts';
 
 function generate(family: AmiFamily, options: BootstrapOptions): string {
   switch (family) {
+    case 'AL2':
+      return eksBootstrapUserData(options);
     case 'AL2023':
       return nodeadmUserData(options);
     case 'Bottlerocket':
@@ -25,8 +28,6 @@ function generate(family: AmiFamily, options: BootstrapOptions): string {
     case 'Windows2022':
     case 'Windows2025':
       return windowsUserData(options);
-    case 'AL2':
-      throw new InvalidConfigError(`generating user data: ${AL2_UNSUPPORTED}`);
     default:
       throw new InvalidConfigError(
         `generating user data: amiFamily ${family} is not supported; use AL2023, Bottlerocket or Custom`,
