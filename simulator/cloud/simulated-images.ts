@@ -73,6 +73,22 @@ const al2023: ParameterReader = (path) => {
   return aliasImageId('al2023', version, FROM_EC2[arch], variant as ImageVariant);
 };
 
+/**
+ * `/aws/service/eks/optimized-ami/<k8s>/amazon-linux-2[-arm64|-gpu]/<name>/image_id`, up to
+ * Kubernetes 1.32: EKS publishes no AL2 image after. The GPU image is amd64 and NVIDIA's.
+ */
+const al2: ParameterReader = (path) => {
+  const match =
+    /^\/aws\/service\/eks\/optimized-ami\/1\.(\d+)\/amazon-linux-2(-arm64|-gpu)?\/([^/]+)\/image_id$/.exec(
+      path,
+    );
+  if (match === null || Number(match[1]) > 32) return undefined;
+  const [, , flavor, name = ''] = match;
+  const version = name === 'recommended' ? 'latest' : (name.split('-').at(-1) ?? '');
+  const architecture = flavor === '-arm64' ? 'arm64' : 'amd64';
+  return aliasImageId('al2', version, architecture, flavor === '-gpu' ? 'nvidia' : 'standard');
+};
+
 /** `/aws/service/bottlerocket/aws-k8s-<k8s>[-nvidia]/<arch>/<version>/image_id`. */
 const bottlerocket: ParameterReader = (path) => {
   const match =
@@ -96,8 +112,9 @@ const windows: ParameterReader = (path) => {
 /**
  * The image id a public AMI alias parameter holds (the paths functions/adapters/ec2/ami-aliases.ts
  * reads), or undefined for a parameter AWS does not publish. Bottlerocket's standard x86_64 image
- * is also its Neuron image, so no parameter names a Bottlerocket Neuron variant.
+ * is also its Neuron image, and AL2's GPU image serves Neuron too, so no parameter names a
+ * Bottlerocket or AL2 Neuron variant.
  */
 export function aliasParameterImageId(path: string): string | undefined {
-  return al2023(path) ?? bottlerocket(path) ?? windows(path);
+  return al2023(path) ?? al2(path) ?? bottlerocket(path) ?? windows(path);
 }

@@ -1,13 +1,13 @@
 /**
- * The SSM parameters behind an AMI alias (`al2023@latest`, `al2023@v20240807`,
+ * The SSM parameters behind an AMI alias (`al2023@latest`, `al2023@v20240807`, `al2@latest`,
  * `bottlerocket@1.20.4`) and the instance types each image boots: its architecture and its
- * variant, standard, NVIDIA or Neuron (aws: pkg/providers/amifamily/{al2023,bottlerocket,types}.go).
+ * variant, standard, NVIDIA or Neuron (aws: pkg/providers/amifamily/{al2,al2023,bottlerocket,
+ * windows,types}.go).
  */
 import type { Architecture } from '../../domain/instance-types/catalog.ts';
 import { Label } from '../../domain/labels.ts';
 import type { NodeSelectorRequirement } from '../../domain/requirements/requirement.ts';
-import { AL2_UNSUPPORTED } from '../../domain/unsupported-ami-family.ts';
-import { InvalidConfigError } from '../../ports/errors.ts';
+import { InvalidConfigError, NodeClassNotReadyError } from '../../ports/errors.ts';
 
 export type Variant = 'standard' | 'nvidia' | 'neuron';
 
@@ -39,6 +39,36 @@ function al2023(k8sVersion: string, version: string): AliasParameter[] {
         ? 'recommended'
         : `amazon-eks-node-al2023-${arch}-${variant}-${k8sVersion}-${version}`;
     const path = `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2023/${arch}/${variant}/${name}/image_id`;
+    return { path, architecture, variant };
+  });
+}
+
+/**
+ * AL2's images by parameter folder and versioned name: one GPU image (x86_64) serves NVIDIA and
+ * Neuron devices alike.
+ */
+const AL2_VARIANTS: readonly [string, string, Architecture, Variant][] = [
+  ['amazon-linux-2', 'node', 'amd64', 'standard'],
+  ['amazon-linux-2-arm64', 'arm64-node', 'arm64', 'standard'],
+  ['amazon-linux-2-gpu', 'gpu-node', 'amd64', 'nvidia'],
+  ['amazon-linux-2-gpu', 'gpu-node', 'amd64', 'neuron'],
+];
+
+/** EKS publishes no AL2 image from Kubernetes 1.33 on (aws: pkg/providers/amifamily/ami.go). */
+const AL2_LAST_MINOR = 32;
+
+function al2(k8sVersion: string, version: string): AliasParameter[] {
+  const minor = Number(k8sVersion.split('.')[1]);
+  if (Number.isInteger(minor) && minor > AL2_LAST_MINOR) {
+    // Karpenter sets AMIsReady false (UnsupportedAlias) with this message.
+    throw new NodeClassNotReadyError(
+      `resolving alias al2@${version}: AL2 aliases are no longer supported on EKS 1.33+ (see https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions-standard.html#kubernetes-1-33)`,
+    );
+  }
+  return AL2_VARIANTS.map(([folder, node, architecture, variant]) => {
+    const name =
+      version === 'latest' ? 'recommended' : `amazon-eks-${node}-${k8sVersion}-${version}`;
+    const path = `/aws/service/eks/optimized-ami/${k8sVersion}/${folder}/${name}/image_id`;
     return { path, architecture, variant };
   });
 }
@@ -82,14 +112,12 @@ export function aliasParameters(alias: string, k8sVersion: string): AliasParamet
   const [family = '', version = ''] = alias.split('@');
   if (version === '') throw new InvalidConfigError(`resolving alias ${alias}: no version`);
   if (family.toLowerCase() === 'al2023') return al2023(k8sVersion, version);
+  if (family.toLowerCase() === 'al2') return al2(k8sVersion, version);
   if (family.toLowerCase() === 'bottlerocket') return bottlerocket(k8sVersion, version);
   const year = /^windows(2019|2022|2025)$/.exec(family.toLowerCase())?.[1];
   if (year !== undefined) return windows(year, k8sVersion);
-  if (family.toLowerCase() === 'al2') {
-    throw new InvalidConfigError(`resolving alias ${alias}: ${AL2_UNSUPPORTED}`);
-  }
   throw new InvalidConfigError(
-    `resolving alias ${alias}: only al2023, bottlerocket and windows aliases are supported; select the AMI by id, name or tags with amiFamily Custom`,
+    `resolving alias ${alias}: only al2, al2023, bottlerocket and windows aliases are supported; select the AMI by id, name or tags with amiFamily Custom`,
   );
 }
 

@@ -9,9 +9,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { aliasParameters } from '../../../functions/adapters/ec2/ami-aliases.ts';
 import { Ec2CloudProvider } from '../../../functions/adapters/ec2/ec2-cloud-provider.ts';
 import type { InstanceProfileProvisioner } from '../../../functions/adapters/ec2/instance-profiles.ts';
-import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import type { LaunchableNodeClass } from '../../../functions/ports/cloud-provider.ts';
-import { InvalidConfigError, ThrottledError } from '../../../functions/ports/errors.ts';
+import {
+  InvalidConfigError,
+  NodeClassNotReadyError,
+  ThrottledError,
+} from '../../../functions/ports/errors.ts';
 import {
   AL2023_LATEST,
   aClock,
@@ -53,13 +56,18 @@ const SUBNETS = [
   },
 ];
 
-function setUp(options: { provisioner?: InstanceProfileProvisioner } = {}) {
+function setUp(
+  options: { provisioner?: InstanceProfileProvisioner; kubernetesVersion?: string } = {},
+) {
   const clients = mockedClients();
   const clock = aClock();
   stubDiscovery(clients);
   const cloud = new Ec2CloudProvider({
     ...clients,
-    cluster: CLUSTER,
+    cluster: {
+      ...CLUSTER,
+      kubernetesVersion: options.kubernetesVersion ?? CLUSTER.kubernetesVersion,
+    },
     now: clock.now,
     instanceProfiles: options.provisioner,
   });
@@ -72,10 +80,14 @@ function aClassWithProfile(spec: Partial<LaunchableNodeClass['spec']> = {}): Lau
 }
 
 /** SSM answers the parameter `name` with an image id. */
-function stubParameter(ssmMock: ReturnType<typeof setUp>['ssmMock'], name: string): void {
+function stubParameter(
+  ssmMock: ReturnType<typeof setUp>['ssmMock'],
+  name: string,
+  imageId = 'ami-0a1b2c3d4e5f60001',
+): void {
   ssmMock
     .on(GetParameterCommand, { Name: name })
-    .resolves({ Parameter: { Name: name, Value: 'ami-0a1b2c3d4e5f60001' } });
+    .resolves({ Parameter: { Name: name, Value: imageId } });
 }
 
 function ssmNames(ssmMock: ReturnType<typeof setUp>['ssmMock']): string[] {
@@ -269,19 +281,98 @@ describe('EC2NodeClass resolution', () => {
     ]);
   });
 
-  it('refuses the AL2 alias with the message that names its replacement', async () => {
+  it('resolves al2@latest through its three recommended parameters, the GPU image serving NVIDIA and Neuron', async () => {
     // Prepare
-    const { cloud } = setUp();
-    const nodeClass = aClassWithProfile({
-      amiSelectorTerms: [{ alias: 'al2@latest' }],
-    });
+    const { cloud, ssmMock } = setUp();
+    const folder = '/aws/service/eks/optimized-ami/1.31';
+    stubParameter(
+      ssmMock,
+      `${folder}/amazon-linux-2/recommended/image_id`,
+      'ami-0a1b2c3d4e5f60001',
+    );
+    stubParameter(
+      ssmMock,
+      `${folder}/amazon-linux-2-arm64/recommended/image_id`,
+      'ami-0a1b2c3d4e5f60004',
+    );
+    stubParameter(
+      ssmMock,
+      `${folder}/amazon-linux-2-gpu/recommended/image_id`,
+      'ami-0a1b2c3d4e5f60002',
+    );
+    const nodeClass = aClassWithProfile({ amiSelectorTerms: [{ alias: 'al2@latest' }] });
+
+    // Act
+    const resolved = await cloud.resolveNodeClass(nodeClass);
+
+    // Assess
+    expect(ssmNames(ssmMock).sort()).toEqual([
+      `${folder}/amazon-linux-2-arm64/recommended/image_id`,
+      `${folder}/amazon-linux-2-gpu/recommended/image_id`,
+      `${folder}/amazon-linux-2/recommended/image_id`,
+    ]);
+    expect(resolved.amiFamily).toBe('AL2');
+    expect(resolved.amis.map((ami) => [ami.id, ami.requirements])).toEqual([
+      [
+        'ami-0a1b2c3d4e5f60002',
+        [
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+          { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'Exists' },
+        ],
+      ],
+      [
+        'ami-0a1b2c3d4e5f60002',
+        [
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+          { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'Exists' },
+        ],
+      ],
+      [
+        'ami-0a1b2c3d4e5f60001',
+        [
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+          { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' },
+          { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' },
+        ],
+      ],
+      [
+        'ami-0a1b2c3d4e5f60004',
+        [
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] },
+          { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' },
+          { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' },
+        ],
+      ],
+    ]);
+  });
+
+  it('reads the versioned parameters of a pinned al2 alias', () => {
+    // Act
+    const paths = aliasParameters('al2@v20240807', '1.31').map((parameter) => parameter.path);
+
+    // Assess
+    const folder = '/aws/service/eks/optimized-ami/1.31';
+    expect([...new Set(paths)]).toEqual([
+      `${folder}/amazon-linux-2/amazon-eks-node-1.31-v20240807/image_id`,
+      `${folder}/amazon-linux-2-arm64/amazon-eks-arm64-node-1.31-v20240807/image_id`,
+      `${folder}/amazon-linux-2-gpu/amazon-eks-gpu-node-1.31-v20240807/image_id`,
+    ]);
+  });
+
+  it('reports a class with an AL2 alias not ready on Kubernetes 1.33 and later, as Karpenter does', async () => {
+    // Prepare
+    const { cloud, ssmMock } = setUp({ kubernetesVersion: '1.33' });
+    const nodeClass = aClassWithProfile({ amiSelectorTerms: [{ alias: 'al2@latest' }] });
+
     // Act
     const resolving = cloud.resolveNodeClass(nodeClass);
+
     // Assess
-    await expect(resolving).rejects.toBeInstanceOf(InvalidConfigError);
+    await expect(resolving).rejects.toBeInstanceOf(NodeClassNotReadyError);
     await expect(resolving).rejects.toThrow(
-      new InvalidConfigError(`resolving alias al2@latest: ${AL2_UNSUPPORTED}`),
+      'resolving alias al2@latest: AL2 aliases are no longer supported on EKS 1.33+ (see https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions-standard.html#kubernetes-1-33)',
     );
+    expect(ssmNames(ssmMock)).toEqual([]);
   });
 
   it('refuses a class whose subnet terms select nothing', async () => {

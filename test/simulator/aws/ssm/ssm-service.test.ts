@@ -54,6 +54,8 @@ describe('the simulated SSM', () => {
   it.each([
     ['al2023@latest', 'latest'],
     ['al2023@v20260301', 'v20260301'],
+    ['al2@latest', 'latest'],
+    ['al2@v20250915', 'v20250915'],
     ['bottlerocket@1.20.4', '1.20.4'],
     ['bottlerocket@v1.20.4', '1.20.4'],
   ])(
@@ -66,9 +68,10 @@ describe('the simulated SSM', () => {
 
       // Assess
       for (const { architecture, variant, image } of images) {
-        // Bottlerocket's standard image also serves Neuron.
-        const published =
-          alias.startsWith('bottlerocket') && variant === 'neuron' ? 'standard' : variant;
+        // Bottlerocket's standard image also serves Neuron, and AL2's GPU image does.
+        const neuronImage = alias.startsWith('bottlerocket') ? 'standard' : 'nvidia';
+        const sharesImage = !alias.startsWith('al2023') && variant === 'neuron';
+        const published = sharesImage ? neuronImage : variant;
         expect(image).toEqual([architecture, published, version]);
       }
     },
@@ -128,8 +131,8 @@ describe('the simulated SSM', () => {
   });
 
   it('answers ParameterNotFound for others, which the reader takes as an unpublished variant', async () => {
-    // Prepare
-    const name = `/aws/service/eks/optimized-ami/${K8S}/amazon-linux-2/recommended/image_id`;
+    // Prepare: EKS publishes no AL2 image for Kubernetes 1.33
+    const name = '/aws/service/eks/optimized-ami/1.33/amazon-linux-2/recommended/image_id';
 
     // Act
     const direct = await client
