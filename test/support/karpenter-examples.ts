@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { AL2_UNSUPPORTED } from '../../functions/domain/unsupported-ami-family.ts';
 
 const EXAMPLES = fileURLToPath(
   new URL('../fixtures/public/karpenter-provider-aws/examples/', import.meta.url),
@@ -34,12 +33,6 @@ export interface RefusedExample {
 }
 
 export const REFUSED_POOL_EXAMPLES: readonly RefusedExample[] = [
-  {
-    example: 'al2-custom-ami.yaml',
-    why: 'AL2, which Nodesmith cannot bootstrap (docs/cloud-provider.md); Karpenter takes it',
-    field: 'spec.amiFamily',
-    error: AL2_UNSUPPORTED,
-  },
   {
     example: 'windows-custom-userdata.yaml',
     why: "a versioned nodeClassRef.group, against the CRD's pattern ^[^/]*$ (karpenter.sh_nodepools.yaml)",

@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod';
 import { ALIAS_FAMILIES, aliasFamily } from '../../domain/node-class.ts';
-import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
 
 const ALIAS = /^[a-zA-Z0-9]+@.+$/;
 
@@ -16,8 +15,6 @@ function aliasProblem(alias: string): string | undefined {
   if (aliasFamily(alias) === undefined) {
     return `alias family "${family}" is not one of ${Object.keys(ALIAS_FAMILIES).join(', ')}`;
   }
-  const unsupported = unsupportedAmiFamily(aliasFamily(alias));
-  if (unsupported !== undefined) return unsupported;
   if (family.startsWith('windows') && version !== 'latest') {
     return `windows aliases support only the version latest, got "${version}"`;
   }

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { type AmiFamily, aliasFamily, type EC2NodeClass } from '../../domain/node-class.ts';
-import { unsupportedAmiFamily } from '../../domain/unsupported-ami-family.ts';
 import type { Assignable } from './assignable.ts';
 import { blockDeviceMappings } from './block-device-mappings.ts';
 import { nonEmpty, nonNegativeInt } from './fields.ts';
@@ -87,13 +86,8 @@ function checkIdentity(spec: Spec, ctx: z.RefinementCtx): void {
   });
 }
 
-/**
- * amiFamily decides user data and default disks: it must agree with an alias, or be given, and
- * be a family Nodesmith can bootstrap.
- */
+/** amiFamily decides user data and default disks: it must agree with an alias, or be given. */
 function amiFamilyProblem(spec: Spec): string | undefined {
-  const unsupported = unsupportedAmiFamily(spec.amiFamily);
-  if (unsupported !== undefined) return unsupported;
   const alias = spec.amiSelectorTerms.find((term) => term.alias !== undefined)?.alias;
   if (alias === undefined) {
     return spec.amiFamily === undefined

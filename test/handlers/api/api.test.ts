@@ -7,7 +7,6 @@ import {
   type ClusterLimits,
   clusterLimits,
 } from '../../../functions/domain/limits/cluster-limits.ts';
-import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import { makeApiHandler } from '../../../functions/handlers/api/handler.ts';
 import type { Wake, Waker } from '../../../functions/ports/wake.ts';
 import { liveDryRun } from '../../../functions/use-cases/plan/live-dry-run.ts';
@@ -211,7 +210,7 @@ describe('the pools API', () => {
     expect(waker.queued).toEqual([]);
   });
 
-  it('refuses an AL2 EC2NodeClass at its alias, naming al2023@latest, and stores nothing', async () => {
+  it('stores an AL2 EC2NodeClass (the al2@latest alias), as Karpenter v1 takes it', async () => {
     // Prepare
     const { state, waker, call } = await setUp();
     const al2 = SHOP_NODE_CLASS.replace('alias: al2023@latest', 'alias: al2@latest');
@@ -220,11 +219,10 @@ describe('the pools API', () => {
     const reply = await call(request('PUT', '/v1/nodeclasses/default', al2));
 
     // Assess
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ field: 'spec.amiSelectorTerms[0].alias', line: 8 });
-    expect(reply.body.error).toBe(`body:8: spec.amiSelectorTerms[0].alias: ${AL2_UNSUPPORTED}`);
-    expect(await state.nodeClasses.list()).toEqual([]);
-    expect(waker.queued).toEqual([]);
+    expect(reply.status).toBe(201);
+    const stored = await state.nodeClasses.get('default');
+    expect(stored?.document.spec.amiSelectorTerms).toEqual([{ alias: 'al2@latest' }]);
+    expect(waker.queued).toHaveLength(1);
   });
 
   it('names the line of a bad field', async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AL2_UNSUPPORTED } from '../../../functions/domain/unsupported-ami-family.ts';
 import { parseNodeClaim } from '../../../functions/manifests/karpenter/node-claim.ts';
 import { parseEC2NodeClass } from '../../../functions/manifests/karpenter/node-class.ts';
 import { parseNodePool } from '../../../functions/manifests/karpenter/node-pool.ts';
@@ -397,16 +396,6 @@ const NODE_CLASS_CASES: readonly InvalidCase[] = [
     [{ name: 'my-ami' }],
     ['spec.amiFamily', 'amiFamily is required when no amiSelectorTerm uses an alias'],
   ),
-  nodeClass(
-    'the AL2 alias',
-    ['spec', 'amiSelectorTerms'],
-    [{ alias: 'al2@latest' }],
-    ['spec.amiSelectorTerms[0].alias', AL2_UNSUPPORTED],
-  ),
-  nodeClass('the AL2 AMI family', ['spec', 'amiFamily'], 'AL2', [
-    'spec.amiFamily',
-    AL2_UNSUPPORTED,
-  ]),
   nodeClass('the dropped Ubuntu AMI family', ['spec', 'amiFamily'], 'Ubuntu', [
     'spec.amiFamily',
     'amiFamily "Ubuntu" is not one of AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, Windows2025',

@@ -220,6 +220,23 @@ describe('parseEC2NodeClass', () => {
     expect(amiFamilyOf(nodeClass)).toBe('Custom');
   });
 
+  it.each([
+    ['the al2 alias', ['spec', 'amiSelectorTerms'], [{ alias: 'al2@v20250915' }]],
+    ['amiFamily AL2 with AMIs by id', ['spec', 'amiSelectorTerms'], [{ id: 'ami-123' }]],
+  ])('accepts Amazon Linux 2 by %s, as Karpenter v1 does', (what, path, terms) => {
+    // Prepare
+    const selected = withField(aMinimalNodeClass(), path, terms);
+    const doc = what.startsWith('amiFamily')
+      ? withField(selected, ['spec', 'amiFamily'], 'AL2')
+      : selected;
+
+    // Act
+    const nodeClass = parseEC2NodeClass(doc);
+
+    // Assess
+    expect(amiFamilyOf(nodeClass)).toBe('AL2');
+  });
+
   it('accepts windows2025 aliases', () => {
     // Prepare
     const doc = withField(
