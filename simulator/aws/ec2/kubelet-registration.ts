@@ -1,14 +1,19 @@
 /**
  * What a kubelet booted from a launch template registers with, read from the template's user
  * data as the node's own bootstrap reads it: nodeadm's NodeConfig parts on AL2023 (merged in
- * order, `registerWithTaints` and the `--node-labels` flag), Bottlerocket's
- * `settings.kubernetes` TOML (`node-labels`, `node-taints`, `max-pods`), or the kubelet flags of a
- * bootstrap script (`--node-labels=…`, `--register-with-taints=…`, `--max-pods=…`), as AL2's
- * bootstrap.sh and Windows' Start-EKSBootstrap pass them.
+ * order, `registerWithTaints` and the `--node-labels` flag), the `--kubelet-extra-args` of the
+ * MIME part that runs AL2's `/etc/eks/bootstrap.sh`, Bottlerocket's `settings.kubernetes` TOML
+ * (`node-labels`, `node-taints`, `max-pods`), or the kubelet flags of any other bootstrap script
+ * (`--node-labels=…`, `--register-with-taints=…`, `--max-pods=…`), as Windows'
+ * Start-EKSBootstrap passes them.
  */
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { isMime, parseMime } from '../../../functions/adapters/ec2/user-data/mime.ts';
+import {
+  isMime,
+  type MimePart,
+  parseMime,
+} from '../../../functions/adapters/ec2/user-data/mime.ts';
 import type { AmiFamily } from '../../../functions/domain/node-class.ts';
 import type { Taint } from '../../../functions/domain/taints.ts';
 
@@ -92,14 +97,36 @@ function fromNodeConfigs(documents: readonly NodeConfigKubelet[]): KubeletRegist
   return registration;
 }
 
-function nodeadm(text: string): KubeletRegistration {
-  const documents = parseMime(text).flatMap((part) => {
-    const type = part.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-    if (!type.startsWith('application/node.eks.aws')) return [];
+function contentType(part: MimePart): string {
+  return part.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+}
+
+function nodeadm(parts: readonly MimePart[]): KubeletRegistration {
+  const documents = parts.flatMap((part) => {
+    if (!contentType(part).startsWith('application/node.eks.aws')) return [];
     const document = parseYaml(part.content) as { spec?: { kubelet?: NodeConfigKubelet } };
     return [document?.spec?.kubelet ?? {}];
   });
   return fromNodeConfigs(documents);
+}
+
+/** bootstrap.sh hands its `--kubelet-extra-args '…'` to the kubelet as they are. */
+function eksBootstrap(script: string): KubeletRegistration {
+  const extraArgs = /--kubelet-extra-args '([^']*)'/.exec(script)?.[1] ?? '';
+  return { ...fromFlags(extraArgs), amiFamily: 'AL2' };
+}
+
+/** AL2's script part runs bootstrap.sh; AL2023's document holds NodeConfig parts instead. */
+function fromMime(text: string): KubeletRegistration {
+  const parts = parseMime(text);
+  const script = parts.findLast(
+    (part) =>
+      contentType(part).startsWith('text/x-shellscript') &&
+      part.content.includes('/etc/eks/bootstrap.sh'),
+  );
+  const nodeConfig = parts.some((part) => contentType(part).startsWith('application/node.eks.aws'));
+  if (script !== undefined && !nodeConfig) return eksBootstrap(script.content);
+  return { ...nodeadm(parts), amiFamily: 'AL2023' };
 }
 
 function bottlerocket(kubernetes: Record<string, unknown>): KubeletRegistration {
@@ -131,7 +158,7 @@ function bottlerocketSettings(text: string): Record<string, unknown> | undefined
 export function kubeletRegistration(userDataBase64: string | undefined): KubeletRegistration {
   if (userDataBase64 === undefined) return NOTHING;
   const text = Buffer.from(userDataBase64, 'base64').toString('utf8');
-  if (isMime(text)) return { ...nodeadm(text), amiFamily: 'AL2023' };
+  if (isMime(text)) return fromMime(text);
   const kubernetes = bottlerocketSettings(text);
   return kubernetes === undefined
     ? fromFlags(text)

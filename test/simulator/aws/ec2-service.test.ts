@@ -8,7 +8,10 @@
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
-import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
+import type {
+  LaunchableNodeClass,
+  LaunchContext,
+} from '../../../functions/ports/cloud-provider.ts';
 import { NodeClassNotReadyError, ThrottledError } from '../../../functions/ports/errors.ts';
 import { SimulatedCloud } from '../../../simulator/cloud/simulated-cloud.ts';
 import { aliasImageId } from '../../../simulator/cloud/simulated-images.ts';
@@ -60,10 +63,11 @@ function claim(name: string, capacityType: 'on-demand' | 'spot' = 'on-demand'): 
 async function launchContext(
   twin: Twin,
   capacityType: 'on-demand' | 'spot' = 'on-demand',
+  nodeClass: LaunchableNodeClass = NODE_CLASS,
 ): Promise<LaunchContext> {
-  const types = await new SimulatedCloud(twin.ec2).instanceTypes(NODE_CLASS);
+  const types = await new SimulatedCloud(twin.ec2).instanceTypes(nodeClass);
   return {
-    nodeClass: NODE_CLASS,
+    nodeClass,
     labels: { 'karpenter.sh/nodepool': 'default', team: 'shop' },
     taints: [{ key: 'dedicated', value: 'shop', effect: 'NoSchedule' }],
     startupTaints: [{ key: 'cni.example.com/not-ready', effect: 'NoSchedule' }],
@@ -75,6 +79,19 @@ async function launchContext(
         offerings: it.offerings.filter((o) => o.capacityType === capacityType),
       })),
   };
+}
+
+/** A booted node registers with the on-demand claim's labels and its taints, startup taints included. */
+function expectRegisteredAsClaimed(context: LaunchContext | undefined): void {
+  expect(context?.labels).toMatchObject({
+    'karpenter.sh/nodepool': 'default',
+    'karpenter.sh/capacity-type': 'on-demand',
+    team: 'shop',
+  });
+  expect(context?.taints).toEqual([
+    { key: 'dedicated', value: 'shop', effect: 'NoSchedule' },
+    { key: 'cni.example.com/not-ready', effect: 'NoSchedule' },
+  ]);
 }
 
 /** The on-demand offerings of the context's types, cheapest first. */
@@ -202,16 +219,26 @@ describe('the simulated EC2 behind the EC2 adapter', () => {
       owned: true,
       imageId: launched.imageId,
     });
-    expect(boot?.context.labels).toMatchObject({
-      'karpenter.sh/nodepool': 'default',
-      'karpenter.sh/capacity-type': 'on-demand',
-      team: 'shop',
-    });
-    expect(boot?.context.taints).toEqual([
-      { key: 'dedicated', value: 'shop', effect: 'NoSchedule' },
-      { key: 'cni.example.com/not-ready', effect: 'NoSchedule' },
-    ]);
+    expectRegisteredAsClaimed(boot?.context);
     expect(boot?.context.instanceTypes.map((it) => it.name)).toEqual([launched.instanceType]);
+  });
+
+  it('launches an AL2 claim on the al2@latest image; the world reads the labels and taints bootstrap.sh passes', async () => {
+    // Prepare
+    const al2: LaunchableNodeClass = {
+      ...NODE_CLASS,
+      spec: { ...NODE_CLASS.spec, amiSelectorTerms: [{ alias: 'al2@latest' }] },
+    };
+    const context = await launchContext(twin, 'on-demand', al2);
+
+    // Act
+    const launched = await twin.cloud().launch(claim('default-al2aa'), context);
+
+    // Assess
+    expect(launched.imageId).toBe(aliasImageId('al2', 'latest'));
+    const [boot] = twin.launches;
+    expect(boot?.context.nodeClass.spec.amiFamily).toBe('AL2');
+    expectRegisteredAsClaimed(boot?.context);
   });
 
   it('launches the same instance again for the same claim, as ClientToken makes CreateFleet idempotent', async () => {

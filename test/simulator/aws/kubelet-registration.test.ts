@@ -52,6 +52,12 @@ describe('the kubelet registration a launch template gives', () => {
   it.each([
     ['AL2023', 'nodeadm NodeConfig', undefined],
     ['AL2023', "nodeadm NodeConfig after the class's own script", '#!/bin/bash\necho hi\n'],
+    ['AL2', 'bootstrap.sh kubelet flags', undefined],
+    [
+      'AL2',
+      "bootstrap.sh kubelet flags after the class's own script, which runs bootstrap.sh too",
+      "#!/bin/bash\n/etc/eks/bootstrap.sh shop --kubelet-extra-args '--node-labels=team=other'\n",
+    ],
     [
       'Bottlerocket',
       'Bottlerocket settings',
