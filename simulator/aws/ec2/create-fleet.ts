@@ -2,9 +2,13 @@
  * CreateFleet of type `instant` as EC2 answers it: idempotent by `ClientToken`, the overrides
  * tried cheapest first (by `Priority` under a prioritized strategy), the first with capacity
  * launched, and every offering tried and found full reported in `Errors` as
- * `InsufficientInstanceCapacity`, next to the instance or instead of it. A template that does not
- * exist is an error of its configuration. The instance boots as its template's user data says:
- * the kubelets register it with the labels and taints written there.
+ * `InsufficientInstanceCapacity`, next to the instance or instead of it. An on-demand launch takes
+ * the capacity its template's reservation preference allows (reservation-placement.ts): a launch
+ * that targets a reservation runs in it as reserved capacity, priced as already paid for, and one
+ * refused there is reported with EC2's code (`ReservationCapacityExceeded` when it is full),
+ * never launched into open capacity instead. A template that does not exist is an error of its
+ * configuration. The instance boots as its template's user data says: the kubelets register it
+ * with the labels and taints written there.
  */
 import type {
   CreateFleetCommandInput,
@@ -18,6 +22,7 @@ import { TagKey } from '../../../functions/adapters/ec2/tags.ts';
 import { UNREGISTERED_TAINT } from '../../../functions/adapters/ec2/user-data/bootstrap-options.ts';
 import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundled-catalog.ts';
 import { buildInstanceTypes } from '../../../functions/domain/instance-types/instance-types.ts';
+import { RESERVED_PRICE_DIVISOR } from '../../../functions/domain/instance-types/reserved-offerings.ts';
 import { type CapacityType, Label } from '../../../functions/domain/labels.ts';
 import type { LaunchContext } from '../../../functions/ports/cloud-provider.ts';
 import type { LaunchRequest, PricedOffering, SimulatedEc2 } from '../../cloud/simulated-ec2.ts';
@@ -25,6 +30,7 @@ import type { SimulatedInstance } from '../../cloud/simulated-instance.ts';
 import { AwsError } from '../aws-service.ts';
 import type { Ec2LaunchTemplates, StoredLaunchTemplate } from './ec2-launch-templates.ts';
 import { kubeletRegistration } from './kubelet-registration.ts';
+import { type ReservationPlacement, reservationPlacement } from './reservation-placement.ts';
 
 interface Attempt extends PricedOffering {
   readonly template: StoredLaunchTemplate;
@@ -32,15 +38,43 @@ interface Attempt extends PricedOffering {
   readonly override: FleetLaunchTemplateOverridesRequest;
 }
 
+/** An attempt EC2 can fill, and the reservation it runs in, if any. */
+interface Placed {
+  readonly attempt: Attempt;
+  readonly placement: Exclude<ReservationPlacement, { kind: 'refused' }>;
+}
+
 /**
- * The subnet the override names and the security groups the template attaches, directly or on
- * its network interface (when it sets the public IP choice): what DescribeInstances reports.
+ * The subnet the override names, the security groups the template attaches, directly or on its
+ * network interface (when it sets the public IP choice), and the reservation it runs in: what
+ * DescribeInstances reports.
  */
-function networkOf({ override, template }: Attempt): Pick<LaunchRequest, 'network'> {
+function networkOf({ attempt, placement }: Placed): Pick<LaunchRequest, 'network'> {
+  const { override, template } = attempt;
   if (override.SubnetId === undefined) return {};
   const groups =
     template.data.SecurityGroupIds ?? template.data.NetworkInterfaces?.[0]?.Groups ?? [];
-  return { network: { subnetId: override.SubnetId, securityGroupIds: groups } };
+  const reservation =
+    placement.kind === 'reservation' ? { capacityReservationId: placement.reservation.id } : {};
+  return { network: { subnetId: override.SubnetId, securityGroupIds: groups, ...reservation } };
+}
+
+/**
+ * The offering the instance takes: a launch that asked for reservations only is reserved capacity,
+ * priced as Karpenter prices it, already paid for (aws: offering/reserved_capacity_resolver.go);
+ * one that found room in an open reservation is still an on-demand launch.
+ */
+function offeringOf({ attempt, placement }: Placed): PricedOffering {
+  const { instanceType, zone, capacityType, pricePerHour } = attempt;
+  if (placement.kind !== 'reservation' || !placement.requested) {
+    return { instanceType, zone, capacityType, pricePerHour };
+  }
+  return {
+    instanceType,
+    zone,
+    capacityType: 'reserved',
+    pricePerHour: pricePerHour / RESERVED_PRICE_DIVISOR,
+  };
 }
 
 const PRIORITIZED = new Set(['prioritized', 'capacity-optimized-prioritized']);
@@ -86,6 +120,18 @@ function capacityError(attempt: Attempt): CreateFleetError {
   };
 }
 
+function refusal(
+  attempt: Attempt,
+  refused: Extract<ReservationPlacement, { kind: 'refused' }>,
+): CreateFleetError {
+  return {
+    LaunchTemplateAndOverrides: templateAndOverrides(attempt),
+    Lifecycle: 'on-demand',
+    ErrorCode: refused.code,
+    ErrorMessage: refused.message,
+  };
+}
+
 function templateMissing(
   specification: FleetLaunchTemplateSpecificationRequest,
   capacityType: CapacityType,
@@ -125,26 +171,37 @@ export class CreateFleet {
       return { FleetId: fleetId, Instances: [this.#launched(existing, undefined)], Errors: [] };
     }
     const { attempts, errors } = this.#attempts(input, capacityType);
-    const chosen = attempts.find((attempt) => this.#ec2.capacity.has(attempt));
-    const tried = chosen === undefined ? attempts : attempts.slice(0, attempts.indexOf(chosen));
-    errors.push(...tried.map(capacityError));
-    if (chosen === undefined) return { FleetId: fleetId, Instances: [], Errors: errors };
+    const placed = this.#firstPlaced(attempts, errors);
+    if (placed === undefined) return { FleetId: fleetId, Instances: [], Errors: errors };
+    const chosen = placed.attempt;
     const tags = tagsOf(input);
     const instance = this.#ec2.start(
-      chosen,
+      offeringOf(placed),
       {
         token,
         nodeClaim: tags[TagKey.nodeClaim] ?? '',
         nodePool: tags[TagKey.nodePool] ?? tags[TagKey.karpenterNodePool] ?? '',
         nodeClass: tags[Label.nodeClass] ?? '',
         imageId: chosen.override.ImageId ?? chosen.template.data.ImageId ?? '',
-        ...networkOf(chosen),
+        ...networkOf(placed),
         owned: tags[TagKey.ownership] !== undefined,
         tags,
       },
       this.#launchContext(chosen, tags),
     );
     return { FleetId: fleetId, Instances: [this.#launched(instance, chosen)], Errors: errors };
+  }
+
+  /** The first attempt EC2 can fill; each one tried before it is reported in `errors`. */
+  #firstPlaced(attempts: readonly Attempt[], errors: CreateFleetError[]): Placed | undefined {
+    for (const attempt of attempts) {
+      const placement = reservationPlacement(attempt, attempt.template.data, this.#ec2);
+      if (placement.kind === 'refused') errors.push(refusal(attempt, placement));
+      else if (placement.kind === 'reservation' || this.#ec2.capacity.has(attempt)) {
+        return { attempt, placement };
+      } else errors.push(capacityError(attempt));
+    }
+    return undefined;
   }
 
   #attempts(input: CreateFleetCommandInput, capacityType: CapacityType) {

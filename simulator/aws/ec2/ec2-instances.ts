@@ -1,6 +1,6 @@
 /**
  * The account's instances as DescribeInstances reports them: state with EC2's codes, placement,
- * lifecycle and tags. An instance launched through CreateFleet has the tags it was launched and
+ * lifecycle, the capacity reservation it runs in, and tags. An instance launched through CreateFleet has the tags it was launched and
  * since tagged with; one started in process or by something else before the run carries the tags
  * its launcher would have written (the cluster's, and Nodesmith's or Karpenter's own).
  */
@@ -67,6 +67,9 @@ export function toInstance(
     SecurityGroups: (instance.network?.securityGroupIds ?? []).map((GroupId) => ({ GroupId })),
     PrivateDnsName: `ip-${instance.instanceId.slice(2, 10)}.ec2.internal`,
     ...(instance.capacityType === 'spot' ? { InstanceLifecycle: 'spot' as const } : {}),
+    ...(instance.network?.capacityReservationId === undefined
+      ? {}
+      : { CapacityReservationId: instance.network.capacityReservationId }),
     Tags: toTagList(tags),
   };
 }
