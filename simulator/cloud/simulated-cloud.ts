@@ -56,8 +56,16 @@ import type { SpotInterruptionWarning } from './spot-interruption.ts';
 export type SimulatedCloudOptions = SimulatedEc2Options;
 export type { ForeignInstance, LaunchListener, TerminationListener };
 
-interface Candidate extends PricedOffering {
-  readonly reservationId?: string;
+type Candidate = PricedOffering;
+
+/** The offering a capacity error names: a reserved one with its reservation. */
+function keyOf({ instanceType, zone, capacityType, reservationId }: Candidate): OfferingKey {
+  return {
+    instanceType,
+    zone,
+    capacityType,
+    ...(reservationId === undefined ? {} : { reservationId }),
+  };
 }
 
 /** Offerings of the claim's types in its zones, capacity type and reservations, cheapest first. */
@@ -201,7 +209,7 @@ export class SimulatedCloud implements CloudProvider {
   ): Promise<readonly InstanceType[]> {
     await this.#call();
     const unavailable = (options.unavailable ?? []).map((o) =>
-      offeringKey(o.instanceType, o.zone, o.capacityType),
+      offeringKey(o.instanceType, o.zone, o.capacityType, o.reservationId),
     );
     const reservations = this.#reservations(nodeClass).map((reservation) => ({
       reservation,
@@ -259,7 +267,7 @@ export class SimulatedCloud implements CloudProvider {
     if (chosen === undefined) {
       throw new InsufficientCapacityError(
         `launching ${claim.name}: no capacity for any of ${offerings.length} offerings`,
-        full.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
+        full.map(keyOf),
       );
     }
     const instance = this.ec2.start(
@@ -276,10 +284,7 @@ export class SimulatedCloud implements CloudProvider {
       context,
     );
     const skipped = full.filter((o) => o.pricePerHour <= chosen.pricePerHour);
-    return this.#result(
-      instance,
-      skipped.map(({ instanceType, zone, capacityType }) => ({ instanceType, zone, capacityType })),
-    );
+    return this.#result(instance, skipped.map(keyOf));
   }
 
   /** The zone's subnet among those selected, and every selected security group. */

@@ -16,6 +16,7 @@ export class MemoryUnavailableOfferingStore implements UnavailableOfferingStore 
       instanceType: offering.instanceType,
       zone: offering.zone,
       capacityType: offering.capacityType,
+      ...(offering.reservationId === undefined ? {} : { reservationId: offering.reservationId }),
       expiresAt: expiresAt(now, ttlSeconds),
     };
     for (const [id, stored] of this.#offerings) {

@@ -37,6 +37,30 @@ function unavailableOfferingContract(makeStore: StoreFactory): void {
       'm7g.large us-east-1b spot',
     ]);
   });
+
+  it('keeps a reserved offering per reservation, so one full reservation hides no other', async () => {
+    // Prepare
+    const { unavailableOfferings } = await makeStore();
+    const inReservation = (reservationId: string) =>
+      ({
+        instanceType: 'm7g.large',
+        zone: 'us-east-1a',
+        capacityType: 'reserved',
+        reservationId,
+      }) as const;
+
+    // Act
+    await unavailableOfferings.mark(inReservation('cr-0b'), T0, 180);
+    const marked = await unavailableOfferings.mark(inReservation('cr-0a'), T0, 180);
+
+    // Assess
+    expect(marked).toEqual({
+      ...inReservation('cr-0a'),
+      expiresAt: secondsAfter(T0, 180).toISOString(),
+    });
+    const listed = await unavailableOfferings.listLive(T0);
+    expect(listed.map((o) => o.reservationId)).toEqual(['cr-0a', 'cr-0b']);
+  });
 }
 
 function eventsSeenContract(makeStore: StoreFactory): void {

@@ -86,6 +86,7 @@ export function toOfferingItem(offering: UnavailableOffering): Item {
     instanceType: offering.instanceType,
     zone: offering.zone,
     capacityType: offering.capacityType,
+    ...(offering.reservationId === undefined ? {} : { reservationId: offering.reservationId }),
     expiresAt: offering.expiresAt,
     ttl: toTtl(offering.expiresAt),
   };
@@ -97,6 +98,7 @@ export function fromOfferingItem(item: Item): UnavailableOffering {
     instanceType: text(item, 'instanceType', what),
     zone: text(item, 'zone', what),
     capacityType: text(item, 'capacityType', what) as UnavailableOffering['capacityType'],
+    ...(typeof item.reservationId === 'string' ? { reservationId: item.reservationId } : {}),
     expiresAt: text(item, 'expiresAt', what),
   };
 }

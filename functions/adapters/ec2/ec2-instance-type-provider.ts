@@ -118,7 +118,7 @@ export class Ec2InstanceTypeProvider implements InstanceTypeProvider {
       this.#placementGroup(nodeClass),
     ]);
     const unavailable = (options.unavailable ?? []).map((o) =>
-      offeringKey(o.instanceType, o.zone, o.capacityType),
+      offeringKey(o.instanceType, o.zone, o.capacityType, o.reservationId),
     );
     // Kept until the prices, the catalog or the offerings are refreshed, as Karpenter keeps
     // built instance types (aws: pkg/providers/instancetype/instancetype.go, `List`).

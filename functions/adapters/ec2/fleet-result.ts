@@ -57,7 +57,10 @@ function capacityTypeOf(lifecycle: string | undefined, context: FleetContext): C
       : context.capacityType;
 }
 
-/** The offerings capacity errors name, each once, in a stable order. */
+/**
+ * The offerings capacity errors name, each once, in a stable order; a reserved one with the
+ * reservation the launch asked for in its type and zone, whose unavailability is its own.
+ */
 export function failedOfferings(
   errors: readonly CreateFleetError[],
   context: FleetContext,
@@ -66,10 +69,18 @@ export function failedOfferings(
   for (const error of errors) {
     if (!CAPACITY_ERROR_CODES.has(error.ErrorCode ?? '')) continue;
     const overrides = error.LaunchTemplateAndOverrides?.Overrides;
+    const instanceType = overrides?.InstanceType ?? '';
+    const zone = zoneOf(overrides, context);
+    const capacityType = capacityTypeOf(error.Lifecycle, context);
+    const reservationId =
+      capacityType === 'reserved'
+        ? context.reservations?.get(`${instanceType}/${zone}`)
+        : undefined;
     const offering = {
-      instanceType: overrides?.InstanceType ?? '',
-      zone: zoneOf(overrides, context),
-      capacityType: capacityTypeOf(error.Lifecycle, context),
+      instanceType,
+      zone,
+      capacityType,
+      ...(reservationId === undefined ? {} : { reservationId }),
     };
     failed.set(offeringId(offering), offering);
   }

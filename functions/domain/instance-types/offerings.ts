@@ -5,6 +5,7 @@
  */
 import type { Offering } from '../instance-type.ts';
 import type { CapacityType } from '../labels.ts';
+import { offeringId } from '../state/unavailable-offering.ts';
 
 /** Spot price per hour by instance type, then by zone. */
 export type SpotPrices = ReadonlyMap<string, ReadonlyMap<string, number>>;
@@ -17,13 +18,22 @@ export interface OfferingZone {
 /** Capacity types offered for every zone, in Karpenter's preference order. */
 export const OFFERED_CAPACITY_TYPES: readonly CapacityType[] = ['spot', 'on-demand'];
 
-/** The key under which an offering is marked unavailable: `m5.large/us-east-1a/spot`. */
+/**
+ * The key under which an offering is marked unavailable: `m5.large/us-east-1a/spot`, a reserved
+ * one with its reservation (`offeringId`).
+ */
 export function offeringKey(
   instanceType: string,
   zone: string,
   capacityType: CapacityType,
+  reservationId?: string,
 ): string {
-  return `${instanceType}/${zone}/${capacityType}`;
+  return offeringId({
+    instanceType,
+    zone,
+    capacityType,
+    ...(reservationId === undefined ? {} : { reservationId }),
+  });
 }
 
 export interface OfferingsInput {

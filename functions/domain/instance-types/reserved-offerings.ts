@@ -3,8 +3,9 @@
  * EC2NodeClass resolved (aws: pkg/providers/instancetype/offering/reserved_capacity_resolver.go).
  * A reservation is already paid for, so its offering is priced at the on-demand price divided by
  * ten million: free beside any launch, yet still ordered by size for consolidation. It is
- * available while the reservation has room, is not expiring, and lies in a zone the class's
- * subnets reach.
+ * available while the reservation has room, is not expiring, lies in a zone the class's subnets
+ * reach, and was not recently found full: that is the reservation's own, never its type's and
+ * zone's (aws: instance/instance.go `updateUnavailableOfferingsCache`).
  */
 import type { CapacityReservation } from '../capacity-reservation.ts';
 import type { Offering } from '../instance-type.ts';
@@ -37,7 +38,7 @@ function reservedOffering(input: ReservedOfferingsInput, offer: ReservationOffer
     availableCount !== 0 &&
     reservation.state !== 'expiring' &&
     !input.unavailable.has(
-      offeringKey(input.instanceType, reservation.availabilityZone, 'reserved'),
+      offeringKey(input.instanceType, reservation.availabilityZone, 'reserved', reservation.id),
     );
   return {
     zone: reservation.availabilityZone,

@@ -364,7 +364,7 @@ describe('offering and launching into reservations', () => {
     expect(fleet?.args[0].input.OnDemandOptions).toBeUndefined();
   });
 
-  it('offers nothing more of a reservation EC2 found full until it is described again', async () => {
+  it('names the reservation EC2 found full, and offers nothing more of it until it is described again', async () => {
     // Prepare
     const mocked = setUp();
     mocked.ec2Mock.on(CreateFleetCommand).resolves({
@@ -390,7 +390,12 @@ describe('offering and launching into reservations', () => {
     // Assess
     expect(error).toBeInstanceOf(InsufficientCapacityError);
     expect((error as InsufficientCapacityError).offerings).toEqual([
-      { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'reserved' },
+      {
+        instanceType: 'm5.large',
+        zone: 'us-west-2a',
+        capacityType: 'reserved',
+        reservationId: 'cr-0a1a1a1a1a1a1a1a1',
+      },
     ]);
     expect(await reservedOffering(mocked)).toMatchObject({
       reservationCapacity: 0,

@@ -78,16 +78,39 @@ describe('reserved offerings', () => {
     expect(offering?.available).toBe(false);
   });
 
-  it('marks the offering unavailable after a capacity error in the reservation', () => {
+  // aws: instance/suite_test.go "should return an ICE error when all attempted instance types
+  // return a ReservedCapacityReservation error": the reservation is marked, not the offering.
+  it('marks unavailable only the reservation EC2 found full, not another of the type in its zone', () => {
+    // Prepare
+    const reservations = [
+      { reservation: aReservation(), availableCount: 2 },
+      { reservation: aReservation({ id: 'cr-m5-1a-2' }), availableCount: 2 },
+    ];
+    const unavailable = new Set([offeringKey('m5.large', 'us-east-1a', 'reserved', 'cr-m5-1a')]);
+
+    // Act
+    const reserved = reservedOf('m5.large', { reservations, unavailable });
+
+    // Assess
+    expect(reserved.map((o) => [o.reservationId, o.available])).toEqual([
+      ['cr-m5-1a', false],
+      ['cr-m5-1a-2', true],
+    ]);
+  });
+
+  it('leaves reserved offerings available when the type and zone are out of on-demand or spot', () => {
     // Prepare
     const reservations = [{ reservation: aReservation(), availableCount: 2 }];
-    const unavailable = new Set([offeringKey('m5.large', 'us-east-1a', 'reserved')]);
+    const unavailable = new Set([
+      offeringKey('m5.large', 'us-east-1a', 'on-demand'),
+      offeringKey('m5.large', 'us-east-1a', 'spot'),
+    ]);
 
     // Act
     const [offering] = reservedOf('m5.large', { reservations, unavailable });
 
     // Assess
-    expect(offering?.available).toBe(false);
+    expect(offering?.available).toBe(true);
   });
 
   it('takes the reservations of the class status, uncounted, when none are given', () => {
