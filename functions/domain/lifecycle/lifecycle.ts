@@ -9,6 +9,7 @@ import { NodeClaimPhase, type NodeClaimRecord } from '../state/node-claim-record
 import { compareText } from '../state/order.ts';
 import { hasTerminationFinalizer } from '../termination/finalizer.ts';
 import { initializationBlocker } from './node-readiness.ts';
+import { type Demotion, demotionOf } from './reservation-demotion.ts';
 import {
   elapsed,
   INSTANCE_GONE_GRACE_MS,
@@ -61,7 +62,9 @@ export type LifecycleAction =
    * A deleted Node that carries the finalizer but whose claim is gone: nothing is left to drain
    * it for, and its instance is an orphan cleanup terminates, so the finalizer goes.
    */
-  | { readonly kind: 'ReleaseNode'; readonly node: Node };
+  | { readonly kind: 'ReleaseNode'; readonly node: Node }
+  /** Its reservation ended and the instance runs on as on-demand: relabel claim and Node. */
+  | Demotion;
 
 export interface LifecycleInput {
   /** Claims with a terminal disruption are left to termination (issue of the disruption step). */
@@ -149,6 +152,20 @@ function orphanNodeActions(input: LifecycleInput): LifecycleAction[] {
     .map((node) => ({ kind: 'ReleaseNode', node }));
 }
 
+/** What one claim needs now: its launch, its registration, its removal, or its demotion. */
+function claimAction(
+  claim: NodeClaimRecord,
+  instance: CloudInstance | undefined,
+  node: Node | undefined,
+  now: Date,
+): LifecycleAction | undefined {
+  if (claim.phase === NodeClaimPhase.pending) return pendingAction(claim, instance, now);
+  if (!ADVANCING.has(claim.phase)) return undefined;
+  return (
+    launchedAction(claim, instance, node, now) ?? demotionOf(claim, instance?.capacityType, node)
+  );
+}
+
 /**
  * The actions, claims first in name order, then orphan instances in id order, then orphan
  * nodes. Orphan instances are Nodesmith's own without a claim; any other is left alone.
@@ -164,12 +181,7 @@ export function lifecycleActions(input: LifecycleInput): LifecycleAction[] {
   for (const claim of [...input.claims].sort((a, b) => compareText(a.name, b.name))) {
     const instance = instanceOf.get(claim.name);
     const node = claim.providerID === undefined ? undefined : nodeByProvider.get(claim.providerID);
-    const action =
-      claim.phase === NodeClaimPhase.pending
-        ? pendingAction(claim, instance, input.now)
-        : ADVANCING.has(claim.phase)
-          ? launchedAction(claim, instance, node, input.now)
-          : undefined;
+    const action = claimAction(claim, instance, node, input.now);
     if (action !== undefined) actions.push(action);
   }
   const claimed = new Set(input.claims.map((c) => c.name));

@@ -12,6 +12,11 @@ import { Label } from '../../domain/labels.ts';
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
 import { type LifecycleAction, lifecycleActions } from '../../domain/lifecycle/lifecycle.ts';
 import { registrationPatch } from '../../domain/lifecycle/node-readiness.ts';
+import {
+  type Demotion,
+  demotedClaim,
+  demotionLabels,
+} from '../../domain/lifecycle/reservation-demotion.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { TERMINATION_FINALIZER } from '../../domain/termination/finalizer.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
@@ -229,6 +234,28 @@ async function resumeLaunch(
   };
 }
 
+/** The reservation ended: the Node and the claim say on-demand from now on. */
+async function demote(deps: PassDependencies, action: Demotion, write: FencedWrite): Promise<Step> {
+  const { claim, node } = action;
+  if (node !== undefined) {
+    await deps.cluster.patchNodeMetadata(node.name, { labels: demotionLabels() });
+  }
+  const demoted =
+    claim.offering.capacityType === 'reserved'
+      ? await deps.state.nodeClaims.update(demotedClaim(claim), write)
+      : claim;
+  const reservation = claim.network?.capacityReservationId ?? 'its reservation';
+  return {
+    claim: demoted,
+    record: {
+      kind: 'Demoted',
+      claim: claim.name,
+      ...(node === undefined ? {} : { nodeName: node.name }),
+      reason: `${reservation} ended; the instance runs on as on-demand`,
+    },
+  };
+}
+
 function carryOut(
   deps: PassDependencies,
   action: LifecycleAction,
@@ -268,6 +295,8 @@ function carryOut(
       return terminateOrphan(deps, action);
     case 'ReleaseNode':
       return releaseNode(deps, action);
+    case 'Demote':
+      return demote(deps, action, context.write);
   }
 }
 
