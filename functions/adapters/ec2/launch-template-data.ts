@@ -143,11 +143,15 @@ function cpuOptions(config: LaunchTemplateConfig): Partial<RequestLaunchTemplate
 
 /**
  * A reserved launch goes only into its reservation, and a capacity block or an interruptible
- * ODCR names its market (aws: pkg/providers/launchtemplate/types.go, targeted launch mode).
+ * ODCR names its market; a spot or on-demand launch never goes into a reservation, so it cannot
+ * take room in an open ODCR that no reservation count covers (aws:
+ * pkg/providers/launchtemplate/types.go, targeted launch mode, on by default since v1.6).
  */
 function capacityReservation(config: LaunchTemplateConfig): Partial<RequestLaunchTemplateData> {
   const reservation = config.capacityReservation;
-  if (reservation === undefined) return {};
+  if (reservation === undefined) {
+    return { CapacityReservationSpecification: { CapacityReservationPreference: 'none' } };
+  }
   const market =
     reservation.type === 'capacity-block'
       ? 'capacity-block'

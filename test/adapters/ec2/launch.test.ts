@@ -386,6 +386,34 @@ describe('launch templates', () => {
     );
   });
 
+  // aws: launchtemplate/suite_test.go "should set the capacity reservation specification
+  // according to the capacity reservation feature flag" (enabled, Karpenter's default since v1.6).
+  it.each(['spot', 'on-demand'] as const)(
+    'keeps a %s launch out of every capacity reservation, open ones included',
+    async (capacityType) => {
+      // Prepare
+      const mocked = setUp();
+      const claim = aClaim({
+        offering: {
+          instanceType: 'm5.large',
+          zone: 'us-west-2a',
+          capacityType,
+          pricePerHour: 0.096,
+        },
+      });
+      // Act
+      await mocked.cloud.launch(claim, aLaunchContext());
+      // Assess
+      const inputs = templateInputs(mocked);
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const input of inputs) {
+        expect(input.LaunchTemplateData?.CapacityReservationSpecification).toEqual({
+          CapacityReservationPreference: 'none',
+        });
+      }
+    },
+  );
+
   it('passes IMDS settings, the public IP choice and monitoring through, under a new template name', async () => {
     // Prepare
     const mocked = setUp();

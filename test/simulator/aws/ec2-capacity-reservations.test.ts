@@ -29,25 +29,36 @@ function reservingClass(): LaunchableNodeClass {
   };
 }
 
-function reservedClaim(name: string): NodeClaimRecord {
+/** A claim of m5.large in us-east-1a of one capacity type; a reserved one pinned to the reservation. */
+function aClaimOf(name: string, capacityType: 'reserved' | 'on-demand'): NodeClaimRecord {
+  const pinned =
+    capacityType === 'reserved'
+      ? { key: 'karpenter.k8s.aws/capacity-reservation-id', operator: 'In', values: [RESERVATION] }
+      : { key: 'topology.kubernetes.io/zone', operator: 'In', values: [ZONE] };
   return {
     ...aNewNodeClaim({
       name,
       nodeClass: 'default',
       requirements: [
         { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [TYPE] },
-        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved'] },
-        { key: 'karpenter.k8s.aws/capacity-reservation-id', operator: 'In', values: [RESERVATION] },
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: [capacityType] },
+        pinned as NodeClaimRecord['requirements'][number],
       ],
       instanceTypeOptions: [TYPE],
-      offering: { instanceType: TYPE, zone: ZONE, capacityType: 'reserved', pricePerHour: 0 },
+      offering: { instanceType: TYPE, zone: ZONE, capacityType, pricePerHour: 0 },
     }),
     version: 1,
   };
 }
 
-/** The claim's type as the adapter lists it: only its reserved offerings, as the planner hands them over. */
-async function reservedContext(twin: Twin, nodeClass: LaunchableNodeClass): Promise<LaunchContext> {
+const reservedClaim = (name: string) => aClaimOf(name, 'reserved');
+
+/** The claim's type as the adapter lists it: only offerings of one capacity type, as the planner hands them over. */
+async function launchContext(
+  twin: Twin,
+  nodeClass: LaunchableNodeClass,
+  capacityType: 'reserved' | 'on-demand' = 'reserved',
+): Promise<LaunchContext> {
   const types = await twin.cloud().instanceTypes(nodeClass);
   return {
     nodeClass,
@@ -58,7 +69,7 @@ async function reservedContext(twin: Twin, nodeClass: LaunchableNodeClass): Prom
       .filter((it) => it.name === TYPE)
       .map((it) => ({
         ...it,
-        offerings: it.offerings.filter((o) => o.capacityType === 'reserved'),
+        offerings: it.offerings.filter((o) => o.capacityType === capacityType),
       })),
   };
 }
@@ -114,7 +125,7 @@ describe('capacity reservations in the simulated EC2 behind the EC2 adapter', ()
   it('launches a reserved claim into its reservation, which counts it and reports it', async () => {
     // Prepare
     const nodeClass = reservingClass();
-    const context = await reservedContext(twin, nodeClass);
+    const context = await launchContext(twin, nodeClass);
 
     // Act
     const launched = await twin.cloud().launch(reservedClaim('default-rsv01'), context);
@@ -141,7 +152,7 @@ describe('capacity reservations in the simulated EC2 behind the EC2 adapter', ()
   it('refuses a launch into a full reservation with ReservationCapacityExceeded, launching nothing else', async () => {
     // Prepare
     const nodeClass = reservingClass();
-    const context = await reservedContext(twin, nodeClass);
+    const context = await launchContext(twin, nodeClass);
     await twin.cloud().launch(reservedClaim('default-rsv01'), context);
 
     // Act
@@ -154,5 +165,26 @@ describe('capacity reservations in the simulated EC2 behind the EC2 adapter', ()
       offerings: [{ instanceType: TYPE, zone: ZONE, capacityType: 'reserved' }],
     });
     expect(twin.ec2.instances()).toHaveLength(1);
+  });
+
+  it('launches on-demand outside an open reservation of the type and zone, which EC2 would otherwise fill', async () => {
+    // Prepare
+    twin.ec2.reservations.push({
+      id: 'cr-0open1a',
+      instanceType: TYPE,
+      zone: ZONE,
+      count: 2,
+      instanceMatchCriteria: 'open',
+    });
+    const nodeClass = theGuidesNodeClass();
+    const context = await launchContext(twin, nodeClass, 'on-demand');
+
+    // Act
+    const launched = await twin.cloud().launch(aClaimOf('default-od001', 'on-demand'), context);
+
+    // Assess
+    expect(launched).toMatchObject({ instanceType: TYPE, zone: ZONE, capacityType: 'on-demand' });
+    expect(launched.network?.capacityReservationId).toBeUndefined();
+    expect(twin.ec2.availableIn('cr-0open1a')).toBe(2);
   });
 });
