@@ -16,7 +16,7 @@ interface ContinueToken {
 }
 
 export interface Page {
-  readonly items: JsonObject[];
+  readonly items: readonly JsonObject[];
   readonly resourceVersion: string;
   readonly continueToken?: string;
   readonly remainingItemCount?: number;
@@ -76,7 +76,7 @@ function parseLimit(limit: string | null | undefined): number | undefined {
 /** One page of `items` (already in key order and filtered). */
 export function paginate(
   descriptor: ResourceDescriptor,
-  items: JsonObject[],
+  items: readonly JsonObject[],
   request: PageRequest,
 ): Page {
   const token = request.continueToken ? decode(request.continueToken) : undefined;

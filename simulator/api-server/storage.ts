@@ -1,12 +1,14 @@
 /**
  * In-memory object storage standing in for etcd: one revision counter for the whole cluster,
  * stamped into `metadata.resourceVersion` on every write (deletes included), objects kept in key
- * order, frozen, and copied in and out (`listShared` excepted). It applies no API semantics (no validation, defaults or
+ * order, frozen, and copied in and out (`getShared` and `listShared` excepted). It applies no API
+ * semantics (no validation, defaults or
  * preconditions): the registry does that for API requests, and tests use the store directly to
  * seed and inspect state.
  */
 
-import { cloneJson, type JsonObject, type JsonValue } from './json.ts';
+import { deepFreeze } from '../memory/copy.ts';
+import { cloneJson, type JsonObject } from './json.ts';
 import { metadataOf, nameOf, namespaceOf, stampCreated } from './object-meta.ts';
 import { apiVersionOf, type ResourceDescriptor } from './resource-descriptor.ts';
 import type { ResourceName } from './resource-names.ts';
@@ -28,6 +30,8 @@ export class ObjectStore {
   readonly #describe: DescriptorLookup;
   readonly #now: () => Date;
   readonly #objects = new Map<ResourceName, Map<string, JsonObject>>();
+  /** Each bucket's keys in order, kept until a key comes or goes (updates keep the keys). */
+  readonly #sortedKeys = new Map<ResourceName, readonly string[]>();
   readonly #listeners = new Set<StoreListener>();
   #revision = 0;
 
@@ -42,8 +46,17 @@ export class ObjectStore {
   }
 
   get(resource: ResourceName, name: string, namespace = ''): JsonObject | undefined {
-    const stored = this.#bucket(resource).get(this.#key(resource, name, namespace));
+    const stored = this.getShared(resource, name, namespace);
     return stored === undefined ? undefined : cloneJson(stored);
+  }
+
+  /**
+   * The stored object itself, frozen: for readers that only look at it or serialize it, as the
+   * real server serializes what etcd holds without copying it per reader. A write replaces the
+   * stored object, so an object seen here never changes.
+   */
+  getShared(resource: ResourceName, name: string, namespace = ''): JsonObject | undefined {
+    return this.#bucket(resource).get(this.#key(resource, name, namespace));
   }
 
   /** Objects in etcd key order (namespace, then name); all namespaces when none is given. */
@@ -58,8 +71,9 @@ export class ObjectStore {
    */
   listShared(resource: ResourceName, namespace?: string): readonly JsonObject[] {
     const bucket = this.#bucket(resource);
-    const keys = [...bucket.keys()].sort();
-    const objects = keys.map((key) => bucket.get(key)).filter((o) => o !== undefined);
+    const objects = this.#keysInOrder(resource)
+      .map((key) => bucket.get(key))
+      .filter((o) => o !== undefined);
     const scoped = this.#describe(resource).namespaced && namespace !== undefined;
     return scoped ? objects.filter((o) => namespaceOf(o) === namespace) : objects;
   }
@@ -96,6 +110,7 @@ export class ObjectStore {
     const stored = bucket.get(key);
     if (stored === undefined) return undefined;
     bucket.delete(key);
+    this.#sortedKeys.delete(resource);
     this.#revision += 1;
     const gone = cloneJson(stored);
     metadataOf(gone).resourceVersion = this.resourceVersion;
@@ -112,7 +127,9 @@ export class ObjectStore {
   #write(resource: ResourceName, key: string, object: JsonObject, type: ChangeType): JsonObject {
     this.#revision += 1;
     metadataOf(object).resourceVersion = this.resourceVersion;
-    this.#bucket(resource).set(key, deepFreeze(object));
+    const bucket = this.#bucket(resource);
+    if (!bucket.has(key)) this.#sortedKeys.delete(resource);
+    bucket.set(key, deepFreeze(object));
     this.#emit({ type, resource, object });
     return cloneJson(object);
   }
@@ -142,6 +159,15 @@ export class ObjectStore {
     return `${namespace}/${name}`;
   }
 
+  #keysInOrder(resource: ResourceName): readonly string[] {
+    let keys = this.#sortedKeys.get(resource);
+    if (keys === undefined) {
+      keys = [...this.#bucket(resource).keys()].sort();
+      this.#sortedKeys.set(resource, keys);
+    }
+    return keys;
+  }
+
   #bucket(resource: ResourceName): Map<string, JsonObject> {
     let bucket = this.#objects.get(resource);
     if (bucket === undefined) {
@@ -150,12 +176,4 @@ export class ObjectStore {
     }
     return bucket;
   }
-}
-
-function deepFreeze(value: JsonValue): JsonObject {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value as JsonObject;
 }

@@ -97,7 +97,7 @@ export class SimulatedKubelets {
     const index = this.#boots.findIndex((b) => b.instance.instanceId === instanceId);
     if (index < 0) return;
     const [boot] = this.#boots.splice(index, 1);
-    const node = boot && this.#store.get('nodes', boot.nodeName);
+    const node = boot && this.#store.getShared('nodes', boot.nodeName);
     if (node !== undefined) this.#store.update('nodes', withReady(node, false));
   }
 
@@ -111,7 +111,7 @@ export class SimulatedKubelets {
       }
     }
     for (const boot of this.#boots.filter((b) => b.registered && now >= b.readyAt)) {
-      const node = this.#store.get('nodes', boot.nodeName);
+      const node = this.#store.getShared('nodes', boot.nodeName);
       if (node !== undefined && !isReady(node)) this.#store.update('nodes', withReady(node, true));
     }
   }

@@ -13,6 +13,18 @@ export function copyAsStored<T>(value: T): T {
 }
 
 /**
+ * The value frozen all the way down, so it can be handed to any number of readers without a copy
+ * each: a store that replaces, never changes, what it holds can serve it as it is.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * A copy of a value that is already plain JSON (what `copyAsStored` returns, or a parsed
  * document): the same result as `copyAsStored`, at about a tenth of the cost of it or of
  * `structuredClone`, which made copying a tenth of a simulation's time.

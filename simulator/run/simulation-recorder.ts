@@ -140,7 +140,7 @@ export class SimulationRecorder {
 
   sample(t: number): void {
     this.#lastT = t;
-    const pods = this.#world.server.store.list('pods');
+    const pods = this.#world.server.store.listShared('pods');
     const running = pods.filter((p) => (p.spec as JsonObject | undefined)?.nodeName !== undefined);
     const live = this.#world.cloud.instances().filter((i) => i.terminatedAt === undefined);
     const nodesByType: Record<string, number> = {};
@@ -164,7 +164,7 @@ export class SimulationRecorder {
    * EC2 reclaimed, say, is removed only after a grace period and any retries).
    */
   async settled(): Promise<boolean> {
-    const pods = this.#world.server.store.list('pods');
+    const pods = this.#world.server.store.listShared('pods');
     if (pods.some((p) => (p.spec as JsonObject | undefined)?.nodeName === undefined)) return false;
     if (pods.some((p) => (p.metadata as JsonObject | undefined)?.deletionTimestamp !== undefined)) {
       return false;

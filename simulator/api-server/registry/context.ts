@@ -15,14 +15,20 @@ export interface Registry {
   readonly customResources: boolean;
 }
 
-/** The stored object, or the 404 the server sends. */
+/**
+ * The stored object, or the 404 the server sends: a copy the caller may change, or with `shared`
+ * the frozen stored object itself, for a caller that only reads it.
+ */
 export function requireStored(
   registry: Registry,
   descriptor: ResourceDescriptor,
   name: string,
   namespace: string,
+  { shared = false } = {},
 ): JsonObject {
-  const stored = registry.store.get(descriptor.resource, name, namespace);
+  const stored = shared
+    ? registry.store.getShared(descriptor.resource, name, namespace)
+    : registry.store.get(descriptor.resource, name, namespace);
   if (stored === undefined) throw notFound(groupResourceOf(descriptor), name);
   return stored;
 }

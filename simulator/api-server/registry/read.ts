@@ -8,13 +8,14 @@ import { labelsOf } from '../object-meta.ts';
 import { apiVersionOf, type ResourceDescriptor } from '../resource-descriptor.ts';
 import { type Registry, requireStored } from './context.ts';
 
+/** The stored object as it is: a get only serializes it, so it is not copied. */
 export function getObject(
   registry: Registry,
   descriptor: ResourceDescriptor,
   name: string,
   namespace: string,
 ): JsonObject {
-  return requireStored(registry, descriptor, name, namespace);
+  return requireStored(registry, descriptor, name, namespace, { shared: true });
 }
 
 /**
@@ -27,18 +28,21 @@ export function listItem(descriptor: ResourceDescriptor, object: JsonObject): Js
   return rest;
 }
 
-/** The objects a selector query picks, in key order; shared by list and deletecollection. */
+/**
+ * The objects a selector query picks, in key order; shared by list and deletecollection. They are
+ * the stored objects themselves, frozen: both only read and serialize them.
+ */
 export function selectObjects(
   registry: Registry,
   descriptor: ResourceDescriptor,
   namespace: string | undefined,
   query: URLSearchParams,
-): JsonObject[] {
+): readonly JsonObject[] {
   const labels = parseLabelSelector(query.get('labelSelector') ?? '');
   const fields = parseFieldSelector(query.get('fieldSelector') ?? '');
   checkSupportedFields(descriptor, fields);
   return registry.store
-    .list(descriptor.resource, namespace)
+    .listShared(descriptor.resource, namespace)
     .filter(
       (object) =>
         matchesLabels(labelsOf(object), labels) && matchesFields(descriptor, object, fields),
