@@ -15,7 +15,7 @@ import type {
   FencedWrite,
   NodeClaimStore,
 } from '../../functions/ports/state-store.ts';
-import { copyAsStored, copyJson } from './copy.ts';
+import { copyAsStored, deepFreeze } from './copy.ts';
 import type { MemoryLeaseStore } from './memory-lease-store.ts';
 
 export class MemoryNodeClaimStore implements NodeClaimStore {
@@ -34,8 +34,7 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   }
 
   async get(name: string): Promise<NodeClaimRecord | undefined> {
-    const claim = this.#claims.get(name);
-    return claim === undefined ? undefined : copyJson(claim);
+    return this.#claims.get(name);
   }
 
   async update(claim: NodeClaimRecord, options: FencedWrite = {}): Promise<NodeClaimRecord> {
@@ -79,12 +78,16 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   }
 
   #select(keep: (claim: NodeClaimRecord) => boolean): readonly NodeClaimRecord[] {
-    return [...this.#claims.values()].filter(keep).sort(byName).map(copyJson);
+    return [...this.#claims.values()].filter(keep).sort(byName);
   }
 
+  /**
+   * Stored as DynamoDB would hand it back, and frozen: a write replaces a claim, never changes it,
+   * so reads share the stored claim rather than copy it (every pass lists every claim).
+   */
   #store(claim: NodeClaimRecord): NodeClaimRecord {
-    const stored = copyAsStored(claim);
+    const stored = deepFreeze(copyAsStored(claim));
     this.#claims.set(claim.name, stored);
-    return copyJson(stored);
+    return stored;
   }
 }

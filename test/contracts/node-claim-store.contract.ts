@@ -23,6 +23,15 @@ function launched(claim: NodeClaimRecord, instanceId: string): NodeClaimRecord {
   };
 }
 
+/** Runs a change to a claim; a frozen claim's refusal (a TypeError) is an answer too. */
+function tryChanging(change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}
+
 function createContract(makeStore: StoreFactory): void {
   it('records a new claim at version 1 and reads it back', async () => {
     const { nodeClaims } = await makeStore();
@@ -59,19 +68,24 @@ function createContract(makeStore: StoreFactory): void {
     expect(await nodeClaims.findByInstanceId('i-0ca00000000000001')).toEqual(created);
   });
 
-  it('hands out copies: changing a submitted or returned claim changes nothing stored', async () => {
+  it('keeps what it stores apart: changing a submitted or returned claim changes nothing stored', async () => {
     // Prepare
     const { nodeClaims } = await makeStore();
     const submitted = aNewNodeClaim();
     const created = await nodeClaims.create(submitted);
     const read = await nodeClaims.get(created.name);
-    // Act
-    for (const claim of [submitted, created, read ?? created]) {
-      (claim.instanceTypeOptions as string[]).push('x1.32xlarge');
-      (claim.timestamps as Record<string, string>).Draining = T0.toISOString();
+    const listed = (await nodeClaims.list())[0];
+    // Act: a store may hand out copies, which change, or frozen claims, which refuse to.
+    for (const claim of [submitted, created, read ?? created, listed ?? created]) {
+      tryChanging(() => (claim.instanceTypeOptions as string[]).push('x1.32xlarge'));
+      tryChanging(() => {
+        (claim.timestamps as Record<string, string>).Draining = T0.toISOString();
+      });
     }
     // Assess
+    expect(submitted.instanceTypeOptions).toContain('x1.32xlarge');
     expect(await nodeClaims.get(created.name)).toEqual({ ...aNewNodeClaim(), version: 1 });
+    expect(await nodeClaims.list()).toEqual([{ ...aNewNodeClaim(), version: 1 }]);
   });
 }
 
