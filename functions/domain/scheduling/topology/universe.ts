@@ -50,7 +50,7 @@ function valuesOf(req: Requirement | undefined): readonly string[] {
   return req === undefined || req.complement ? [] : [...req.values];
 }
 
-function templateDomains(template: NodeClaimTemplate, key: string): Set<string> {
+function offeredDomains(template: NodeClaimTemplate, key: string): readonly string[] {
   const declared = template.requirements.get(key);
   const domains = new Set(valuesOf(declared));
   for (const { instanceType } of template.options) {
@@ -60,6 +60,27 @@ function templateDomains(template: NodeClaimTemplate, key: string): Set<string> 
         ? intersect(declared, offered)
         : (offered ?? declared);
     for (const value of valuesOf(both)) domains.add(value);
+  }
+  return [...domains];
+}
+
+/**
+ * A template's domains for a key, worked out once per template: they depend on nothing else, and
+ * the same templates are planned with many times (template-cache.ts), every plan walking every
+ * option of every template for every key a pending pod spreads over.
+ */
+const domainsByTemplate = new WeakMap<NodeClaimTemplate, Map<string, readonly string[]>>();
+
+function templateDomains(template: NodeClaimTemplate, key: string): readonly string[] {
+  let byKey = domainsByTemplate.get(template);
+  if (byKey === undefined) {
+    byKey = new Map();
+    domainsByTemplate.set(template, byKey);
+  }
+  let domains = byKey.get(key);
+  if (domains === undefined) {
+    domains = offeredDomains(template, key);
+    byKey.set(key, domains);
   }
   return domains;
 }
