@@ -1,5 +1,5 @@
 /** Shapes the scheduler's working state into the ProvisioningPlan that leaves the domain. */
-import { type InstanceType, instanceTypeLabels } from '../instance-type.ts';
+import { instanceTypeLabels } from '../instance-type.ts';
 import type { Labels } from '../label-selector.ts';
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
@@ -141,7 +141,8 @@ function plannedClaims(parts: PlanParts): {
   const nodeClaims: PlannedNodeClaim[] = [];
   const failed: UnschedulablePod[] = [];
   const perPool = new Map<string, number>();
-  const ledger = new ReservationLedger(reservable(parts.result));
+  // The pools claims were opened from, each pool once.
+  const ledger = new ReservationLedger(new Set(parts.result.newClaims.map((c) => c.template)));
   for (const claim of parts.result.newClaims) {
     const selection = selectReserving({
       template: claim.template,
@@ -176,13 +177,6 @@ function plannedClaims(parts: PlanParts): {
     nodeClaims.push(planned);
   }
   return { nodeClaims, failed };
-}
-
-/** The instance types of the pools claims were opened from, each pool once. */
-function* reservable(result: SchedulerResult): Generator<InstanceType> {
-  const templates = new Set(result.newClaims.map((claim) => claim.template));
-  for (const template of templates)
-    for (const option of template.options) yield option.instanceType;
 }
 
 function unplaced(parts: PlanParts): UnschedulablePod[] {
