@@ -25,6 +25,7 @@ import {
   fromLabels,
   fromNodeSelector,
   labelsSatisfy,
+  type Requirements,
 } from '../requirements/requirements.ts';
 import { add, parseResources, type Resources } from '../resources.ts';
 import {
@@ -92,6 +93,22 @@ function pendingDaemons(
   return add(...missing.map((ds) => podRequests(daemonPod(ds))));
 }
 
+/**
+ * A node's labels with its hostname, and as requirements: worked out once per node, which a pass
+ * plans with many times (provisioning, then each disruption simulation).
+ */
+const labelled = new WeakMap<Node, { labels: Labels; requirements: Requirements }>();
+
+function labelsOf(node: Node): { labels: Labels; requirements: Requirements } {
+  let known = labelled.get(node);
+  if (known === undefined) {
+    const labels = { [Label.hostname]: node.name, ...node.labels };
+    known = { labels, requirements: fromLabels(labels) };
+    labelled.set(node, known);
+  }
+  return known;
+}
+
 function fromNode(
   node: Node,
   sources: StateNodeSources,
@@ -106,10 +123,10 @@ function fromNode(
     node.labels[Label.initialized] === 'true' ||
     hasCondition(claim, 'Initialized');
   const taints = effectiveTaints(node, claim, initialized, pool);
-  const labels = { [Label.hostname]: node.name, ...node.labels };
+  const { labels, requirements } = labelsOf(node);
   const input: ExistingNodeInput = {
     name: node.name,
-    requirements: fromLabels(labels),
+    requirements,
     taints,
     allocatable: node.allocatable,
     boundPods: bound,
