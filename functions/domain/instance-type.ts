@@ -58,10 +58,25 @@ export const RESERVATION_LABELS: ReadonlySet<string> = new Set([
   Label.capacityReservationInterruptible,
 ]);
 
+/**
+ * Each type's labels, worked out once: every planned claim is labelled from its cheapest type,
+ * and instance types are kept across plans and passes.
+ */
+const labelsByType = new WeakMap<InstanceType, Readonly<Record<string, string>>>();
+
 /** The labels of the instance type itself: every well-known label it has exactly one value for. */
-export function instanceTypeLabels(it: InstanceType): Record<string, string> {
+export function instanceTypeLabels(it: InstanceType): Readonly<Record<string, string>> {
+  let labels = labelsByType.get(it);
+  if (labels === undefined) {
+    labels = Object.freeze(singleValued(it.requirements));
+    labelsByType.set(it, labels);
+  }
+  return labels;
+}
+
+function singleValued(requirements: Requirements): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const [key, req] of it.requirements) {
+  for (const [key, req] of requirements) {
     if (req.complement || req.values.size !== 1 || RESERVATION_LABELS.has(key)) continue;
     for (const value of req.values) labels[key] = value;
   }
