@@ -25,6 +25,16 @@ const SUMMARY_KEYS = [
 ];
 
 describe('nodesmith simulate', { timeout: 180_000 }, () => {
+  it('writes nothing to stderr when a function has nothing to count', async () => {
+    // Act: some invocations count nothing, and Powertools warns of it.
+    const report = reportPath();
+    const args = ['simulate', '--scenario', 'spot-interruption', '--pods', '10', '-o', 'json'];
+    const result = await runCli([...args, '--report', report]);
+    // Assess
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).scenario).toBe('spot-interruption');
+  });
+
   it('prints exactly one JSON summary object with the contract fields', async () => {
     const report = reportPath();
     const result = await runCli(['simulate', '--pods', '80', '-o', 'json', '--report', report]);

@@ -66,7 +66,8 @@ export function makeControllerHandler(deps: ControllerHandlerDependencies): Cont
   const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-controller' });
   const metrics =
     deps.metrics ??
-    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-controller' });
+    // Its warnings (a pass with nothing to count) go through the logger, at the logger's level.
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-controller', logger });
   const handle = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const wakes: WakeMessage[] = [];
     const processor = new BatchProcessor(EventType.SQS);

@@ -40,7 +40,8 @@ export function makeInterruptionHandler(
   const logger = deps.logger ?? new Logger({ serviceName: 'nodesmith-interruption' });
   const metrics =
     deps.metrics ??
-    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-interruption' });
+    // Its warnings (a pass with nothing to count) go through the logger, at the logger's level.
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'nodesmith-interruption', logger });
   const now = deps.now ?? (() => new Date());
 
   const processRecord = async (record: SQSRecord): Promise<void> => {
