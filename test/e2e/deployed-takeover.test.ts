@@ -5,8 +5,7 @@
  * group; the managed node group's instances are never touched.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimulationSummary } from '../../simulator/run/simulation-report.ts';
-import { simulate } from '../support/simulate-in-process.ts';
+import { cleanDeployedRun } from '../support/simulate-in-process.ts';
 
 const DEPLOYED_RUN_MS = 600_000;
 const OWNERSHIP = 'no instance Nodesmith did not launch terminated without a drain';
@@ -16,24 +15,8 @@ describe('nodesmith simulate --deployed --scenario takeover --adopt-karpenter-no
     "adopts Karpenter's nodes and drains each one it removes, nothing refused",
     async () => {
       // Act
-      const result = await simulate(
-        '--deployed',
-        '--scenario',
-        'takeover',
-        '--pods',
-        '20',
-        '--adopt-karpenter-nodes',
-        '-o',
-        'json',
-      );
-      // Assess
-      expect(result.status).toBe(0);
-      const summary = JSON.parse(result.stdout) as SimulationSummary;
-      expect(summary.pods.pending).toBe(0);
-      expect(summary.invariants.filter((i) => !i.held)).toEqual([]);
-      expect(summary.aws?.denied).toEqual([]);
-      expect(summary.kubernetes?.denied).toEqual([]);
-      // Three Karpenter nodes adopted, two node-group nodes left alone: whatever left was drained.
+      const summary = await cleanDeployedRun('takeover', '--pods', '20', '--adopt-karpenter-nodes');
+      // Assess: three Karpenter nodes adopted, two node-group nodes left alone, whatever left drained.
       const ownership = summary.invariants.find((i) => i.name === OWNERSHIP);
       expect(ownership?.detail).toMatch(
         /^5 instances it did not launch \(3 adopted\); [1-3] of them terminated, each after a drain$/,
