@@ -128,7 +128,6 @@ export class InProcessNodesmith implements Nodesmith {
         const seen = world.faults.controllerPorts?.(holder, ports, exit) ?? ports;
         const report = await runControllerPass({ ...deps, ...seen, holder }, settings);
         this.passes.push(report);
-        await world.ledger.sampleBudgets();
         return report;
       },
     });
@@ -231,6 +230,9 @@ export class InProcessNodesmith implements Nodesmith {
       this.#world.queue.redeliver(batch, VISIBILITY_TIMEOUT_SECONDS);
     } finally {
       this.#exits.delete(requestId);
+      // However the invocation ended, what its pass started is judged as it left the pools,
+      // before anything else (an interruption, say) changes them.
+      await this.#world.ledger.sampleBudgets();
     }
   }
 

@@ -151,10 +151,16 @@ function placementCheck({ pods, unschedulable: reasons }: RunOutcome): Invariant
 
 const VOLUNTARY = new Set(['Empty', 'Underutilized', 'Drifted']);
 
-/** docs/design.md §5.3: voluntary disruption never goes around a PDB, do-not-disrupt or a budget. */
+/**
+ * docs/design.md §5.3: voluntary disruption never goes around a PDB, do-not-disrupt or a budget.
+ * A budget is judged when voluntary disruption takes more of a pool, counting every node already
+ * going, as Karpenter does; a pool an interruption shrinks afterwards leaves a command already
+ * under way to finish (disruption-ledger.ts, budgetedStart).
+ */
 function disruptionChecks({ removals, budgets, pods }: RunOutcome): InvariantCheck[] {
   const voluntary = removals.filter((r) => r.done && VOLUNTARY.has(r.reason));
-  const over = budgets.filter((b) => b.disrupting > b.allowed);
+  const starts = budgets.flatMap((b) => (b.start === undefined ? [] : [{ ...b, ...b.start }]));
+  const over = starts.filter((s) => s.disrupting > s.allowed);
   const pending = pods.filter((p) => p.nodeName === undefined);
   return [
     check(
@@ -172,9 +178,10 @@ function disruptionChecks({ removals, budgets, pods }: RunOutcome): InvariantChe
     check(
       'no disruption budget exceeded',
       over.map(
-        (b) => `${b.nodePool} at ${b.at}: ${b.disrupting} nodes going, ${b.allowed} allowed`,
+        (s) =>
+          `${s.nodePool} at ${s.at}: took ${s.started} more, ${s.disrupting} of ${s.nodes} nodes going, ${s.allowed} allowed`,
       ),
-      `${budgets.length} budget samples within their allowance`,
+      `every start of voluntary disruption within its pool's budgets (${starts.length})`,
     ),
     check(
       'no pod left without a place by voluntary disruption',
