@@ -5,7 +5,7 @@
  * wake by wake, how many copies arrive and how late, so wakes can also come out of order.
  */
 import type { Clock } from '../functions/ports/clock.ts';
-import type { Wake, Waker } from '../functions/ports/wake.ts';
+import type { Wake, Waker, WakeSource } from '../functions/ports/wake.ts';
 
 export interface QueuedWake {
   readonly wake: Wake;
@@ -31,6 +31,7 @@ export class SimulatedWorkQueue implements Waker {
   readonly #deliveryMs: number;
   #queued: QueuedWake[] = [];
   #sent = 0;
+  readonly #sources = new Map<WakeSource, number>();
 
   constructor(clock: Clock, options: WorkQueueOptions = {}) {
     this.#clock = clock;
@@ -42,10 +43,16 @@ export class SimulatedWorkQueue implements Waker {
   async wake(wake: Wake, delaySeconds = 0): Promise<void> {
     const delayMs = Math.min(Math.max(delaySeconds, 0), 900) * 1000;
     const dueAt = this.#clock.now().getTime() + delayMs + this.#deliveryMs;
+    this.#sources.set(wake.source, (this.#sources.get(wake.source) ?? 0) + 1);
     for (const lateMs of this.#copies(wake)) {
       this.#sent += 1;
       this.#queued.push({ wake, dueAt: dueAt + lateMs, id: this.#sent });
     }
+  }
+
+  /** Wakes sent by each source, copies and redeliveries not counted. */
+  sent(source: WakeSource): number {
+    return this.#sources.get(source) ?? 0;
   }
 
   /**

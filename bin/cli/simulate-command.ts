@@ -10,6 +10,7 @@ import { removedPermissions } from '../../simulator/kubernetes-rbac/removed-perm
 import { renderHtmlReport } from '../../simulator/report/html-report.ts';
 import { runSimulation } from '../../simulator/run/run-simulation.ts';
 import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
+import type { WakePath } from '../../simulator/run/world.ts';
 import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
 import {
   consolidationScenario,
@@ -38,6 +39,7 @@ interface SimulateOptions {
   readonly seed: string;
   readonly output: string;
   readonly report: string;
+  readonly wake?: string;
   readonly duplicateWakes?: boolean;
   readonly dynamodbLocal?: boolean;
   readonly limits?: string;
@@ -133,8 +135,9 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
   if (options.deny !== undefined && !options.deployed) {
     throw new UsageError('--deny takes effect only with --deployed');
   }
+  const wake = wakePath(options);
   if (options.deployed) {
-    await runDeployed(scenario, options);
+    await runDeployed(scenario, options, wake);
     return;
   }
   // DynamoDB Local (a Java process) is loaded only when asked for.
@@ -145,9 +148,27 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
     : undefined;
   const report = await runSimulation(scenario, {
     ...runOptions(options),
+    wake,
     ...(dynamodb ? { state: dynamodb.state } : {}),
   }).finally(() => dynamodb?.stop());
   tell(report, options);
+}
+
+const WAKE_PATHS: readonly WakePath[] = ['admission', 'audit', 'tick'];
+
+/**
+ * `--wake`: the admission webhook unless told otherwise. The deployed twin serves no HTTP API
+ * route yet, so its runs wake through the audit log's subscription.
+ */
+function wakePath(options: SimulateOptions): WakePath {
+  const wake = options.wake ?? (options.deployed ? 'audit' : 'admission');
+  if (!WAKE_PATHS.includes(wake as WakePath)) {
+    throw new UsageError(`--wake must be one of ${WAKE_PATHS.join(', ')}, got "${wake}"`);
+  }
+  if (options.deployed && wake === 'admission') {
+    throw new UsageError('--wake admission is not served by the deployed twin yet');
+  }
+  return wake as WakePath;
 }
 
 /** What every run takes from the command line. */
@@ -165,7 +186,11 @@ function runOptions(options: SimulateOptions) {
  * `--deployed`: the stack synthesized as `cdk synth` does (kept by a hash of its inputs), its
  * state on DynamoDB Local, its functions from their bundles (simulator/deployed).
  */
-async function runDeployed(scenario: Scenario, options: SimulateOptions): Promise<void> {
+async function runDeployed(
+  scenario: Scenario,
+  options: SimulateOptions,
+  wake: WakePath,
+): Promise<void> {
   const deny = options.deny === undefined ? [] : options.deny.split(',').filter((a) => a !== '');
   try {
     removedPermissions(deny);
@@ -173,7 +198,7 @@ async function runDeployed(scenario: Scenario, options: SimulateOptions): Promis
     throw new UsageError(`--deny: ${(error as Error).message}`);
   }
   const { deployedRun } = await import('../../simulator/deployed/deployed-run.ts');
-  const report = await deployedRun(scenario, { ...runOptions(options), deny });
+  const report = await deployedRun(scenario, { ...runOptions(options), wake, deny });
   tell(report, options);
 }
 
@@ -212,6 +237,10 @@ export function addSimulateCommand(program: Command): void {
     )
     .option('--report <file>', 'where to write the HTML report', 'nodesmith-report.html')
     .option('--limits <file>', "the cluster's limits: a ClusterLimits document, as plan takes it")
+    .option(
+      '--wake <path>',
+      'how pending pods wake the controller: admission (the webhook), audit (the audit log) or tick (the schedule only); admission by default, audit with --deployed',
+    )
     .option('--duplicate-wakes', 'deliver every wake twice, as at-least-once queues may')
     .option(
       '--adopt-karpenter-nodes',

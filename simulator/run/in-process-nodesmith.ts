@@ -6,6 +6,10 @@
  */
 import { kubernetesClusterFrom } from '../../functions/adapters/kubernetes/kubernetes-cluster.ts';
 import {
+  type AdmissionHandler,
+  makeAdmissionHandler,
+} from '../../functions/handlers/audit-relay/admission.ts';
+import {
   makeWebhookHandler,
   type WebhookHandler,
 } from '../../functions/handlers/audit-relay/handler.ts';
@@ -27,6 +31,7 @@ import {
 } from '../../functions/use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import { handleInterruption } from '../../functions/use-cases/interruption/handle-interruption.ts';
+import { relayTransport } from '../admission/relay-transport.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import { kubeConfigFor } from '../api-server/kube-config.ts';
 import type { FakeApiServer } from '../api-server/server.ts';
@@ -41,6 +46,13 @@ import type { Nodesmith } from './nodesmith.ts';
 
 /** The bearer token the simulated apiserver's audit webhook presents. */
 const AUDIT_TOKEN = 'simulated-audit-token';
+
+/** The admission wake's path token, as the stack's WakeToken secret holds one. */
+const WAKE_TOKEN = 'simulatedwaketokensimulatedwaketoken0123456789';
+
+/** The stack's WakeWebhookUrl output in the simulated region's form. */
+const wakeWebhookUrl = (region: string) =>
+  `https://a1b2c3d4e5.execute-api.${region}.amazonaws.com/v1/wake/`;
 
 /** SQS makes a message visible again this long after an invocation that failed to finish. */
 const VISIBILITY_TIMEOUT_SECONDS = 30;
@@ -77,6 +89,8 @@ export class InProcessNodesmith implements Nodesmith {
   readonly #concurrency: number;
   readonly #controller: ControllerHandler;
   readonly #relay: WebhookHandler;
+  readonly #admission: ReturnType<typeof relayTransport>;
+  readonly #region: string;
   readonly #interruption: InterruptionHandler;
   #relayed = 0;
   #claimCounter = 0;
@@ -92,6 +106,26 @@ export class InProcessNodesmith implements Nodesmith {
     this.#controller = this.#controllerHandler(options);
     this.#interruption = this.#interruptionHandler();
     this.#relay = makeWebhookHandler({ token: async () => AUDIT_TOKEN, waker: world.queue });
+    this.#admission = relayTransport(this.#admissionHandler());
+    this.#region = options.region;
+  }
+
+  #admissionHandler(): AdmissionHandler {
+    const world = this.#world;
+    return makeAdmissionHandler({
+      tokens: async () => ({ current: WAKE_TOKEN }),
+      waker: world.queue,
+      now: () => world.clock.now().getTime(),
+    });
+  }
+
+  async wakeUrl(): Promise<string> {
+    return `${wakeWebhookUrl(this.#region)}${WAKE_TOKEN}`;
+  }
+
+  /** Delivers the review to the relay's admission entry point as API Gateway's route does. */
+  admission(url: string, review: JsonObject): Promise<unknown> {
+    return this.#admission(url, review, 0);
   }
 
   decisions(): readonly Decision[] {

@@ -46,6 +46,13 @@ export interface KubernetesActivity {
 export interface Nodesmith {
   /** The apiserver's audit backend sends a batch of audit events; resolves with the status. */
   audit(eventList: JsonObject): Promise<number>;
+  /**
+   * Where kube-apiserver sends the admission wake's reviews: the stack's WakeWebhookUrl followed
+   * by the token of its WakeToken secret, as an operator fills in deploy/wake-webhook.yaml.
+   */
+  wakeUrl?(): Promise<string>;
+  /** kube-apiserver posts an AdmissionReview to that URL; resolves with the answer's body. */
+  admission?(url: string, review: JsonObject): Promise<unknown>;
   /** EC2 sends its spot interruption warnings (EventBridge events, as JSON) on their way. */
   spotWarnings(bodies: readonly string[]): Promise<void>;
   /** What is due now runs: the wakes due, redeliveries, retries and schedules. */

@@ -5,6 +5,8 @@ import type { WorldOptions } from './world.ts';
 
 export interface SimulationOptions {
   readonly seed: number;
+  /** How pending pods wake the controller (`--wake`); the admission webhook when absent. */
+  readonly wake?: WorldOptions['wake'];
   readonly duplicateWakes?: boolean;
   readonly state?: StateStore;
   /** Told about each timeline line as it happens. */

@@ -10,13 +10,13 @@ import type { LaunchRecord, PassReport } from '../../functions/use-cases/control
 import type { JsonObject } from '../api-server/json.ts';
 import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
-import type { QueuedWake } from '../simulated-work-queue.ts';
+import type { QueuedWake, SimulatedWorkQueue } from '../simulated-work-queue.ts';
 import { DecisionLatencies } from './decision-latencies.ts';
 import type { RunOutcome } from './invariants.ts';
 import type { AwsActivity, KubernetesActivity } from './nodesmith.ts';
 import { reportedUnschedulable, toldUnschedulable } from './pending-reasons.ts';
 import type { SimulationOptions } from './simulation-options.ts';
-import type { Sample, SimulationReport, TimelineEntry } from './simulation-report.ts';
+import type { Sample, SimulationReport, TimelineEntry, WakeCounts } from './simulation-report.ts';
 import { round4, summarize } from './summary.ts';
 import { SIMULATION_START, type World } from './world.ts';
 
@@ -60,12 +60,6 @@ export class SimulationRecorder {
       const nodes = new Set(cycle.bound.map((b) => b.node)).size;
       this.note(t, `kube-scheduler bound ${cycle.bound.length} pods to ${nodes} nodes`);
     }
-  }
-
-  /** Hands the batch to the audit relay, as the apiserver's webhook backend posts it. */
-  async relayAudit(eventList: JsonObject | undefined): Promise<void> {
-    if (eventList === undefined) return;
-    await this.#world.relay(eventList);
   }
 
   async passes(t: number, due: readonly QueuedWake[]): Promise<void> {
@@ -215,6 +209,7 @@ export class SimulationRecorder {
         ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
         ...(aws === undefined ? {} : { aws }),
         ...(kubernetes === undefined ? {} : { kubernetes }),
+        wakes: wakeCounts(world.queue),
       },
       seed: this.#options.seed,
       duration: this.#lastT,
@@ -233,6 +228,16 @@ export class SimulationRecorder {
       })),
     };
   }
+}
+
+/** The wakes the work queue was sent, by source, as the summary names them. */
+function wakeCounts(queue: SimulatedWorkQueue): WakeCounts {
+  return {
+    admission: queue.sent('admission'),
+    audit: queue.sent('audit'),
+    tick: queue.sent('schedule'),
+    self: queue.sent('controller'),
+  };
 }
 
 /** Each refused call in a line: who, what, and on which resource or with which message. */

@@ -34,6 +34,16 @@ export interface SimulationSummary {
   readonly aws?: AwsActivity;
   /** Deployed runs only: the Kubernetes requests the API server refused the functions (RBAC). */
   readonly kubernetes?: KubernetesActivity;
+  /** Wakes sent to the controller's queue, by who sent them (docs/design.md §6.4). */
+  readonly wakes: WakeCounts;
+}
+
+/** `admission` and `audit`: the relay's two entry points; `tick`: the schedule; `self`: the controller. */
+export interface WakeCounts {
+  readonly admission: number;
+  readonly audit: number;
+  readonly tick: number;
+  readonly self: number;
 }
 
 /** The cluster at one moment of simulated time. */

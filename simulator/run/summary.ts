@@ -17,7 +17,7 @@ export function summarize(
   scenario: string,
   outcome: RunOutcome,
   latenciesMs: readonly number[],
-): SimulationSummary {
+): Omit<SimulationSummary, 'wakes'> {
   const { pods, instances, claims, passes } = outcome;
   const running = pods.filter((p) => p.nodeName !== undefined).length;
   const live = instances.filter((i) => i.terminatedAt === undefined);

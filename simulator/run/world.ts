@@ -9,6 +9,9 @@ import { isTerminal } from '../../functions/domain/pod.ts';
 import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
+import { AdmittedWrites } from '../admission/admitted-writes.ts';
+import { appliedWakeWebhook } from '../admission/applied-wake-webhook.ts';
+import { ValidatingAdmission } from '../admission/validating-admission.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import type { ResourceName } from '../api-server/resource-names.ts';
 import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts';
@@ -30,7 +33,16 @@ import type { Nodesmith } from './nodesmith.ts';
 /** 2026-01-05T09:00:00Z, a Monday morning: every run starts then, so runs compare. */
 export const SIMULATION_START = Date.UTC(2026, 0, 5, 9, 0, 0);
 
+/**
+ * How pending pods reach the controller (docs/design.md §1.1): kube-apiserver's admission
+ * webhook calls the relay, or the audit log's subscription carries audit events to it, or
+ * nothing does and only the minute's schedule wakes it.
+ */
+export type WakePath = 'admission' | 'audit' | 'tick';
+
 export interface WorldOptions {
+  /** How pending pods wake the controller; `admission` when absent. */
+  readonly wake?: WakePath;
   readonly region: string;
   readonly zones: readonly string[];
   readonly seed: number;
@@ -65,12 +77,14 @@ export class World {
   readonly scheduler: StandInScheduler;
   readonly kubelets: SimulatedKubelets;
   readonly audit: SimulatedAuditBackend;
+  readonly wake: WakePath;
   readonly workloads: SimulatedWorkloads;
   readonly ledger: DisruptionLedger;
   /** Every instance terminated, with what still ran on its node then. */
   readonly terminations: Termination[] = [];
   readonly faults: WorldFaults;
   #nodesmith: Nodesmith | undefined;
+  #admitted: AdmittedWrites | undefined;
 
   private constructor(server: FakeApiServer, options: WorldOptions, clock: SimulatedClock) {
     this.clock = clock;
@@ -101,6 +115,7 @@ export class World {
       this.kubelets.terminated(instance.instanceId);
     });
     this.audit = new SimulatedAuditBackend(server.store, clock);
+    this.wake = options.wake ?? 'admission';
     this.workloads = new SimulatedWorkloads(server.store, clock);
     this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
   }
@@ -124,7 +139,36 @@ export class World {
     world.#nodesmith = options.deploy
       ? await options.deploy(world)
       : new InProcessNodesmith(world, options);
+    if (world.wake === 'admission') await world.#applyWakeWebhook();
     return world;
+  }
+
+  /** The operator applies deploy/wake-webhook.yaml: from now on the API server calls the relay. */
+  async #applyWakeWebhook(): Promise<void> {
+    const { nodesmith } = this;
+    if (nodesmith.wakeUrl === undefined || nodesmith.admission === undefined) {
+      throw new Error('this Nodesmith has no admission wake');
+    }
+    const configuration = appliedWakeWebhook(await nodesmith.wakeUrl());
+    const admission = new ValidatingAdmission({
+      configurations: () => [configuration],
+      transport: (url, review) => nodesmith.admission?.(url, review) ?? Promise.resolve(),
+      namespaceLabels: (name) => {
+        const metadata = this.server.store.get('namespaces', name)?.metadata as JsonObject;
+        return (metadata?.labels ?? {}) as Record<string, string>;
+      },
+    });
+    this.#admitted = new AdmittedWrites(this.server.store, admission);
+  }
+
+  /**
+   * The webhook calls of the writes made so far have been answered; the audit backend sends its
+   * batch on when the audit log is the wake path, and drops it otherwise.
+   */
+  async relayWrites(): Promise<void> {
+    await this.#admitted?.settle();
+    const batch = this.audit.flush();
+    if (this.wake === 'audit' && batch !== undefined) await this.relay(batch);
   }
 
   /** Nodesmith's functions, as the world reaches them. */
@@ -216,6 +260,7 @@ export class World {
 
   async close(): Promise<void> {
     await this.#nodesmith?.close();
+    this.#admitted?.close();
     this.audit.close();
     await this.server.close();
   }

@@ -22,6 +22,7 @@ const SUMMARY_KEYS = [
   'leakedInstances',
   'unschedulable',
   'invariants',
+  'wakes',
 ];
 
 describe('nodesmith simulate', { timeout: 180_000 }, () => {

@@ -84,6 +84,7 @@ function aQuietReport(
       leakedInstances: 0,
       unschedulable: [],
       invariants: [],
+      wakes: { admission: 0, audit: 0, tick: 0, self: 0 },
       ...summary,
     },
     seed: 1,
