@@ -18,6 +18,7 @@ import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts'
 import { SimulatedCloud } from '../cloud/simulated-cloud.ts';
 import type { SimulatedInstance } from '../cloud/simulated-instance.ts';
 import { SimulatedAuditBackend } from '../cluster/audit-backend.ts';
+import { AuditLogDelivery } from '../cluster/audit-log-delivery.ts';
 import { SimulatedKubelets } from '../cluster/simulated-kubelets.ts';
 import { SimulatedWorkloads } from '../cluster/simulated-workloads.ts';
 import { StandInScheduler } from '../cluster/stand-in-scheduler.ts';
@@ -77,6 +78,7 @@ export class World {
   readonly scheduler: StandInScheduler;
   readonly kubelets: SimulatedKubelets;
   readonly audit: SimulatedAuditBackend;
+  readonly auditLog: AuditLogDelivery;
   readonly wake: WakePath;
   readonly workloads: SimulatedWorkloads;
   readonly ledger: DisruptionLedger;
@@ -116,6 +118,7 @@ export class World {
     });
     this.audit = new SimulatedAuditBackend(server.store, clock);
     this.wake = options.wake ?? 'admission';
+    this.auditLog = new AuditLogDelivery(clock);
     this.workloads = new SimulatedWorkloads(server.store, clock);
     this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
   }
@@ -162,13 +165,16 @@ export class World {
   }
 
   /**
-   * The webhook calls of the writes made so far have been answered; the audit backend sends its
-   * batch on when the audit log is the wake path, and drops it otherwise.
+   * The webhook calls of the writes made so far have been answered. When the audit log is the
+   * wake path, the audit backend's batch goes to the log group and the batches CloudWatch Logs
+   * delivers by now reach the relay; otherwise the batch is dropped.
    */
   async relayWrites(): Promise<void> {
     await this.#admitted?.settle();
     const batch = this.audit.flush();
-    if (this.wake === 'audit' && batch !== undefined) await this.relay(batch);
+    if (this.wake !== 'audit') return;
+    if (batch !== undefined) this.auditLog.write(batch);
+    for (const delivered of this.auditLog.delivered()) await this.relay(delivered);
   }
 
   /** Nodesmith's functions, as the world reaches them. */
