@@ -54,7 +54,39 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     expect(summary.invariants.filter((i: { held: boolean }) => !i.held)).toEqual([]);
     expect(Object.keys(summary.invariants[0])).toEqual(['name', 'held', 'detail']);
     expect(summary.decisionLatencyMs.p50).toBeLessThanOrEqual(summary.decisionLatencyMs.p99);
+    expect(Object.keys(summary.wakes)).toEqual(['admission', 'audit', 'tick', 'self']);
+    // The admission webhook is the default wake path.
+    expect(summary.wakes.admission).toBeGreaterThan(0);
+    expect(summary.wakes.audit).toBe(0);
     expect(readFileSync(report, 'utf8')).toContain('<!doctype html>');
+  });
+
+  it.each([
+    ['audit', { admission: 0 }, 'audit'],
+    ['tick', { admission: 0, audit: 0 }, 'tick'],
+  ] as const)('--wake %s wakes the controller only that way', async (wake, none, source) => {
+    // Prepare
+    const report = reportPath();
+
+    // Act
+    const result = await runCli([
+      'simulate',
+      '--pods',
+      '20',
+      '--wake',
+      wake,
+      '-o',
+      'json',
+      '--report',
+      report,
+    ]);
+
+    // Assess
+    expect(result.status).toBe(0);
+    const { wakes, pods } = JSON.parse(result.stdout);
+    expect(pods).toEqual({ total: 20, running: 20, pending: 0 });
+    expect(wakes).toMatchObject(none);
+    expect(wakes[source]).toBeGreaterThan(0);
   });
 
   it('shows the timeline and the summary, and the same seed gives the same run', async () => {
@@ -144,6 +176,7 @@ describe('nodesmith simulate', { timeout: 180_000 }, () => {
     [['--pods', '0'], '--pods must be a whole number from 1 to 5000, got "0"'],
     [['--seed', 'x'], '--seed must be a whole number from 0 to 2147483647, got "x"'],
     [['-o', 'yaml'], '--output must be text or json, got "yaml"'],
+    [['--wake', 'poll'], '--wake must be one of admission, audit, tick, got "poll"'],
   ])('refuses %j with one line and exit status 2, writing no report', async (args, message) => {
     const report = reportPath();
     const result = await runCli(['simulate', ...args, '--report', report]);
