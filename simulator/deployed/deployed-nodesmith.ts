@@ -14,6 +14,7 @@ import { createTables } from '../../functions/adapters/dynamodb/tables.ts';
 import { Variable } from '../../functions/contract/environment.ts';
 import type { Decision, LimitReached } from '../../functions/ports/decisions.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
+import type { WakeSource } from '../../functions/ports/wake.ts';
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import { accountLookups } from '../aws/account-lookups.ts';
@@ -264,13 +265,26 @@ function wireEventSources(
     eventPattern: { source: [{ prefix: '' }] },
     targets: [{ id: 'report', arn: decisionsQueue.arn }],
   });
+  const wakesSent = countWakes(account, controllerVariable(stack, resolve, Variable.workQueueUrl));
   const schedules = new ScheduledRules(rules, {
     accountId: account.accountId,
     region: account.region,
     createdMs: now(),
     deliver: deliverToQueues(account.queues),
   });
-  return { mappings, schedules, decisionsQueue };
+  return { mappings, schedules, decisionsQueue, wakesSent };
+}
+
+/** The wakes sent to the work queue, by their `source`, as the functions and rules send them. */
+function countWakes(account: DeployedAccount, workQueueUrl: string): Map<string, number> {
+  const queue = account.queues.byUrl(workQueueUrl);
+  if (queue === undefined) throw new Error(`no work queue ${workQueueUrl}`);
+  const sent = new Map<string, number>();
+  queue.onSend((body) => {
+    const { source } = JSON.parse(body) as { source?: string };
+    if (source !== undefined) sent.set(source, (sent.get(source) ?? 0) + 1);
+  });
+  return sent;
 }
 
 export class DeployedNodesmith implements Nodesmith {
@@ -286,6 +300,7 @@ export class DeployedNodesmith implements Nodesmith {
   readonly #logs: SubscribedLogGroups;
   readonly #decisionsQueue: SqsQueue;
   readonly #decisions: Decision[] = [];
+  readonly #wakesSent: ReadonlyMap<string, number>;
   readonly #kubernetesDenied: readonly KubernetesDenial[];
   #auditBatches = 0;
 
@@ -299,6 +314,7 @@ export class DeployedNodesmith implements Nodesmith {
     schedules: ScheduledRules;
     logs: SubscribedLogGroups;
     decisionsQueue: SqsQueue;
+    wakesSent: ReadonlyMap<string, number>;
     kubernetesDenied: readonly KubernetesDenial[];
   }) {
     this.#world = parts.world;
@@ -310,6 +326,7 @@ export class DeployedNodesmith implements Nodesmith {
     this.#schedules = parts.schedules;
     this.#logs = parts.logs;
     this.#decisionsQueue = parts.decisionsQueue;
+    this.#wakesSent = parts.wakesSent;
     this.#kubernetesDenied = parts.kubernetesDenied;
   }
 
@@ -376,6 +393,11 @@ export class DeployedNodesmith implements Nodesmith {
       if (started.length === 0) return;
       await Promise.all(started);
     }
+  }
+
+  /** Wakes the work queue was sent by `source`: the functions send them over SQS here. */
+  wakesSent(source: WakeSource): number {
+    return this.#wakesSent.get(source) ?? 0;
   }
 
   decisions(): readonly Decision[] {

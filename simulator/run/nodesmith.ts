@@ -3,7 +3,9 @@
  * in this process (in-process-nodesmith.ts, for speed) or as deployed, each from its bundle in
  * its own process behind the template's queues, rules and routes (simulator/deployed).
  */
+
 import type { Decision } from '../../functions/ports/decisions.ts';
+import type { WakeSource } from '../../functions/ports/wake.ts';
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import type { QueuedWake } from '../simulated-work-queue.ts';
@@ -55,6 +57,11 @@ export interface Nodesmith {
   admission?(url: string, review: JsonObject): Promise<unknown>;
   /** EC2 sends its spot interruption warnings (EventBridge events, as JSON) on their way. */
   spotWarnings(bodies: readonly string[]): Promise<void>;
+  /**
+   * Wakes sent by `source`, when they travel over the account's own work queue (deployed)
+   * rather than the simulation's.
+   */
+  wakesSent?(source: WakeSource): number;
   /** What is due now runs: the wakes due, redeliveries, retries and schedules. */
   runDue(wakes: readonly QueuedWake[]): Promise<void>;
   /** Every controller pass's report, in order, when the passes run in reach. */

@@ -6,11 +6,12 @@
 import { HOURLY_COST } from '../../functions/domain/limits/hourly-cost.ts';
 import { toNode } from '../../functions/manifests/kubernetes/node.ts';
 import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
+import type { WakeSource } from '../../functions/ports/wake.ts';
 import type { LaunchRecord, PassReport } from '../../functions/use-cases/controller/pass-report.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import type { SchedulingCycle } from '../cluster/stand-in-scheduler.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
-import type { QueuedWake, SimulatedWorkQueue } from '../simulated-work-queue.ts';
+import type { QueuedWake } from '../simulated-work-queue.ts';
 import { DecisionLatencies } from './decision-latencies.ts';
 import type { RunOutcome } from './invariants.ts';
 import type { AwsActivity, KubernetesActivity } from './nodesmith.ts';
@@ -209,7 +210,9 @@ export class SimulationRecorder {
         ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
         ...(aws === undefined ? {} : { aws }),
         ...(kubernetes === undefined ? {} : { kubernetes }),
-        wakes: wakeCounts(world.queue),
+        wakes: wakeCounts(
+          world.nodesmith.wakesSent?.bind(world.nodesmith) ?? ((s) => world.queue.sent(s)),
+        ),
       },
       seed: this.#options.seed,
       duration: this.#lastT,
@@ -231,12 +234,12 @@ export class SimulationRecorder {
 }
 
 /** The wakes the work queue was sent, by source, as the summary names them. */
-function wakeCounts(queue: SimulatedWorkQueue): WakeCounts {
+function wakeCounts(sent: (source: WakeSource) => number): WakeCounts {
   return {
-    admission: queue.sent('admission'),
-    audit: queue.sent('audit'),
-    tick: queue.sent('schedule'),
-    self: queue.sent('controller'),
+    admission: sent('admission'),
+    audit: sent('audit'),
+    tick: sent('schedule'),
+    self: sent('controller'),
   };
 }
 

@@ -34,6 +34,10 @@ describe('nodesmith simulate --deployed', () => {
       expect(summary.aws?.denied).toEqual([]);
       // Every Kubernetes request was let in by deploy/rbac.yaml for its function's group.
       expect(summary.kubernetes?.denied).toEqual([]);
+      // The wakes counted are those the functions and rules sent to the account's work queue.
+      expect(summary.wakes.admission).toBe(0);
+      expect(summary.wakes.audit).toBeGreaterThan(0);
+      expect(summary.wakes.tick).toBeGreaterThan(0);
       const calls = summary.aws?.calls ?? {};
       // One controller container, warm for the run: the cluster is described at its cold start.
       expect(calls['eks:DescribeCluster']).toBe(1);

@@ -57,6 +57,7 @@ export class SqsQueue implements PolledQueue {
   readonly #context: SqsQueueContext;
   /** In the order sent: SQS standard queues give no order, so the simplest one is as good. */
   #messages: StoredMessage[] = [];
+  readonly #sendListeners: ((body: string) => void)[] = [];
 
   constructor(settings: SqsQueueSettings, context: SqsQueueContext) {
     this.settings = settings;
@@ -81,7 +82,13 @@ export class SqsQueue implements PolledQueue {
       visibleAt: now + delay * 1000,
       receiveCount: 0,
     });
+    for (const listener of this.#sendListeners) listener(body);
     return messageId;
+  }
+
+  /** Tells `listener` each body sent from now on: the simulation's own view, not an SQS API. */
+  onSend(listener: (body: string) => void): void {
+    this.#sendListeners.push(listener);
   }
 
   /**
