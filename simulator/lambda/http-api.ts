@@ -3,8 +3,8 @@
  * the route that matches it; a route with `AWS_IAM` authorization takes only a request whose
  * SigV4 signature its caller's secret makes (403 `Forbidden` otherwise, as API Gateway answers),
  * then the route's function is invoked with the proxy event of its payload format and its answer
- * is sent back. Whether the caller's policies allow `execute-api:Invoke` is the authorizer's to
- * say, when one is given.
+ * is sent back. A request over its route's throttling is answered 429 before any of that. Whether
+ * the caller's policies allow `execute-api:Invoke` is the authorizer's to say, when one is given.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,6 +20,7 @@ import {
   responseOf,
 } from './http-api-event.ts';
 import { type HttpApiRoute, type MatchedRoute, matchRoute } from './http-api-routes.ts';
+import { type StageThrottling, ThrottleBuckets } from './http-api-throttling.ts';
 import { credentialScope, type ReceivedRequest, signatureHolds } from './sigv4-signature.ts';
 
 /** A principal the account knows: the secret of its access key and who it is. */
@@ -41,6 +42,8 @@ export interface HttpApiOptions {
   readonly apiId: string;
   /** Epoch milliseconds on the simulated clock. */
   readonly now: () => number;
+  /** The stage's throttling; none when absent. */
+  readonly throttling?: StageThrottling;
 }
 
 export interface HttpApi {
@@ -101,9 +104,15 @@ async function integrate(
   }
 }
 
-async function answer(request: ReceivedRequest, options: HttpApiOptions, sourceIp: string) {
+async function answer(
+  request: ReceivedRequest,
+  options: HttpApiOptions,
+  buckets: ThrottleBuckets,
+  sourceIp: string,
+) {
   const matched = matchRoute(options.routes, request.method, request.path);
   if (matched === undefined) return apiMessage(404, 'Not Found');
+  if (!buckets.take(matched.route.routeKey)) return apiMessage(429, 'Too Many Requests');
   const context: ApiContext = {
     accountId: options.accountId,
     apiId: options.apiId,
@@ -125,9 +134,11 @@ function send(response: ServerResponse, reply: HttpResponse): void {
 }
 
 export async function startHttpApi(options: HttpApiOptions): Promise<HttpApi> {
+  const buckets = new ThrottleBuckets(options.throttling ?? { routes: new Map() }, options.now);
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const received = receivedRequest(request, await readBody(request));
-    send(response, await answer(received, options, request.socket.remoteAddress ?? '127.0.0.1'));
+    const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
+    send(response, await answer(received, options, buckets, sourceIp));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -1,12 +1,13 @@
 /**
  * The template's HTTP API served as API Gateway serves it: its routes read from the synthesized
  * template, IAM authorization checked on the SigV4 signature, the payload 2.0 event, the
- * function's answer sent back, and API Gateway's own answers when no route, no signature or no
- * function answers.
+ * function's answer sent back, the stage's throttling, and API Gateway's own answers when no
+ * route, no signature or no function answers.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpApi, startHttpApi } from '../../../simulator/lambda/http-api.ts';
 import { type HttpApiRoute, httpApiRoutes } from '../../../simulator/lambda/http-api-routes.ts';
+import { stageThrottling } from '../../../simulator/lambda/http-api-throttling.ts';
 import { synthesizedForTests } from '../../support/synthesized-stack.ts';
 import { signedFetch } from './support.ts';
 
@@ -167,6 +168,51 @@ describe('the HTTP API as API Gateway serves it', () => {
       500,
       { message: 'Internal Server Error' },
     ]);
+  });
+});
+
+describe('the stage’s throttling', () => {
+  it('reads the wake route’s own limits and the stage’s default from the template', () => {
+    // Act
+    const throttling = stageThrottling(synthesizedForTests().template);
+    // Assess
+    expect(throttling.byDefault).toEqual({ burst: 100, rate: 50 });
+    expect([...throttling.routes]).toEqual([['POST /v1/wake/{token}', { burst: 20, rate: 10 }]]);
+  });
+
+  it('answers 429 past the wake route’s burst without invoking the relay, and refills at its rate', async () => {
+    // Prepare
+    let now = NOW;
+    const throttled = await startHttpApi({
+      routes,
+      invoke: (functionId, event) => {
+        invoked.push({ functionId, event });
+        return answer(event);
+      },
+      callerOf: () => undefined,
+      accountId: '111122223333',
+      apiId: 'a1b2c3d4e5',
+      now: () => now,
+      throttling: stageThrottling(synthesizedForTests().template),
+    });
+    const wake = () => fetch(`${throttled.url}/v1/wake/token-0`, { method: 'POST', body: '{}' });
+    const statuses = async (n: number) => {
+      const answered: number[] = [];
+      for (let i = 0; i < n; i++) answered.push((await wake()).status);
+      return answered;
+    };
+    // Act
+    const burst = await statuses(21);
+    now += 1_000;
+    const secondLater = await statuses(11);
+    const operator = await fetch(`${throttled.url}/v1/nodepools`);
+    await throttled.close();
+    // Assess
+    expect(burst).toEqual([...Array(20).fill(200), 429]);
+    expect(secondLater).toEqual([...Array(10).fill(200), 429]);
+    expect(invoked).toHaveLength(30);
+    // The operator's routes draw on the stage's default bucket, not the wake route's.
+    expect(operator.status).toBe(403);
   });
 });
 
