@@ -13,10 +13,19 @@ import type { FunctionDefinition } from './function-definition.ts';
 import { FunctionError } from './function-error.ts';
 import { type ContainerSettings, lambdaEnvironment } from './lambda-environment.ts';
 import { RuntimeApi } from './runtime-api.ts';
+import type { SharedCores } from './shared-cores.ts';
+
+/**
+ * Lambda's limit on a function's Init phase (AWS Lambda Developer Guide, "Understanding the
+ * Lambda execution environment lifecycle": "The Init phase is limited to 10 seconds").
+ */
+const INIT_SECONDS = 10;
 
 const BOOTSTRAP = fileURLToPath(new URL('./bootstrap.mjs', import.meta.url));
 
 export interface ContainerOptions extends Omit<ContainerSettings, 'runtimeApi' | 'logStreamName'> {
+  /** The cores every container shares; timeouts are not stretched when absent. */
+  readonly cores?: SharedCores;
   /** The world's time, epoch milliseconds on the simulated clock. */
   readonly now: () => number;
   /** Each line the function writes to standard output or error, as CloudWatch Logs gets it. */
@@ -86,27 +95,38 @@ export class Container {
     return this.#dead;
   }
 
-  /** Runs one invocation; resolves with the handler's result as JSON text. */
+  /**
+   * Runs one invocation; resolves with the handler's result as JSON text. The function's timeout
+   * counts from the moment its runtime takes the invocation: a cold container's Init phase (the
+   * bundle's import) is not part of it, and is limited on its own, as Lambda limits it.
+   */
   async invoke(payload: string): Promise<string> {
     const requestId = randomUUID();
     if (this.#dead) throw this.#api.initError ?? FunctionError.exited(requestId, null, 'SIGKILL');
     if (this.#busy) throw new Error('a container runs one invocation at a time');
     this.#busy = true;
     const { timeoutSeconds, functionArn } = this.#definition;
-    const now = this.#options.now();
-    const timer = setTimeout(() => this.#timedOut(requestId), timeoutSeconds * 1000);
+    const leave = this.#options.cores?.enter();
+    let timer = this.#arm(requestId, INIT_SECONDS);
+    const handedOver = () => {
+      clearTimeout(timer);
+      timer = this.#arm(requestId, timeoutSeconds);
+      const now = this.#options.now();
+      return { deadlineMs: now + timeoutSeconds * 1000, clockOffsetMs: now - Date.now() };
+    };
     try {
-      return await this.#api.dispatch({
-        requestId,
-        payload,
-        functionArn,
-        deadlineMs: now + timeoutSeconds * 1000,
-        clockOffsetMs: now - Date.now(),
-      });
+      return await this.#api.dispatch({ requestId, payload, functionArn, handedOver });
     } finally {
       clearTimeout(timer);
+      leave?.();
       this.#busy = false;
     }
+  }
+
+  /** A limit of `seconds`, stretched by the cores' sharing (shared-cores.ts). */
+  #arm(requestId: string, seconds: number): NodeJS.Timeout {
+    const stretch = this.#options.cores?.stretch ?? 1;
+    return setTimeout(() => this.#timedOut(requestId, seconds), seconds * 1000 * stretch);
   }
 
   /** Ends the process and its Runtime API. */
@@ -116,8 +136,8 @@ export class Container {
     await this.#api.close();
   }
 
-  #timedOut(requestId: string): void {
-    const error = FunctionError.timedOut(requestId, this.#definition.timeoutSeconds);
+  #timedOut(requestId: string, seconds: number): void {
+    const error = FunctionError.timedOut(requestId, seconds);
     this.#api.abandon(() => error);
     void this.close();
   }

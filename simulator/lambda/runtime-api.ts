@@ -10,15 +10,21 @@ import type { AddressInfo } from 'node:net';
 import { readBody } from '../../functions/adapters/http/read-body.ts';
 import { FunctionError } from './function-error.ts';
 
+/** When an invocation must end, stamped as the runtime takes it: its timeout starts then. */
+export interface InvocationTiming {
+  /** Epoch milliseconds on the simulated clock. */
+  readonly deadlineMs: number;
+  /** Simulated minus real epoch milliseconds when the runtime takes the invocation. */
+  readonly clockOffsetMs: number;
+}
+
 export interface Invocation {
   readonly requestId: string;
   /** The event, as JSON. */
   readonly payload: string;
   readonly functionArn: string;
-  /** Epoch milliseconds on the simulated clock. */
-  readonly deadlineMs: number;
-  /** Simulated minus real epoch milliseconds when the invocation is dispatched. */
-  readonly clockOffsetMs: number;
+  /** Called once, as the runtime takes the invocation (after its Init phase, when cold). */
+  readonly handedOver: () => InvocationTiming;
 }
 
 interface Pending {
@@ -85,13 +91,14 @@ export class RuntimeApi {
     if (response === undefined || invocation === undefined) return;
     this.#next = undefined;
     this.#queued = undefined;
+    const { deadlineMs, clockOffsetMs } = invocation.handedOver();
     response.writeHead(200, {
       'content-type': 'application/json',
       'lambda-runtime-aws-request-id': invocation.requestId,
-      'lambda-runtime-deadline-ms': String(invocation.deadlineMs),
+      'lambda-runtime-deadline-ms': String(deadlineMs),
       'lambda-runtime-invoked-function-arn': invocation.functionArn,
       'lambda-runtime-trace-id': `Root=1-${invocation.requestId.slice(0, 8)}-${invocation.requestId.replaceAll('-', '').slice(0, 24)};Sampled=0`,
-      'nodesmith-clock-offset-ms': String(invocation.clockOffsetMs),
+      'nodesmith-clock-offset-ms': String(clockOffsetMs),
     });
     response.end(invocation.payload);
   }
