@@ -2,11 +2,13 @@
  * Validating admission of the simulated cluster's writes. Its stand-in controllers — the
  * ReplicaSet controller creating pods, kube-scheduler marking them, the kubelets — and the API
  * requests the server serves all end in the store, so each write kube-apiserver would have sent
- * through its admission chain is admitted as it is written, with the attributes of the request
- * that made it: a pod's creation, a pod's status update, a node's deletion (the writes
- * deploy/wake-webhook.yaml's rules name). The calls run while the simulated second goes on;
- * `settle()` waits for them. A refusal cannot undo a stored write, so it is only counted: the
- * world's writers make none a webhook refuses, and `failurePolicy: Ignore` refuses nothing.
+ * through its admission chain is sent through it as it is stored, with the attributes of the
+ * request that made it: a pod's creation, a pod's status update, a node's deletion (the writes
+ * deploy/wake-webhook.yaml's rules name). kube-apiserver calls validating webhooks before it
+ * persists; here the world's writers store synchronously within the simulated second, so the
+ * calls follow the write in that same second, and `settle()` waits for them before the second
+ * ends. A refusal cannot undo a stored write, so it is only counted: the world's writers make
+ * none a webhook refuses, and `failurePolicy: Ignore` refuses nothing.
  */
 import type { JsonObject } from '../api-server/json.ts';
 import type { ObjectStore, StoreChange } from '../api-server/storage.ts';

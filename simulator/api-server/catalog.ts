@@ -11,6 +11,7 @@ import { persistentVolumeClaims, persistentVolumes } from './resources/persisten
 import { podDisruptionBudgets } from './resources/pod-disruption-budgets.ts';
 import { pods } from './resources/pods.ts';
 import { csiNodes, runtimeClasses, storageClasses } from './resources/storage-and-node-classes.ts';
+import { validatingWebhookConfigurations } from './resources/validating-webhook-configurations.ts';
 
 const DESCRIPTORS: Readonly<Record<ResourceName, ResourceDescriptor>> = {
   pods,
@@ -25,6 +26,7 @@ const DESCRIPTORS: Readonly<Record<ResourceName, ResourceDescriptor>> = {
   csinodes: csiNodes,
   runtimeclasses: runtimeClasses,
   nodeclaims: nodeClaims,
+  validatingwebhookconfigurations: validatingWebhookConfigurations,
 };
 
 export function describe(resource: ResourceName): ResourceDescriptor {

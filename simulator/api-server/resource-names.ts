@@ -12,6 +12,7 @@ export const RESOURCE_NAMES = [
   'csinodes',
   'runtimeclasses',
   'nodeclaims',
+  'validatingwebhookconfigurations',
 ] as const;
 
 export type ResourceName = (typeof RESOURCE_NAMES)[number];

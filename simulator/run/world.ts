@@ -5,6 +5,7 @@
  * controller — wired to them exactly as the Lambda composition roots wire the real adapters.
  */
 import { createHash } from 'node:crypto';
+import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import { isTerminal } from '../../functions/domain/pod.ts';
 import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
@@ -13,7 +14,9 @@ import { AdmittedWrites } from '../admission/admitted-writes.ts';
 import { appliedWakeWebhook } from '../admission/applied-wake-webhook.ts';
 import { ValidatingAdmission } from '../admission/validating-admission.ts';
 import type { JsonObject } from '../api-server/json.ts';
+import { kubeConfigFor } from '../api-server/kube-config.ts';
 import type { ResourceName } from '../api-server/resource-names.ts';
+import { storedConfiguration } from '../api-server/resources/validating-webhook-configurations.ts';
 import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts';
 import { SimulatedCloud } from '../cloud/simulated-cloud.ts';
 import type { SimulatedInstance } from '../cloud/simulated-instance.ts';
@@ -146,22 +149,31 @@ export class World {
     return world;
   }
 
-  /** The operator applies deploy/wake-webhook.yaml: from now on the API server calls the relay. */
+  /**
+   * The operator applies deploy/wake-webhook.yaml as kubectl does, through the API server, which
+   * validates and defaults it; from then on the admission chain calls the relay as the stored
+   * configurations say.
+   */
   async #applyWakeWebhook(): Promise<void> {
     const { nodesmith } = this;
     if (nodesmith.wakeUrl === undefined || nodesmith.admission === undefined) {
       throw new Error('this Nodesmith has no admission wake');
     }
-    const configuration = appliedWakeWebhook(await nodesmith.wakeUrl());
+    const applied = appliedWakeWebhook(await nodesmith.wakeUrl());
+    const client = kubeConfigFor(this.server.url).makeApiClient(AdmissionregistrationV1Api);
+    await client.createValidatingWebhookConfiguration({ body: applied as never });
+    const { store } = this.server;
     const admission = new ValidatingAdmission({
-      configurations: () => [configuration],
+      configurations: () =>
+        store.listShared('validatingwebhookconfigurations').map(storedConfiguration),
       transport: (url, review) => nodesmith.admission?.(url, review) ?? Promise.resolve(),
+      timeoutsOnWallClock: false,
       namespaceLabels: (name) => {
-        const metadata = this.server.store.get('namespaces', name)?.metadata as JsonObject;
+        const metadata = store.get('namespaces', name)?.metadata as JsonObject;
         return (metadata?.labels ?? {}) as Record<string, string>;
       },
     });
-    this.#admitted = new AdmittedWrites(this.server.store, admission);
+    this.#admitted = new AdmittedWrites(store, admission);
   }
 
   /**

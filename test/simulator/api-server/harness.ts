@@ -1,6 +1,7 @@
 /** The fake server plus typed clients for each API group, and a way to read a client's failure. */
 
 import {
+  AdmissionregistrationV1Api,
   ApiException,
   AppsV1Api,
   CoreV1Api,
@@ -24,6 +25,7 @@ export interface Harness {
   readonly policy: PolicyV1Api;
   readonly storage: StorageV1Api;
   readonly nodeApi: NodeV1Api;
+  readonly admission: AdmissionregistrationV1Api;
   /** Karpenter's NodeClaims, served as custom resources. */
   readonly customObjects: CustomObjectsApi;
 }
@@ -38,6 +40,7 @@ export async function startHarness(options?: FakeApiServerOptions): Promise<Harn
     policy: kubeConfig.makeApiClient(PolicyV1Api),
     storage: kubeConfig.makeApiClient(StorageV1Api),
     nodeApi: kubeConfig.makeApiClient(NodeV1Api),
+    admission: kubeConfig.makeApiClient(AdmissionregistrationV1Api),
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
   };
 }

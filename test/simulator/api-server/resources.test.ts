@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appliedWakeWebhook } from '../../../simulator/admission/applied-wake-webhook.ts';
 import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
 
 let h: Harness;
@@ -283,6 +284,47 @@ describe('storage.k8s.io and node.k8s.io', () => {
     expect(csiNodes.items[0]?.spec.drivers[0]?.allocatable?.count).toBe(25);
     expect(runtimeClasses.items.map((r) => r.handler)).toEqual(['runsc']);
     expect(missing.body).toMatchObject({ message: 'runtimeclasses.node.k8s.io "kata" not found' });
+  });
+});
+
+describe('validatingwebhookconfigurations', () => {
+  it('take deploy/wake-webhook.yaml as applied, with the defaults kube-apiserver fills in', async () => {
+    // Prepare
+    const applied = appliedWakeWebhook(
+      'https://a1b2c3d4e5.execute-api.us-east-1.amazonaws.com/v1/wake/t0k3n',
+    );
+    // Act
+    await h.admission.createValidatingWebhookConfiguration({ body: applied as never });
+    const list = await h.admission.listValidatingWebhookConfiguration();
+    // Assess
+    const [stored] = list.items;
+    expect(stored?.metadata?.name).toBe(applied.metadata.name);
+    expect(stored?.webhooks?.map((w) => w.clientConfig.url)).toEqual(
+      applied.webhooks.map(
+        () => 'https://a1b2c3d4e5.execute-api.us-east-1.amazonaws.com/v1/wake/t0k3n',
+      ),
+    );
+    expect(stored?.webhooks?.every((w) => w.matchPolicy === 'Equivalent')).toBe(true);
+    expect(stored?.webhooks?.every((w) => w.failurePolicy === 'Ignore')).toBe(true);
+  });
+
+  it('refuse a webhook reached over plain http, naming the field', async () => {
+    // Prepare
+    const applied = appliedWakeWebhook('https://example.com/v1/wake/t0k3n');
+    const [first, ...rest] = applied.webhooks;
+    const webhooks = [
+      { ...first, clientConfig: { url: 'http://example.com/v1/wake/t0k3n' } },
+      ...rest,
+    ];
+    // Act
+    const failure = await failureOf(
+      h.admission.createValidatingWebhookConfiguration({ body: { ...applied, webhooks } as never }),
+    );
+    // Assess
+    expect(failure.code).toBe(422);
+    expect(failure.body.message).toContain('webhooks[0].clientConfig.url');
+    expect(failure.body.message).toContain("'https' is the only allowed URL scheme");
+    expect(await h.admission.listValidatingWebhookConfiguration()).toMatchObject({ items: [] });
   });
 });
 
