@@ -156,17 +156,11 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
 
 const WAKE_PATHS: readonly WakePath[] = ['admission', 'audit', 'tick'];
 
-/**
- * `--wake`: the admission webhook unless told otherwise. The deployed twin serves no HTTP API
- * route yet, so its runs wake through the audit log's subscription.
- */
+/** `--wake`: the admission webhook unless told otherwise, deployed or not. */
 function wakePath(options: SimulateOptions): WakePath {
-  const wake = options.wake ?? (options.deployed ? 'audit' : 'admission');
+  const wake = options.wake ?? 'admission';
   if (!WAKE_PATHS.includes(wake as WakePath)) {
     throw new UsageError(`--wake must be one of ${WAKE_PATHS.join(', ')}, got "${wake}"`);
-  }
-  if (options.deployed && wake === 'admission') {
-    throw new UsageError('--wake admission is not served by the deployed twin yet');
   }
   return wake as WakePath;
 }
@@ -239,7 +233,7 @@ export function addSimulateCommand(program: Command): void {
     .option('--limits <file>', "the cluster's limits: a ClusterLimits document, as plan takes it")
     .option(
       '--wake <path>',
-      'how pending pods wake the controller: admission (the webhook), audit (the audit log) or tick (the schedule only); admission by default, audit with --deployed',
+      'how pending pods wake the controller: admission (the webhook), audit (the audit log) or tick (the schedule only); admission by default',
     )
     .option('--duplicate-wakes', 'deliver every wake twice, as at-least-once queues may')
     .option(

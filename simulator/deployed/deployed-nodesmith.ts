@@ -53,6 +53,7 @@ import type { SynthesizedStack } from '../synthesis/synthesized-stack.ts';
 import { accessEntries } from './access-entries.ts';
 import { DeployedAccount } from './deployed-account.ts';
 import { deployedClusterAccess } from './deployed-cluster-access.ts';
+import { DeployedWakeRoute } from './deployed-wake-route.ts';
 import type { DeploymentContext } from './deployment-context.ts';
 
 export interface DeploymentOptions {
@@ -301,6 +302,7 @@ export class DeployedNodesmith implements Nodesmith {
   readonly #decisionsQueue: SqsQueue;
   readonly #decisions: Decision[] = [];
   readonly #wakesSent: ReadonlyMap<string, number>;
+  readonly #wakeRoute: DeployedWakeRoute;
   readonly #kubernetesDenied: readonly KubernetesDenial[];
   #auditBatches = 0;
 
@@ -315,6 +317,7 @@ export class DeployedNodesmith implements Nodesmith {
     logs: SubscribedLogGroups;
     decisionsQueue: SqsQueue;
     wakesSent: ReadonlyMap<string, number>;
+    wakeRoute: DeployedWakeRoute;
     kubernetesDenied: readonly KubernetesDenial[];
   }) {
     this.#world = parts.world;
@@ -327,6 +330,7 @@ export class DeployedNodesmith implements Nodesmith {
     this.#logs = parts.logs;
     this.#decisionsQueue = parts.decisionsQueue;
     this.#wakesSent = parts.wakesSent;
+    this.#wakeRoute = parts.wakeRoute;
     this.#kubernetesDenied = parts.kubernetesDenied;
   }
 
@@ -348,6 +352,14 @@ export class DeployedNodesmith implements Nodesmith {
       endpoint,
       functions,
       kubernetesDenied,
+      wakeRoute: await DeployedWakeRoute.start({
+        template: options.stack.template,
+        resolve,
+        secrets: account.secrets,
+        accountId: account.accountId,
+        invoke,
+        now,
+      }),
       ...wireEventSources(options.stack, account, resolve, invoke, now),
       logs: new SubscribedLogGroups(logSubscriptions(options.stack.template, resolve), {
         owner: account.accountId,
@@ -375,6 +387,15 @@ export class DeployedNodesmith implements Nodesmith {
       })),
     );
     return 200;
+  }
+
+  async wakeUrl(): Promise<string> {
+    return this.#wakeRoute.wakeUrl;
+  }
+
+  /** kube-apiserver's call reaches the template's HTTP API and the relay behind its route. */
+  admission(url: string, review: JsonObject): Promise<unknown> {
+    return this.#wakeRoute.admission(url, review);
   }
 
   async spotWarnings(bodies: readonly string[]): Promise<void> {
@@ -427,6 +448,7 @@ export class DeployedNodesmith implements Nodesmith {
   async close(): Promise<void> {
     this.#world.server.controlAccess(undefined);
     await Promise.all(Object.values(this.#functions).map((f) => f.close()));
+    await this.#wakeRoute.close();
     await this.#endpoint.close();
   }
 }

@@ -40,6 +40,11 @@ function queueUrl(name: string, account: SimulatedAccount): string {
   return `${endpoint}/${account.accountId}/${name}`;
 }
 
+/** An HTTP API's id: ten lowercase letters and digits API Gateway makes up; here, from its name. */
+function apiId(name: string): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, 10);
+}
+
 const tableArn = (name: string, account: SimulatedAccount) =>
   arn(account, 'dynamodb', `table/${name}`);
 
@@ -95,6 +100,15 @@ const KINDS: Readonly<Record<string, ResourceKind>> = {
     nameProperty: 'FunctionName',
     ref: byName,
     attributes: { Arn: (name, account) => arn(account, 'lambda', `function:${name}`) },
+  },
+  'AWS::ApiGatewayV2::Api': {
+    nameProperty: 'Name',
+    ref: apiId,
+    attributes: {
+      ApiId: apiId,
+      ApiEndpoint: (name, account) =>
+        `https://${apiId(name)}.execute-api.${account.region}.${account.urlSuffix}`,
+    },
   },
   'AWS::SNS::Topic': {
     nameProperty: 'TopicName',

@@ -14,6 +14,7 @@ import { type IntrinsicScope, resolveIntrinsics } from './template-intrinsics.ts
 export interface CloudFormationTemplate {
   readonly Resources: Readonly<Record<string, TemplateResource>>;
   readonly Parameters?: Readonly<Record<string, { readonly Default?: unknown }>>;
+  readonly Outputs?: Readonly<Record<string, { readonly Value: unknown }>>;
 }
 
 export interface TemplatePolicies {
