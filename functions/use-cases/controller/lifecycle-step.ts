@@ -235,14 +235,19 @@ async function resumeLaunch(
 }
 
 /** The reservation ended: the Node and the claim say on-demand from now on. */
-async function demote(deps: PassDependencies, action: Demotion, write: FencedWrite): Promise<Step> {
+async function demote(
+  deps: PassDependencies,
+  action: Demotion,
+  context: LifecycleContext,
+): Promise<Step> {
   const { claim, node } = action;
+  const types = context.instanceTypes.get(claim.nodePool) ?? [];
   if (node !== undefined) {
     await deps.cluster.patchNodeMetadata(node.name, { labels: demotionLabels() });
   }
   const demoted =
     claim.offering.capacityType === 'reserved'
-      ? await deps.state.nodeClaims.update(demotedClaim(claim), write)
+      ? await deps.state.nodeClaims.update(demotedClaim(claim, types), context.write)
       : claim;
   const reservation = claim.network?.capacityReservationId ?? 'its reservation';
   return {
@@ -296,7 +301,7 @@ function carryOut(
     case 'ReleaseNode':
       return releaseNode(deps, action);
     case 'Demote':
-      return demote(deps, action, context.write);
+      return demote(deps, action, context);
   }
 }
 

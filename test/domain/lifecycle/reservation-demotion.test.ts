@@ -3,7 +3,8 @@
  * pkg/controllers/capacityreservation/capacitytype/suite_test.go (v1.14.1): while the instance is
  * listed in its reservation nothing changes; once EC2 lists it on-demand, the claim and its Node
  * become on-demand without the reservation labels, and a Node still labelled reserved is relabelled
- * even when its claim was demoted before.
+ * even when its claim was demoted before. The demoted claim is priced as its type's on-demand
+ * offering in its zone, as core: disruption/types.go `resolveNodePrice` prices a node by its labels.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,10 +19,38 @@ import type { Node } from '../../../functions/domain/node.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import { aNewNodeClaim, T0 } from '../../contracts/state-fixtures.ts';
-import { aNode } from '../../support/builders.ts';
+import { aNode, anInstanceType } from '../../support/builders.ts';
 
 const PROVIDER = 'aws:///us-east-1a/i-0123456789abcdef0';
 const RESERVATION = 'cr-foo';
+
+/** The pool's m5.large, $0.096 an hour on-demand in us-east-1a and $0.1 in us-east-1b. */
+const M5_LARGE = anInstanceType({
+  name: 'm5.large',
+  cpu: 2,
+  memoryGiB: 8,
+  price: 0.096,
+  zones: ['us-east-1a'],
+  capacityTypes: ['on-demand'],
+});
+const POOL_TYPES = [
+  {
+    ...M5_LARGE,
+    offerings: [
+      {
+        zone: 'us-east-1b',
+        capacityType: 'on-demand' as const,
+        pricePerHour: 0.1,
+        available: true,
+      },
+      ...M5_LARGE.offerings,
+    ],
+  },
+];
+
+function demoted(claim: NodeClaimRecord): NodeClaimRecord {
+  return demotedClaim(claim, POOL_TYPES);
+}
 
 const RESERVED_LABELS = {
   'karpenter.sh/capacity-type': 'reserved',
@@ -37,7 +66,7 @@ function reservedClaim(overrides: Partial<NodeClaimRecord> = {}): NodeClaimRecor
         instanceType: 'm5.large',
         zone: 'us-east-1a',
         capacityType: 'reserved',
-        pricePerHour: 0,
+        pricePerHour: 0.096 / 10_000_000,
       },
       labels: { 'karpenter.sh/nodepool': 'default', ...RESERVED_LABELS },
     }),
@@ -115,18 +144,23 @@ describe('demoting a reserved claim whose reservation ended', () => {
       'karpenter.k8s.aws/capacity-reservation-type': null,
       'karpenter.k8s.aws/capacity-reservation-interruptible': null,
     });
-    const demoted = demotedClaim(claim);
-    expect(demoted.offering.capacityType).toBe('on-demand');
-    expect(demoted.labels).toEqual({
+    const onDemand = demoted(claim);
+    expect(onDemand.offering).toEqual({
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'on-demand',
+      pricePerHour: 0.096,
+    });
+    expect(onDemand.labels).toEqual({
       'karpenter.sh/nodepool': 'default',
       'karpenter.sh/capacity-type': 'on-demand',
     });
-    expect(demoted.network).toEqual({ subnetId: 'subnet-1a', securityGroupIds: ['sg-nodes'] });
+    expect(onDemand.network).toEqual({ subnetId: 'subnet-1a', securityGroupIds: ['sg-nodes'] });
   });
 
   it('demotes a node even when its claim was demoted before', () => {
     // Prepare
-    const claim = demotedClaim(reservedClaim());
+    const claim = demoted(reservedClaim());
     const node = reservedNode();
 
     // Act
@@ -140,7 +174,7 @@ describe('demoting a reserved claim whose reservation ended', () => {
     ['the claim is already going', reservedClaim({ phase: 'Draining' }), [reservedNode()], []],
     [
       'the claim and its node are on-demand already',
-      demotedClaim(reservedClaim()),
+      demoted(reservedClaim()),
       [reservedNode({ labels: { 'karpenter.sh/capacity-type': 'on-demand' } })],
       [],
     ],
@@ -167,9 +201,18 @@ describe('demoting a reserved claim whose reservation ended', () => {
     expect(whileDeleted).toEqual([{ kind: 'Demote', claim }]);
   });
 
+  it('prices a claim whose type its pool no longer lists back from the reserved price', () => {
+    // Act
+    const onDemand = demotedClaim(reservedClaim(), []);
+
+    // Assess
+    expect(onDemand.offering.capacityType).toBe('on-demand');
+    expect(onDemand.offering.pricePerHour).toBeCloseTo(0.096, 12);
+  });
+
   it('never promotes an on-demand claim the cloud lists as reserved', () => {
     // Prepare
-    const claim = demotedClaim(reservedClaim());
+    const claim = demoted(reservedClaim());
 
     // Act
     const actions = actionsFor(claim, listedAs('reserved'), [reservedNode()]);
