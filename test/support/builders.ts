@@ -10,7 +10,7 @@ import type { NodePool } from '../../functions/domain/node-pool.ts';
 import type { Pod, PodSpec } from '../../functions/domain/pod.ts';
 import type { NodeSelectorRequirement } from '../../functions/domain/requirements/requirement.ts';
 import { requirement } from '../../functions/domain/requirements/requirement.ts';
-import { requirementsOf } from '../../functions/domain/requirements/requirements.ts';
+import { add, requirementsOf } from '../../functions/domain/requirements/requirements.ts';
 import { GiB, parseResources, type Resources } from '../../functions/domain/resources.ts';
 import type { Taint } from '../../functions/domain/taints.ts';
 
@@ -159,6 +159,39 @@ export function anInstanceType(options: InstanceTypeOptions): InstanceType {
     capacity,
     overhead: {},
     allocatable: capacity,
+  };
+}
+
+/** `it` with one reservation per `[id, capacity]` in test-zone-a, priced near zero. */
+export function withReservations(
+  it: InstanceType,
+  ...reservations: [string, number][]
+): InstanceType {
+  const offerings = reservations.map(([id, capacity]) => ({
+    zone: 'test-zone-a',
+    capacityType: 'reserved' as const,
+    pricePerHour: (it.offerings[0]?.pricePerHour ?? 0) / 10_000_000,
+    available: capacity > 0,
+    reservationId: id,
+    reservationType: 'default' as const,
+    reservationInterruptible: false,
+    reservationCapacity: capacity,
+  }));
+  const requirements = add(
+    it.requirements,
+    requirementsOf([
+      requirement(Label.capacityType, 'In', ['reserved', 'spot', 'on-demand']),
+      requirement(
+        Label.capacityReservationId,
+        'In',
+        reservations.map(([id]) => id),
+      ),
+    ]),
+  );
+  return {
+    ...it,
+    requirements,
+    offerings: [...it.offerings, ...offerings],
   };
 }
 

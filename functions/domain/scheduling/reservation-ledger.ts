@@ -39,26 +39,40 @@ function templateCounts(template: NodeClaimTemplate): ReadonlyMap<string, number
 }
 
 export class ReservationLedger {
-  readonly #remaining = new Map<string, number>();
+  /** The least count each reservation is offered with among the templates counted. */
+  readonly #offered = new Map<string, number>();
+  /** Instances taken from each reservation, counted or not yet. */
+  readonly #taken = new Map<string, number>();
 
   /** Counts the reserved offerings of the templates' instance types. */
-  constructor(templates: Iterable<NodeClaimTemplate>) {
-    for (const template of templates) {
-      for (const [id, count] of templateCounts(template)) {
-        const known = this.#remaining.get(id);
-        if (known === undefined || count < known) this.#remaining.set(id, count);
-      }
+  constructor(templates: Iterable<NodeClaimTemplate> = []) {
+    for (const template of templates) this.count(template);
+  }
+
+  /**
+   * Counts the reserved offerings of one more template's instance types: a plan that opens its
+   * templates one at a time (a static pool's, core: static/provisioning/controller.go) counts
+   * each before choosing from it. Counting a template again changes nothing.
+   */
+  count(template: NodeClaimTemplate): void {
+    for (const [id, count] of templateCounts(template)) {
+      const known = this.#offered.get(id);
+      if (known === undefined || count < known) this.#offered.set(id, count);
     }
   }
 
   /** Reservations with nothing left: no claim of this plan may be pinned to them. */
   exhausted(): string[] {
-    return [...this.#remaining].flatMap(([id, left]) => (left > 0 ? [] : [id])).sort();
+    return [...this.#offered]
+      .flatMap(([id, offered]) => (offered - (this.#taken.get(id) ?? 0) > 0 ? [] : [id]))
+      .sort();
   }
 
-  /** One instance of the reservation goes to a planned claim. */
+  /**
+   * One instance of the reservation goes to a planned claim, or went to a launch the counts do
+   * not show yet (one made earlier in the same pass).
+   */
   take(reservationId: string): void {
-    const left = this.#remaining.get(reservationId);
-    if (left !== undefined) this.#remaining.set(reservationId, Math.max(left - 1, 0));
+    this.#taken.set(reservationId, (this.#taken.get(reservationId) ?? 0) + 1);
   }
 }

@@ -4,7 +4,9 @@
  * launches the difference from its template, within `limits.nodes`; one with more gives up the
  * surplus, chosen as scale-down-candidates.ts says, through the usual drain. Claims pending
  * disruption count as present when scaling up (their replacements are on the way) and not when
- * scaling down, so neither races a drift. Pure: the pass carries the answer out.
+ * scaling down, so neither races a drift. Every static pool's reserved claims are counted in one
+ * reservation ledger, with the reservations the pass launched into since the instance types were
+ * counted. Pure: the pass carries the answer out.
  */
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
@@ -13,6 +15,7 @@ import { isStatic, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
 import { launchBlocker } from '../scheduling/plan-provisioning.ts';
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
+import { ReservationLedger } from '../scheduling/reservation-ledger.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 import {
   NO_NODES,
@@ -39,6 +42,11 @@ export interface StaticPoolsInput {
   readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
   readonly region?: string | undefined;
   readonly nowMs: number;
+  /**
+   * The reservations launched into since `instanceTypes` counted them (by the pass's
+   * provisioning, before this plan), one entry per instance: each leaves one instance fewer.
+   */
+  readonly reservationsTaken?: readonly string[];
 }
 
 export interface StaticRemoval {
@@ -61,11 +69,12 @@ export interface StaticPoolsPlan {
   readonly shortfalls: readonly StaticShortfall[];
 }
 
-/** The plan as it is built, pool by pool. */
+/** The plan as it is built, pool by pool, every pool's reserved claims in one ledger. */
 interface PlanBuilder {
   readonly launches: PlannedNodeClaim[];
   readonly removals: StaticRemoval[];
   readonly shortfalls: StaticShortfall[];
+  readonly ledger: ReservationLedger;
 }
 
 interface PoolState {
@@ -99,7 +108,7 @@ function scaleUp(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder): 
     region: input.region,
   };
   for (let index = 0; index < granted; index++) {
-    const claim = staticNodeClaim(claimInput, index);
+    const claim = staticNodeClaim(claimInput, index, plan.ledger);
     if (claim === undefined) {
       const reason = 'no instance type the template allows has an available offering';
       plan.shortfalls.push({ nodePool: name, missing: granted - index, reason });
@@ -121,7 +130,9 @@ function scaleDown(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder)
 }
 
 export function planStaticPools(input: StaticPoolsInput): StaticPoolsPlan {
-  const plan: PlanBuilder = { launches: [], removals: [], shortfalls: [] };
+  const ledger = new ReservationLedger();
+  for (const id of input.reservationsTaken ?? []) ledger.take(id);
+  const plan: PlanBuilder = { launches: [], removals: [], shortfalls: [], ledger };
   const counts = recordCounts(input.claims);
   for (const pool of input.nodePools) {
     const replicas = pool.spec.replicas;
@@ -131,5 +142,6 @@ export function planStaticPools(input: StaticPoolsInput): StaticPoolsPlan {
     scaleUp(input, state, plan);
     scaleDown(input, state, plan);
   }
-  return plan;
+  const { launches, removals, shortfalls } = plan;
+  return { launches, removals, shortfalls };
 }

@@ -159,6 +159,7 @@ async function runSteps(
     ...common,
     claims: provisioning.claims,
     isolation,
+    countedAt: started,
   });
   const disruption = await runDisruption(deps, {
     ...common,

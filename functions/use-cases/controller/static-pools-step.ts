@@ -5,7 +5,8 @@
  * written `Pending` first, checked again against limits — and marks the surplus for deletion
  * with the reason `Overprovisioned`, for termination to drain. A launch that fails is tried again
  * by the next pass, which finds the pool still short; a capacity error marks its offerings
- * unavailable first, as provisioning does.
+ * unavailable first, as provisioning does. The pool's instance types were counted at the start
+ * of the pass, so the reservations launched into since are taken off before planning.
  */
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import {
@@ -24,6 +25,8 @@ import { markUnavailable } from './provisioning-step.ts';
 
 export interface StaticPoolsContext extends ProvisioningContext {
   readonly isolation: ClaimIsolation;
+  /** When the instance types' reservation counts were taken: launches since are not in them. */
+  readonly countedAt: Date;
 }
 
 export interface StaticPoolsOutcome {
@@ -34,6 +37,17 @@ export interface StaticPoolsOutcome {
   readonly decisions: readonly Decision[];
   readonly events: readonly ClusterEvent[];
   readonly claims: readonly NodeClaimRecord[];
+}
+
+/** One entry per instance launched into a reservation at or after `since`. */
+function reservationsLaunchedSince(claims: readonly NodeClaimRecord[], since: Date): string[] {
+  return claims.flatMap((claim) => {
+    const id = claim.network?.capacityReservationId;
+    const launched = claim.timestamps.Launched;
+    return id !== undefined && launched !== undefined && Date.parse(launched) >= since.getTime()
+      ? [id]
+      : [];
+  });
 }
 
 async function launch(
@@ -61,6 +75,7 @@ export async function scaleStaticPools(
     instanceTypes: context.instanceTypes,
     region: context.settings.region,
     nowMs: deps.clock.now().getTime(),
+    reservationsTaken: reservationsLaunchedSince(context.claims, context.countedAt),
   });
   const { result, claims } = await launch(deps, context, plan);
   const byName = new Map(claims.map((c) => [c.name, c]));

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeTemplateHash } from '../../../functions/domain/disruption/template-hash.ts';
+import { Label } from '../../../functions/domain/labels.ts';
 import type { DisruptionBudget, NodePool } from '../../../functions/domain/node-pool.ts';
-import { aPod } from '../../support/builders.ts';
+import { anInstanceType, aPod, withReservations } from '../../support/builders.ts';
 import {
   aDisruptionPool,
   aPoolNode,
@@ -20,13 +21,19 @@ function aStaticPool(options: {
   readonly budgets?: readonly DisruptionBudget[];
   readonly nodeLimit?: string;
   readonly name?: string;
+  readonly requirements?: NodePool['spec']['template']['spec']['requirements'];
 }): NodePool {
   const pool = aDisruptionPool(
     {
       budgets: options.budgets ?? [{ nodes: '100%' }],
       consolidationPolicy: 'WhenEmptyOrUnderutilized',
     },
-    { name: options.name ?? 'static' },
+    {
+      name: options.name ?? 'static',
+      ...(options.requirements === undefined
+        ? {}
+        : { template: { requirements: options.requirements } }),
+    },
   );
   return {
     ...pool,
@@ -153,6 +160,32 @@ describe('static drift', () => {
     expect(methods(over)).toEqual([]);
     expect(over.staying.map((s) => s.code)).toEqual(['Later', 'Later']);
     expect(fates(scaled)[first.node.name]).toBe('drift');
+  });
+
+  it('fills a reservation with replacements only while it has room', () => {
+    // Prepare: one instance left in the reservation, two drifted nodes to replace
+    const reserving = aStaticPool({
+      replicas: 2,
+      requirements: [
+        { key: Label.capacityType, operator: 'In', values: ['reserved', 'on-demand'] },
+      ],
+    });
+    const small = anInstanceType({ name: 'small', cpu: 4, memoryGiB: 16, price: 0.1 });
+    const catalog = [withReservations(small, ['cr-small', 1])];
+
+    // Act
+    const plan = disruptionFor({ nodes: driftedNodes(2), nodePools: [reserving], catalog });
+
+    // Assess
+    const replacements = plan.decisions.flatMap((d) => d.replacements);
+    expect(replacements.map((r) => r.labels[Label.capacityReservationId]).sort()).toEqual([
+      'cr-small',
+      undefined,
+    ]);
+    expect(replacements.map((r) => r.offering.capacityType).sort()).toEqual([
+      'on-demand',
+      'reserved',
+    ]);
   });
 
   it('leaves alone nodes that have not drifted or are annotated do-not-disrupt', () => {

@@ -3,7 +3,7 @@
  * static/deprovisioning/suite_test.go — what a static NodePool launches and gives up.
  */
 import { describe, expect, it } from 'vitest';
-import { Annotation } from '../../../functions/domain/labels.ts';
+import { Annotation, Label } from '../../../functions/domain/labels.ts';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
 import type { Pod } from '../../../functions/domain/pod.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
@@ -12,7 +12,13 @@ import {
   type StaticPoolsInput,
 } from '../../../functions/domain/static-pools/static-scaling.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
-import { aNodePool, aPod, instanceTypesFor } from '../../support/builders.ts';
+import {
+  aNodePool,
+  anInstanceType,
+  aPod,
+  instanceTypesFor,
+  withReservations,
+} from '../../support/builders.ts';
 import { aCatalog, NOW_MS, YESTERDAY } from '../../support/disruption-builders.ts';
 
 function aStaticPool(replicas: number, options: Partial<NodePool['spec']> = {}): NodePool {
@@ -194,6 +200,64 @@ describe('static provisioning', () => {
     // Assess
     expect(plan.launches).toEqual([]);
     expect(plan.shortfalls[0]).toMatchObject({ nodePool: 'static', missing: 2 });
+  });
+});
+
+/** A static pool that launches reserved capacity first, then on-demand. */
+function aReservingPool(name: string, replicas: number): NodePool {
+  const pool = aNodePool({
+    name,
+    requirements: [{ key: Label.capacityType, operator: 'In', values: ['reserved', 'on-demand'] }],
+  });
+  return { ...pool, spec: { ...pool.spec, replicas } };
+}
+
+/** Static pools over one type with two instances left in reservation `cr-small`. */
+function reservingPlan(pools: readonly NodePool[], reservationsTaken: readonly string[] = []) {
+  const small = anInstanceType({ name: 'small', cpu: 2, memoryGiB: 2, price: 0.1 });
+  return planStaticPools({
+    nodePools: pools,
+    nodeClasses: [],
+    claims: [],
+    pods: [],
+    daemonSets: [],
+    instanceTypes: instanceTypesFor(pools, [withReservations(small, ['cr-small', 2])]),
+    nowMs: NOW_MS,
+    reservationsTaken,
+  });
+}
+
+const reservationsOf = (plan: ReturnType<typeof planStaticPools>) =>
+  plan.launches.map(
+    (claim) => claim.labels[Label.capacityReservationId] ?? claim.offering.capacityType,
+  );
+
+describe('static provisioning into capacity reservations', () => {
+  it('fills a reservation only while it has room, each reserved claim pinned to it', () => {
+    // Act
+    const plan = reservingPlan([aReservingPool('static', 3)]);
+
+    // Assess
+    expect(reservationsOf(plan)).toEqual(['cr-small', 'cr-small', 'on-demand']);
+    expect(plan.launches[0]?.requirements.get(Label.capacityReservationId)?.values).toEqual(
+      new Set(['cr-small']),
+    );
+  });
+
+  it('counts a reservation shared by static pools once', () => {
+    // Act
+    const plan = reservingPlan([aReservingPool('one', 2), aReservingPool('two', 2)]);
+
+    // Assess
+    expect(reservationsOf(plan)).toEqual(['cr-small', 'cr-small', 'on-demand', 'on-demand']);
+  });
+
+  it('leaves out what the pass launched into the reservation since it was counted', () => {
+    // Act
+    const plan = reservingPlan([aReservingPool('static', 3)], ['cr-small']);
+
+    // Assess
+    expect(reservationsOf(plan)).toEqual(['cr-small', 'on-demand', 'on-demand']);
   });
 });
 

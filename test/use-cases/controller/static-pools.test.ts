@@ -9,10 +9,26 @@ import { NODEPOOL_HASH_VERSION } from '../../../functions/domain/disruption/temp
 import { clusterLimits } from '../../../functions/domain/limits/cluster-limits.ts';
 import { runControllerPass } from '../../../functions/use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../../functions/use-cases/controller/pass-dependencies.ts';
-import { aPassWorld, aRunningClaim, staticGeneralPool, useFakeApiServer } from './pass-world.ts';
+import { storeDocuments } from '../../support/stored-documents.ts';
+import {
+  aPassWorld,
+  aRunningClaim,
+  generalPool,
+  staticGeneralPool,
+  useFakeApiServer,
+} from './pass-world.ts';
 
 const server = useFakeApiServer();
 const SETTINGS = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
+
+/** m6i.2xlarge in us-east-1a, reserved first, then on-demand. */
+const RESERVED_FIRST = {
+  requirements: [
+    { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m6i.2xlarge'] },
+    { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved', 'on-demand'] },
+    { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1a'] },
+  ],
+};
 
 describe('a static NodePool in a pass', () => {
   it('launches its replicas for no pod, once, and says why', async () => {
@@ -82,6 +98,51 @@ describe('a static NodePool in a pass', () => {
         reason: 'The cluster would exceed its nodes limit: 1 of 1 used',
       }),
     );
+  });
+
+  it('leaves to others what provisioning launched into a reservation earlier in the pass', async () => {
+    // Prepare: a reservation of two m6i.2xlarge the class selects; a pending pod of the dynamic
+    // pool takes one of them, and a static pool wants two nodes of the same reserved type
+    const world = await aPassWorld(server(), 1, { pool: generalPool(RESERVED_FIRST) });
+    world.cloud.ec2.reservations.push({
+      id: 'cr-0m6i2xl1a',
+      instanceType: 'm6i.2xlarge',
+      zone: 'us-east-1a',
+      count: 2,
+    });
+    const stored = await world.state.nodeClasses.get('default');
+    if (stored === undefined) throw new Error('the default class is stored');
+    const { document } = stored;
+    const spec = { ...document.spec, capacityReservationSelectorTerms: [{ id: 'cr-0m6i2xl1a' }] };
+    await world.state.nodeClasses.put({
+      document: { ...document, spec },
+      hash: 'selects-cr-0m6i2xl1a',
+      expectedResourceVersion: stored.resourceVersion,
+    });
+    const fixed = staticGeneralPool(2) as { spec: { template: { spec: object } } };
+    const { template } = fixed.spec;
+    await storeDocuments(world.state, [
+      {
+        ...fixed,
+        metadata: { name: 'fixed' },
+        spec: {
+          ...fixed.spec,
+          template: { ...template, spec: { ...template.spec, ...RESERVED_FIRST } },
+        },
+      },
+    ]);
+
+    // Act
+    const report = await runControllerPass(world.deps, SETTINGS);
+
+    // Assess
+    const launched = report.launches.map((l) => [l.claim.nodePool, l.claim.offering.capacityType]);
+    expect(launched.sort()).toEqual([
+      ['fixed', 'on-demand'],
+      ['fixed', 'reserved'],
+      ['general', 'reserved'],
+    ]);
+    expect(report.failures).toEqual([]);
   });
 
   it('marks its surplus for deletion, empty nodes first, for termination to drain', async () => {

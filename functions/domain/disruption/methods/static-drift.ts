@@ -4,9 +4,12 @@
  * as many at once as the pool's `Drifted` budget and `limits.nodes` allow, and only once the pool
  * is down to its replicas, so a scale-down in progress is never raced. Nodes of static pools
  * that nothing replaces say why they stay: emptiness and consolidation never apply to them.
+ * Replacements launched into capacity reservations are counted in one ledger, so the
+ * replacements of one pass never over-fill a reservation.
  */
 import { isStatic, type NodePool } from '../../node-pool.ts';
 import type { PlannedNodeClaim } from '../../scheduling/provisioning-plan.ts';
+import { ReservationLedger } from '../../scheduling/reservation-ledger.ts';
 import { NO_NODES, reservable, snapshotCounts } from '../../static-pools/pool-node-count.ts';
 import { staticNodeClaim } from '../../static-pools/static-node-claim.ts';
 import type { StayCode } from '../disruption-plan-types.ts';
@@ -31,7 +34,7 @@ function byPool(drifted: readonly Drifted[]): Map<string, Drifted[]> {
 /** Why this drifted node cannot be replaced now, or its replacement. */
 function replacementOf(
   state: DisruptionState,
-  pool: NodePool,
+  { pool, ledger }: PoolReplacements,
   drifted: Drifted,
   granted: number,
 ): PlannedNodeClaim | { readonly code: StayCode; readonly reason: string } {
@@ -44,12 +47,13 @@ function replacementOf(
       reason: `limits.nodes of NodePool ${name} leaves no room for a replacement`,
     };
   const { input } = state;
-  const replacement = staticNodeClaim({
+  const claimInput = {
     nodePool: pool,
     instanceTypes: input.instanceTypes.get(name) ?? [],
     daemonSets: input.daemonSets,
     region: input.region,
-  });
+  };
+  const replacement = staticNodeClaim(claimInput, 0, ledger);
   return (
     replacement ?? {
       code: 'NoReplacement',
@@ -58,7 +62,18 @@ function replacementOf(
   );
 }
 
-function replacePool(state: DisruptionState, pool: NodePool, drifted: readonly Drifted[]): void {
+/** A pool's replacements, and the reservations every replacement of the method counts in. */
+interface PoolReplacements {
+  readonly pool: NodePool;
+  readonly ledger: ReservationLedger;
+}
+
+function replacePool(
+  state: DisruptionState,
+  replacements: PoolReplacements,
+  drifted: readonly Drifted[],
+): void {
+  const { pool } = replacements;
   const { input } = state;
   const name = pool.metadata.name;
   const count = snapshotCounts(input.nodeClaims, input.nodes).get(name) ?? NO_NODES;
@@ -75,7 +90,7 @@ function replacePool(state: DisruptionState, pool: NodePool, drifted: readonly D
   const allowed = state.allowance(pool, 'Drifted').allowed;
   let granted = reservable(pool, count, Math.min(allowed, drifted.length));
   for (const d of drifted) {
-    const outcome = replacementOf(state, pool, d, granted);
+    const outcome = replacementOf(state, replacements, d, granted);
     if ('code' in outcome)
       state.stay(
         d.candidate.node.name,
@@ -92,9 +107,10 @@ function replacePool(state: DisruptionState, pool: NodePool, drifted: readonly D
 /** Replaces static pools' drifted nodes; true when it decided any. */
 export function replaceStaticDrifted(state: DisruptionState): boolean {
   const before = state.decisions.length;
+  const ledger = new ReservationLedger();
   for (const drifted of byPool(driftedCandidates(state, true)).values()) {
     const pool = (drifted[0] as Drifted).candidate.pool;
-    replacePool(state, pool, drifted);
+    replacePool(state, { pool, ledger }, drifted);
   }
   return state.decisions.length > before;
 }

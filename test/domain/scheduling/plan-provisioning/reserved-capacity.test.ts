@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { InstanceType } from '../../../../functions/domain/instance-type.ts';
 import { Label } from '../../../../functions/domain/labels.ts';
 import { podKey } from '../../../../functions/domain/pod.ts';
 import type { NodeSelectorRequirement } from '../../../../functions/domain/requirements/requirement.ts';
-import { requirement } from '../../../../functions/domain/requirements/requirement.ts';
-import { add, requirementsOf } from '../../../../functions/domain/requirements/requirements.ts';
 import type { ProvisioningPlan } from '../../../../functions/domain/scheduling/provisioning-plan.ts';
-import { aNodePool, anInstanceType, aPod } from '../../../support/builders.ts';
+import { aNodePool, anInstanceType, aPod, withReservations } from '../../../support/builders.ts';
 import { anAffinityTerm, planFor, podAntiAffinity } from '../../../support/scheduling-builders.ts';
 
 const RESERVED_TOO: NodeSelectorRequirement = {
@@ -14,36 +11,6 @@ const RESERVED_TOO: NodeSelectorRequirement = {
   operator: 'In',
   values: ['reserved', 'on-demand'],
 };
-
-/** `it` with one reservation per `[id, capacity]` in test-zone-a, priced near zero. */
-function reserving(it: InstanceType, ...reservations: [string, number][]): InstanceType {
-  const offerings = reservations.map(([id, capacity]) => ({
-    zone: 'test-zone-a',
-    capacityType: 'reserved' as const,
-    pricePerHour: (it.offerings[0]?.pricePerHour ?? 0) / 10_000_000,
-    available: capacity > 0,
-    reservationId: id,
-    reservationType: 'default' as const,
-    reservationInterruptible: false,
-    reservationCapacity: capacity,
-  }));
-  const requirements = add(
-    it.requirements,
-    requirementsOf([
-      requirement(Label.capacityType, 'In', ['reserved', 'spot', 'on-demand']),
-      requirement(
-        Label.capacityReservationId,
-        'In',
-        reservations.map(([id]) => id),
-      ),
-    ]),
-  );
-  return {
-    ...it,
-    requirements,
-    offerings: [...it.offerings, ...offerings],
-  };
-}
 
 const small = () => anInstanceType({ name: 'small', cpu: 2, memoryGiB: 2, price: 0.1 });
 const medium = () => anInstanceType({ name: 'medium', cpu: 3, memoryGiB: 3, price: 0.15 });
@@ -70,7 +37,7 @@ function reservationsOf(plan: ProvisioningPlan): (string | undefined)[] {
 describe('planning reserved capacity', () => {
   it('plans reserved capacity first and labels the node with its reservation', () => {
     // Prepare
-    const catalog = [reserving(small(), ['cr-small', 1]), medium()];
+    const catalog = [withReservations(small(), ['cr-small', 1]), medium()];
     const pod = aPod({ cpu: '1' });
 
     // Act
@@ -96,7 +63,10 @@ describe('planning reserved capacity', () => {
 
   it('fills no reservation past what it can take, and plans the rest on-demand', () => {
     // Prepare
-    const catalog = [reserving(small(), ['cr-small', 1]), reserving(medium(), ['cr-medium', 1])];
+    const catalog = [
+      withReservations(small(), ['cr-small', 1]),
+      withReservations(medium(), ['cr-medium', 1]),
+    ];
 
     // Act
     const plan = planFor({
@@ -124,7 +94,7 @@ describe('planning reserved capacity', () => {
     const plan = planFor({
       pods,
       nodePools: pools,
-      catalog: [reserving(small(), ['cr-small', 1])],
+      catalog: [withReservations(small(), ['cr-small', 1])],
     });
 
     // Assess
@@ -135,8 +105,8 @@ describe('planning reserved capacity', () => {
     // Prepare
     const pools = ['np-1', 'np-2'].map((name) => aNodePool({ name, requirements: [RESERVED_TOO] }));
     const instanceTypes = new Map([
-      ['np-1', [reserving(small(), ['cr-one', 1])]],
-      ['np-2', [reserving(small(), ['cr-two', 1])]],
+      ['np-1', [withReservations(small(), ['cr-one', 1])]],
+      ['np-2', [withReservations(small(), ['cr-two', 1])]],
     ]);
     const pods = [
       ...spreadPods(1, { [Label.nodePool]: 'np-1' }),
@@ -152,7 +122,7 @@ describe('planning reserved capacity', () => {
 
   it('fills several reservations of the same type to what each can take', () => {
     // Prepare
-    const catalog = [reserving(small(), ['cr-a', 1], ['cr-b', 2])];
+    const catalog = [withReservations(small(), ['cr-a', 1], ['cr-b', 2])];
 
     // Act
     const plan = planFor({
@@ -167,7 +137,7 @@ describe('planning reserved capacity', () => {
 
   it('never plans reserved capacity for a pool that does not allow it', () => {
     // Prepare
-    const catalog = [reserving(small(), ['cr-small', 1])];
+    const catalog = [withReservations(small(), ['cr-small', 1])];
 
     // Act
     const plan = planFor({ pods: [aPod({ cpu: '1' })], catalog });
@@ -178,7 +148,7 @@ describe('planning reserved capacity', () => {
 
   it('offers a pod that asks for a reservation nothing else', () => {
     // Prepare
-    const catalog = [reserving(small(), ['cr-small', 0])];
+    const catalog = [withReservations(small(), ['cr-small', 0])];
     const pod = aPod({ cpu: '1', nodeSelector: { [Label.capacityReservationId]: 'cr-small' } });
 
     // Act
