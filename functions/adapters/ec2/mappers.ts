@@ -21,6 +21,7 @@ import type {
   StatusDetail,
 } from '../../domain/interruption/instance-status.ts';
 import { type CapacityType, Label } from '../../domain/labels.ts';
+import type { PlacementStrategy } from '../../domain/placement-group.ts';
 import type {
   ManagedInstance,
   ResolvedNodeClassSubnet,
@@ -208,7 +209,17 @@ function networkFacts(info: InstanceTypeInfo): Partial<CatalogEntry> {
     ipv4PerEni: network?.Ipv4AddressesPerInterface,
     networkCards: cardCount > 1 ? cardCount : undefined,
     maxEfaInterfaces: network?.EfaInfo?.MaximumEfaInterfaces,
+    placementStrategies: placementStrategiesOf(info),
   };
+}
+
+const STRATEGIES: readonly string[] = ['cluster', 'partition', 'spread'];
+
+/** The placement group strategies the type supports, as the domain names them. */
+function placementStrategiesOf(info: InstanceTypeInfo): PlacementStrategy[] | undefined {
+  const supported = info.PlacementGroupInfo?.SupportedStrategies;
+  if (supported === undefined) return undefined;
+  return supported.filter((s): s is PlacementStrategy => STRATEGIES.includes(s));
 }
 
 /** GPUs and accelerators are labelled only when the type has exactly one kind. */

@@ -7,6 +7,8 @@
  * matched to an AMI, so they were left out when the data was vendored (see data/README.md).
  */
 
+import type { PlacementStrategy } from '../placement-group.ts';
+
 export type Architecture = 'amd64' | 'arm64';
 
 export interface CatalogEntry {
@@ -45,6 +47,12 @@ export interface CatalogEntry {
   /** Branch ENIs for security groups for pods; present only when the type supports trunking. */
   readonly podEnis?: number;
   readonly maxEfaInterfaces?: number;
+  /**
+   * The placement group strategies EC2 launches the type into (`PlacementGroupInfo.
+   * SupportedStrategies`: no `cluster` for burstable types, for instance). Absent in the bundled
+   * catalog, whose source does not list them; DescribeInstanceTypes does.
+   */
+  readonly placementStrategies?: readonly PlacementStrategy[];
   /** GPU facts, present when EC2 reports exactly one kind of GPU. `gpuMemoryMiB` is per GPU. */
   readonly gpuName?: string;
   readonly gpuManufacturer?: string;

@@ -148,7 +148,7 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
     });
     // Base, then reserved, then one per partition, as Karpenter's resolvers run.
     const placed = perPartition(offerings, partitions);
-    const compatible = isCompatibleWithNodeClass(entry, options.nodeClass);
+    const compatible = isCompatibleWithNodeClass(entry, options.nodeClass, options.placementGroup);
     return {
       name: entry.name,
       requirements,

@@ -4,9 +4,10 @@
  * pkg/providers/instancetype/compatibility/compatibility.go, `IsCompatibleWithNodeClass`).
  */
 import type { EC2NodeClass, NetworkInterface } from '../node-class.ts';
+import type { PlacementGroup } from '../placement-group.ts';
 import type { CatalogEntry } from './catalog.ts';
 
-type Check = (entry: CatalogEntry, nodeClass: EC2NodeClass) => boolean;
+type Check = (entry: CatalogEntry, nodeClass: EC2NodeClass, group?: PlacementGroup) => boolean;
 
 /** Connection tracking timeouts are a Nitro feature: other types refuse the launch template. */
 const connectionTracking: Check = (entry, nodeClass) =>
@@ -33,11 +34,23 @@ const networkInterfaces: Check = (entry, nodeClass) => {
   return efaOnly === 0 || efaOnly <= (entry.maxEfaInterfaces ?? 0);
 };
 
-const CHECKS: readonly Check[] = [networkInterfaces, connectionTracking];
+/**
+ * The type launches into the class's placement group's strategy (aws: compatibility.go
+ * `placementGroupCompatibility`): EC2 refuses a burstable type in a cluster group, say. A type
+ * whose strategies are not known (the bundled catalog's) is given the benefit of the doubt.
+ */
+const placementGroupStrategy: Check = (entry, _nodeClass, group) =>
+  group === undefined ||
+  entry.placementStrategies === undefined ||
+  entry.placementStrategies.includes(group.strategy);
 
+const CHECKS: readonly Check[] = [networkInterfaces, placementGroupStrategy, connectionTracking];
+
+/** `group` is the placement group the class's selector resolves to, when it has one. */
 export function isCompatibleWithNodeClass(
   entry: CatalogEntry,
   nodeClass: EC2NodeClass | undefined,
+  group?: PlacementGroup,
 ): boolean {
-  return nodeClass === undefined || CHECKS.every((check) => check(entry, nodeClass));
+  return nodeClass === undefined || CHECKS.every((check) => check(entry, nodeClass, group));
 }

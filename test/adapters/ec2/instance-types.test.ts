@@ -78,8 +78,25 @@ describe('instance types from DescribeInstanceTypes', () => {
     // Assess
     const { podEnis: _m5PodEnis, ...m5Expected } = bundled('m5.large') ?? {};
     const { podEnis: _m7gPodEnis, ...m7gExpected } = bundled('m7g.large') ?? {};
-    expect(m5).toEqual(m5Expected);
+    expect(m5).toEqual({ ...m5Expected, placementStrategies: ['cluster', 'partition', 'spread'] });
     expect(m7g).toEqual(m7gExpected);
+  });
+
+  it('maps the placement group strategies EC2 supports for the type, when it lists them', () => {
+    // Prepare
+    const burstable = {
+      ...info('m5.large'),
+      InstanceType: 't3.medium' as const,
+      PlacementGroupInfo: { SupportedStrategies: ['partition' as const, 'spread' as const] },
+    };
+
+    // Act
+    const t3 = toCatalogEntry(burstable, undefined);
+    const m7g = toCatalogEntry(info('m7g.large'), undefined);
+
+    // Assess
+    expect(t3?.placementStrategies).toEqual(['partition', 'spread']);
+    expect(m7g).not.toHaveProperty('placementStrategies');
   });
 
   it('maps GPUs and Neuron accelerators to their labels', () => {
@@ -107,7 +124,10 @@ describe('instance types from DescribeInstanceTypes', () => {
     const m5 = toCatalogEntry(info('m5.large'), bundled('m5.large'));
     const mac = toCatalogEntry(info('mac2.metal'), undefined);
     // Assess
-    expect(m5).toEqual(bundled('m5.large'));
+    expect(m5).toEqual({
+      ...bundled('m5.large'),
+      placementStrategies: ['cluster', 'partition', 'spread'],
+    });
     expect(mac).toBeUndefined();
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from '../../../functions/domain/instance-types/catalog.ts';
 import { isCompatibleWithNodeClass } from '../../../functions/domain/instance-types/node-class-compatibility.ts';
+import type {
+  PlacementGroup,
+  PlacementStrategy,
+} from '../../../functions/domain/placement-group.ts';
 import { aNodeClass, buildOne, catalogEntry } from './builders.ts';
 
 const TIMEOUTS = { tcpEstablishedTimeout: 300 };
@@ -11,7 +16,48 @@ function network(cards: number, maxEnis: number, maxEfaInterfaces: number | unde
   return { networkCards: cards, maxEnis, maxEfaInterfaces };
 }
 
+/** A type as DescribeInstanceTypes lists it, with the placement strategies it supports. */
+function supporting(name: string, strategies?: readonly PlacementStrategy[]): CatalogEntry {
+  return strategies === undefined
+    ? catalogEntry(name)
+    : { ...catalogEntry(name), placementStrategies: strategies };
+}
+
+const groupOf = (strategy: PlacementStrategy): PlacementGroup => ({
+  id: 'pg-0123456789abcdef0',
+  name: 'group',
+  strategy,
+  ...(strategy === 'partition' ? { partitionCount: 3 } : {}),
+});
+
 describe('isCompatibleWithNodeClass', () => {
+  // aws: pkg/providers/instancetype/compatibility/suite_test.go, PlacementGroupCompatibility
+  it.each([
+    ['no placement group', 'm5.large', ['cluster'], undefined, true],
+    ['cluster strategy supported', 'm5.large', ['cluster', 'partition', 'spread'], 'cluster', true],
+    ['cluster strategy not supported', 't3.medium', ['partition', 'spread'], 'cluster', false],
+    [
+      'partition strategy supported',
+      'm5.large',
+      ['cluster', 'partition', 'spread'],
+      'partition',
+      true,
+    ],
+    ['partition strategy not supported', 't3.medium', ['spread'], 'partition', false],
+    ['spread strategy supported', 'm5.large', ['spread'], 'spread', true],
+    ['spread strategy not supported', 't3.medium', ['cluster'], 'spread', false],
+    ['strategies not known (the bundled catalog)', 't3.medium', undefined, 'cluster', true],
+  ] as const)('takes %s: %s', (_case, name, strategies, strategy, expected) => {
+    // Prepare
+    const group = strategy === undefined ? undefined : groupOf(strategy);
+
+    // Act
+    const compatible = isCompatibleWithNodeClass(supporting(name, strategies), aNodeClass(), group);
+
+    // Assess
+    expect(compatible).toBe(expected);
+  });
+
   // aws: pkg/providers/instancetype/compatibility/suite_test.go, ConnectionTrackingCompatibility
   it.each([
     ['a Nitro type with connection tracking', 'm5.large', TIMEOUTS, true],

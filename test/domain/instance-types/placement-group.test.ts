@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_CATALOG } from '../../../functions/domain/instance-types/bundled-catalog.ts';
+import type { CatalogEntry } from '../../../functions/domain/instance-types/catalog.ts';
 import { buildInstanceTypes } from '../../../functions/domain/instance-types/instance-types.ts';
 import { onDemandPrices } from '../../../functions/domain/instance-types/prices.ts';
 import type { PlacementGroup } from '../../../functions/domain/placement-group.ts';
 import { appPods, aSpread, planFor } from '../../support/scheduling-builders.ts';
-import { buildOne, labelsOf } from './builders.ts';
+import { aNodeClass, buildOne, catalogEntry, labelsOf } from './builders.ts';
 
 const PARTITIONS: PlacementGroup = {
   id: 'pg-0123456789abcdef0',
@@ -53,6 +54,26 @@ describe('instance types of a class in a placement group', () => {
     );
     expect(spotA.map((o) => o.partition)).toEqual(['1', '2', '3']);
     expect(clustered.offerings.every((o) => o.partition === undefined)).toBe(true);
+  });
+
+  // aws: pkg/providers/instancetype/compatibility/compatibility.go `placementGroupCompatibility`
+  it('leave no offering available on a type EC2 does not launch into the group’s strategy', () => {
+    // Prepare: DescribeInstanceTypes lists no cluster strategy for burstable types
+    const burstable: CatalogEntry = {
+      ...catalogEntry('t3.medium'),
+      placementStrategies: ['partition', 'spread'],
+    };
+    const build = (placementGroup: PlacementGroup) =>
+      buildOne('t3.medium', { catalog: [burstable], nodeClass: aNodeClass(), placementGroup });
+
+    // Act
+    const inCluster = build(CLUSTER);
+    const inPartitions = build(PARTITIONS);
+
+    // Assess
+    expect(inCluster.offerings.length).toBeGreaterThan(0);
+    expect(inCluster.offerings.some((o) => o.available)).toBe(false);
+    expect(inPartitions.offerings.every((o) => o.available)).toBe(true);
   });
 
   it('let pods spread over the partitions, each node labelled with its own', () => {
