@@ -1,6 +1,7 @@
 /** Instance types and their offerings (zone × capacity type), as the scheduler consumes them. */
 import type { CapacityReservationType } from './capacity-reservation.ts';
 import { type CapacityType, Label } from './labels.ts';
+import type { PlacementGroup } from './placement-group.ts';
 import type { Requirements } from './requirements/requirements.ts';
 import type { Resources } from './resources.ts';
 
@@ -42,6 +43,11 @@ export interface InstanceType {
   readonly allocatable: Resources;
   /** A NodeOverlay added extended resources to the capacity and allocatable. */
   readonly capacityOverlaid?: boolean;
+  /**
+   * The placement group the class launches the type into (its `placement-group-id` requirement
+   * names it): a cluster or spread group bounds the zones a plan may use (placement-ledger.ts).
+   */
+  readonly placementGroup?: PlacementGroup;
 }
 
 /** Capacity types in the order Karpenter prefers them when prices tie. */

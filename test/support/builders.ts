@@ -7,6 +7,7 @@ import type { CapacityType } from '../../functions/domain/labels.ts';
 import { Label } from '../../functions/domain/labels.ts';
 import type { Node } from '../../functions/domain/node.ts';
 import type { NodePool } from '../../functions/domain/node-pool.ts';
+import type { PlacementGroup } from '../../functions/domain/placement-group.ts';
 import type { Pod, PodSpec } from '../../functions/domain/pod.ts';
 import type { NodeSelectorRequirement } from '../../functions/domain/requirements/requirement.ts';
 import { requirement } from '../../functions/domain/requirements/requirement.ts';
@@ -193,6 +194,15 @@ export function withReservations(
     requirements,
     offerings: [...it.offerings, ...offerings],
   };
+}
+
+/** `it` launched into `group`, as the types of a class with a placement group are. */
+export function inPlacementGroup(it: InstanceType, group: PlacementGroup): InstanceType {
+  const requirements = add(
+    it.requirements,
+    requirementsOf([requirement(Label.placementGroupId, 'In', [group.id])]),
+  );
+  return { ...it, requirements, placementGroup: group };
 }
 
 /** A 4 vCPU, 16 GiB instance type with one NVIDIA GPU; `options` may add labels or zones. */

@@ -154,6 +154,7 @@ export function buildInstanceTypes(options: BuildInstanceTypesOptions): readonly
       requirements,
       offerings: compatible ? placed : allUnavailable(placed),
       ...nodeResources(entry, settings),
+      ...(options.placementGroup === undefined ? {} : { placementGroup: options.placementGroup }),
     };
   });
 }

@@ -11,6 +11,8 @@ import type { ExistingNode } from './existing-node.ts';
 import type { InstanceSelection } from './instance-selection.ts';
 import type { NewNodeClaim } from './new-node-claim.ts';
 import type { PendingSelection } from './pending-pods.ts';
+import { selectPlaced } from './placed-selection.ts';
+import type { PlacementLedger } from './placement-ledger.ts';
 import type {
   NodePoolReason,
   PlannedNodeClaim,
@@ -19,9 +21,9 @@ import type {
 } from './provisioning-plan.ts';
 import { reservationLabels } from './reservation-labels.ts';
 import { ReservationLedger } from './reservation-ledger.ts';
-import { selectReserving } from './reserved-selection.ts';
 import type { PoolUnfit, SchedulerResult } from './scheduler.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
+import { isUnfit, type Unfit } from './unfit.ts';
 
 export interface PlanParts {
   readonly selection: PendingSelection;
@@ -35,6 +37,8 @@ export interface PlanParts {
    * launches on, and one that would pass a limit is dropped, so no plan ever exceeds one.
    */
   readonly limits: LimitBudget;
+  /** Where the cluster's cluster and spread placement groups run, which each claim adds to. */
+  readonly placements: PlacementLedger;
 }
 
 /** The claim counted against the limits as launched; undefined when it fits, else why not. */
@@ -134,6 +138,40 @@ function unschedulable(pod: Pod, reasons: readonly NodePoolReason[]): Unschedula
   return { pod: podKey(pod), reason: reasonText(reasons), reasons };
 }
 
+/** Why a filled claim is not planned: its placement group's rule, else no offering left. */
+function refusalOf(claim: NewNodeClaim, refused: Unfit | undefined): NodePoolReason {
+  const nodePool = claim.template.name;
+  return refused === undefined
+    ? {
+        nodePool,
+        code: 'Offerings',
+        message: 'no available offering is left for the instance types that fit',
+      }
+    : { nodePool, code: refused.code, message: refused.reason };
+}
+
+/** The claim's launch decision within the plan's ledgers, or why it has none. */
+function placedClaim(
+  parts: PlanParts,
+  claim: NewNodeClaim,
+  name: string,
+  ledger: ReservationLedger,
+): PlannedNodeClaim | NodePoolReason {
+  const selection = selectPlaced({
+    template: claim.template,
+    requirements: claim.requirements,
+    isOpen: (i) => claim.isOpen(i),
+    ledger,
+    placements: parts.placements,
+  });
+  if (selection === undefined || isUnfit(selection)) return refusalOf(claim, selection);
+  const planned = plannedClaim(claim, name, selection, parts.region);
+  if (planned === undefined) return refusalOf(claim, undefined);
+  const refusal = overLimit(parts.limits, planned);
+  if (refusal === undefined) return planned;
+  return { nodePool: planned.nodePool, code: 'Limits', message: refusal.message, limit: refusal };
+}
+
 function plannedClaims(parts: PlanParts): {
   nodeClaims: PlannedNodeClaim[];
   failed: UnschedulablePod[];
@@ -144,33 +182,10 @@ function plannedClaims(parts: PlanParts): {
   // The pools claims were opened from, each pool once.
   const ledger = new ReservationLedger(new Set(parts.result.newClaims.map((c) => c.template)));
   for (const claim of parts.result.newClaims) {
-    const selection = selectReserving({
-      template: claim.template,
-      requirements: claim.requirements,
-      isOpen: (i) => claim.isOpen(i),
-      ledger,
-    });
     const index = perPool.get(claim.template.name) ?? 0;
-    const planned =
-      selection && plannedClaim(claim, `${claim.template.name}-${index}`, selection, parts.region);
-    if (planned === undefined) {
-      const reason: NodePoolReason = {
-        nodePool: claim.template.name,
-        code: 'Offerings',
-        message: 'no available offering is left for the instance types that fit',
-      };
-      for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
-      continue;
-    }
-    const refusal = overLimit(parts.limits, planned);
-    if (refusal !== undefined) {
-      const reason: NodePoolReason = {
-        nodePool: planned.nodePool,
-        code: 'Limits',
-        message: refusal.message,
-        limit: refusal,
-      };
-      for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [reason]));
+    const planned = placedClaim(parts, claim, `${claim.template.name}-${index}`, ledger);
+    if ('code' in planned) {
+      for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [planned]));
       continue;
     }
     perPool.set(claim.template.name, index + 1);

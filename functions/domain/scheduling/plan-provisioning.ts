@@ -22,6 +22,7 @@ import { parseResources } from '../resources.ts';
 import { ExistingNode } from './existing-node.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { selectPending } from './pending-pods.ts';
+import { memberLabels, placementLedger } from './placement-ledger.ts';
 import { assemblePlan } from './plan-assembly.ts';
 import { podRequests } from './pod-requests.ts';
 import type { ProvisioningPlan } from './provisioning-plan.ts';
@@ -268,5 +269,7 @@ export function planProvisioning(
     result,
     region: input.region,
     limits,
+    // Every node and claim counts, those being deleted too: their instances run until replaced.
+    placements: placementLedger(templates, () => memberLabels(input)),
   });
 }

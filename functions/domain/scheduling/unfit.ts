@@ -14,6 +14,7 @@ export type UnfitCode =
   | 'NotReady'
   | 'Deleting'
   | 'Static'
+  | 'PlacementGroup'
   | 'Deadline';
 
 export interface Unfit {

@@ -6,16 +6,18 @@
  * disruption count as present when scaling up (their replacements are on the way) and not when
  * scaling down, so neither races a drift. Every static pool's reserved claims are counted in one
  * reservation ledger, with the reservations the pass launched into since the instance types were
- * counted. Pure: the pass carries the answer out.
+ * counted, and every claim of a cluster or spread placement group in one placement ledger with
+ * the claims already stored. Pure: the pass carries the answer out.
  */
 import type { DaemonSet } from '../daemon-set.ts';
 import type { InstanceType } from '../instance-type.ts';
 import type { EC2NodeClass } from '../node-class.ts';
 import { isStatic, type NodePool } from '../node-pool.ts';
 import type { Pod } from '../pod.ts';
+import { PlacementLedger } from '../scheduling/placement-ledger.ts';
 import { launchBlocker } from '../scheduling/plan-provisioning.ts';
 import type { PlannedNodeClaim } from '../scheduling/provisioning-plan.ts';
-import { ReservationLedger } from '../scheduling/reservation-ledger.ts';
+import { isUnfit } from '../scheduling/unfit.ts';
 import type { NodeClaimRecord } from '../state/node-claim-record.ts';
 import {
   NO_NODES,
@@ -26,7 +28,7 @@ import {
   reservable,
 } from './pool-node-count.ts';
 import { scaleDownCandidates } from './scale-down-candidates.ts';
-import { staticNodeClaim } from './static-node-claim.ts';
+import { type StaticLedgers, staticLedgers, staticNodeClaim } from './static-node-claim.ts';
 
 /** Karpenter's reason for a static pool's surplus claims (core: TerminationReason). */
 export const OVERPROVISIONED = 'Overprovisioned';
@@ -69,12 +71,12 @@ export interface StaticPoolsPlan {
   readonly shortfalls: readonly StaticShortfall[];
 }
 
-/** The plan as it is built, pool by pool, every pool's reserved claims in one ledger. */
+/** The plan as it is built, pool by pool, every pool's claims in the same ledgers. */
 interface PlanBuilder {
   readonly launches: PlannedNodeClaim[];
   readonly removals: StaticRemoval[];
   readonly shortfalls: StaticShortfall[];
-  readonly ledger: ReservationLedger;
+  readonly ledgers: StaticLedgers;
 }
 
 interface PoolState {
@@ -108,9 +110,10 @@ function scaleUp(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder): 
     region: input.region,
   };
   for (let index = 0; index < granted; index++) {
-    const claim = staticNodeClaim(claimInput, index, plan.ledger);
-    if (claim === undefined) {
-      const reason = 'no instance type the template allows has an available offering';
+    const claim = staticNodeClaim(claimInput, index, plan.ledgers);
+    if (claim === undefined || isUnfit(claim)) {
+      const reason =
+        claim?.reason ?? 'no instance type the template allows has an available offering';
       plan.shortfalls.push({ nodePool: name, missing: granted - index, reason });
       return;
     }
@@ -130,9 +133,10 @@ function scaleDown(input: StaticPoolsInput, state: PoolState, plan: PlanBuilder)
 }
 
 export function planStaticPools(input: StaticPoolsInput): StaticPoolsPlan {
-  const ledger = new ReservationLedger();
-  for (const id of input.reservationsTaken ?? []) ledger.take(id);
-  const plan: PlanBuilder = { launches: [], removals: [], shortfalls: [], ledger };
+  // The pools' claims stand for their instances in the placement groups, launched or not.
+  const ledgers = staticLedgers(new PlacementLedger(input.claims.map((c) => c.labels ?? {})));
+  for (const id of input.reservationsTaken ?? []) ledgers.reservations.take(id);
+  const plan: PlanBuilder = { launches: [], removals: [], shortfalls: [], ledgers };
   const counts = recordCounts(input.claims);
   for (const pool of input.nodePools) {
     const replicas = pool.spec.replicas;

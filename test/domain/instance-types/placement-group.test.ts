@@ -38,6 +38,25 @@ describe('instance types of a class in a placement group', () => {
     expect(plain).not.toHaveProperty(['karpenter.k8s.aws/placement-group-id']);
   });
 
+  it('offer no partition past the seventh, the most EC2 gives a group in a zone', () => {
+    // Prepare
+    const placementGroup: PlacementGroup = { ...PARTITIONS, partitionCount: 9 };
+
+    // Act
+    const labels = labelsOf(buildOne('m5.large', { placementGroup }).requirements);
+
+    // Assess
+    expect(labels['karpenter.k8s.aws/placement-group-partition']).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+  });
+
   // aws: pkg/providers/instancetype/offering/placement_group_resolver.go
   it('offer every zone and capacity type once per partition of a partition group', () => {
     // Prepare

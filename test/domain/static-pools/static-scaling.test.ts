@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Annotation, Label } from '../../../functions/domain/labels.ts';
 import type { NodePool } from '../../../functions/domain/node-pool.ts';
+import type { PlacementGroup } from '../../../functions/domain/placement-group.ts';
 import type { Pod } from '../../../functions/domain/pod.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import {
@@ -16,6 +17,7 @@ import {
   aNodePool,
   anInstanceType,
   aPod,
+  inPlacementGroup,
   instanceTypesFor,
   withReservations,
 } from '../../support/builders.ts';
@@ -258,6 +260,83 @@ describe('static provisioning into capacity reservations', () => {
 
     // Assess
     expect(reservationsOf(plan)).toEqual(['cr-small', 'on-demand', 'on-demand']);
+  });
+});
+
+const SPREAD: PlacementGroup = {
+  id: 'pg-0s1',
+  name: 'etcd',
+  strategy: 'spread',
+  spreadLevel: 'rack',
+};
+
+describe('static provisioning into a placement group', () => {
+  /** The static pool's types, in `group`; its stored claims, so many launched in each zone. */
+  function placedPlan(
+    group: PlacementGroup,
+    replicas: number,
+    running: Readonly<Record<string, number>>,
+  ) {
+    const pool = aStaticPool(replicas);
+    const type = anInstanceType({ name: 'm.xlarge', cpu: 4, memoryGiB: 16, price: 0.2 });
+    const claims = Object.entries(running).flatMap(([zone, count]) =>
+      names(count, zone).map((n) =>
+        aClaim(n, {
+          labels: {
+            [Label.nodePool]: 'static',
+            [Label.zone]: zone,
+            [Label.placementGroupId]: group.id,
+          },
+        }),
+      ),
+    );
+    return planStaticPools({
+      nodePools: [pool],
+      nodeClasses: [],
+      claims,
+      pods: [],
+      daemonSets: [],
+      instanceTypes: instanceTypesFor([pool], [inPlacementGroup(type, group)]),
+      nowMs: NOW_MS,
+    });
+  }
+
+  const zonesOf = (plan: ReturnType<typeof planStaticPools>) =>
+    plan.launches.map((c) => c.offering.zone);
+
+  it('launches a cluster group’s claims into the zone the group runs in', () => {
+    // Act
+    const cluster: PlacementGroup = { id: 'pg-0c1', name: 'mpi', strategy: 'cluster' };
+    const plan = placedPlan(cluster, 3, { 'test-zone-b': 1 });
+
+    // Assess
+    expect(zonesOf(plan)).toEqual(['test-zone-b', 'test-zone-b']);
+  });
+
+  it('launches a spread group’s claims into zones with room', () => {
+    // Act: six of the seven a zone takes run in test-zone-a already
+    const plan = placedPlan(SPREAD, 9, { 'test-zone-a': 6 });
+
+    // Assess
+    expect(zonesOf(plan)).toEqual(['test-zone-a', 'test-zone-b', 'test-zone-b']);
+    expect(plan.shortfalls).toEqual([]);
+  });
+
+  it('says why when the group has room in no zone', () => {
+    // Act
+    const full = { 'test-zone-a': 7, 'test-zone-b': 7, 'test-zone-c': 7 };
+    const plan = placedPlan(SPREAD, 22, full);
+
+    // Assess
+    expect(plan.launches).toEqual([]);
+    expect(plan.shortfalls).toEqual([
+      {
+        nodePool: 'static',
+        missing: 1,
+        reason:
+          'placement group "etcd" (pg-0s1) is a spread group with 7 instances in test-zone-a, test-zone-b, test-zone-c, the most EC2 runs in a zone',
+      },
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import type { PlacementGroup } from '../../../functions/domain/placement-group.ts';
 import type { NodeClaimRecord } from '../../../functions/domain/state/node-claim-record.ts';
 import type { ManagedInstance } from '../../../functions/ports/cloud-provider.ts';
 import { InvalidConfigError } from '../../../functions/ports/errors.ts';
@@ -94,6 +95,21 @@ export async function aStateWithGeneralPool(
   return state;
 }
 
+/** The stored class `default` with `spec` added to its spec, as an operator applies it. */
+export async function updateDefaultClass(
+  state: StateStore,
+  spec: Record<string, unknown>,
+): Promise<void> {
+  const stored = await state.nodeClasses.get('default');
+  if (stored === undefined) throw new Error('updating the default class: it is not stored');
+  const { document } = stored;
+  await state.nodeClasses.put({
+    document: { ...document, spec: { ...document.spec, ...spec } },
+    hash: JSON.stringify(spec),
+    expectedResourceVersion: stored.resourceVersion,
+  });
+}
+
 export class Wakes implements Waker {
   readonly queued: { wake: Wake; delaySeconds: number }[] = [];
   async wake(wake: Wake, delaySeconds = 0): Promise<void> {
@@ -159,17 +175,32 @@ export interface PassWorld {
 
 /**
  * The `general` pool (or `pool` in its place), and `pods` pods of a web shop kube-scheduler
- * marked Unschedulable; the clock moves `clockStepMs` at every reading.
+ * marked Unschedulable; the clock moves `clockStepMs` at every reading; the account holds
+ * `placementGroups`.
  */
 export async function aPassWorld(
   server: FakeApiServer,
   pods: number,
-  { clockStepMs = 0, pool }: { readonly clockStepMs?: number; readonly pool?: object } = {},
+  {
+    clockStepMs = 0,
+    pool,
+    placementGroups = [],
+  }: {
+    readonly clockStepMs?: number;
+    readonly pool?: object;
+    readonly placementGroups?: readonly PlacementGroup[];
+  } = {},
 ): Promise<PassWorld> {
   const state = await aStateWithGeneralPool({}, pool);
   for (const pod of webShopPods(pods)) server.store.create('pods', pod);
   const clock = new SetClock(clockStepMs);
-  const cloud = new RefusingCloud({ clock, region: 'us-east-1', zones: ZONES, seed: 1 });
+  const cloud = new RefusingCloud({
+    clock,
+    region: 'us-east-1',
+    zones: ZONES,
+    seed: 1,
+    placementGroups,
+  });
   const waker = new Wakes();
   const decisions = new MemoryDecisionPublisher();
   let n = 0;

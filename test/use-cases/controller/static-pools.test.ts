@@ -15,6 +15,7 @@ import {
   aRunningClaim,
   generalPool,
   staticGeneralPool,
+  updateDefaultClass,
   useFakeApiServer,
 } from './pass-world.ts';
 
@@ -110,14 +111,8 @@ describe('a static NodePool in a pass', () => {
       zone: 'us-east-1a',
       count: 2,
     });
-    const stored = await world.state.nodeClasses.get('default');
-    if (stored === undefined) throw new Error('the default class is stored');
-    const { document } = stored;
-    const spec = { ...document.spec, capacityReservationSelectorTerms: [{ id: 'cr-0m6i2xl1a' }] };
-    await world.state.nodeClasses.put({
-      document: { ...document, spec },
-      hash: 'selects-cr-0m6i2xl1a',
-      expectedResourceVersion: stored.resourceVersion,
+    await updateDefaultClass(world.state, {
+      capacityReservationSelectorTerms: [{ id: 'cr-0m6i2xl1a' }],
     });
     const fixed = staticGeneralPool(2) as { spec: { template: { spec: object } } };
     const { template } = fixed.spec;

@@ -4,14 +4,19 @@
  * as many at once as the pool's `Drifted` budget and `limits.nodes` allow, and only once the pool
  * is down to its replicas, so a scale-down in progress is never raced. Nodes of static pools
  * that nothing replaces say why they stay: emptiness and consolidation never apply to them.
- * Replacements launched into capacity reservations are counted in one ledger, so the
- * replacements of one pass never over-fill a reservation.
+ * Replacements are counted in the same ledgers, so those of one pass never over-fill a
+ * capacity reservation nor take a placement group where EC2 would refuse them.
  */
 import { isStatic, type NodePool } from '../../node-pool.ts';
+import { memberLabels, PlacementLedger } from '../../scheduling/placement-ledger.ts';
 import type { PlannedNodeClaim } from '../../scheduling/provisioning-plan.ts';
-import { ReservationLedger } from '../../scheduling/reservation-ledger.ts';
+import { isUnfit } from '../../scheduling/unfit.ts';
 import { NO_NODES, reservable, snapshotCounts } from '../../static-pools/pool-node-count.ts';
-import { staticNodeClaim } from '../../static-pools/static-node-claim.ts';
+import {
+  type StaticLedgers,
+  staticLedgers,
+  staticNodeClaim,
+} from '../../static-pools/static-node-claim.ts';
 import type { StayCode } from '../disruption-plan-types.ts';
 import type { DisruptionState } from '../disruption-state.ts';
 import {
@@ -34,7 +39,7 @@ function byPool(drifted: readonly Drifted[]): Map<string, Drifted[]> {
 /** Why this drifted node cannot be replaced now, or its replacement. */
 function replacementOf(
   state: DisruptionState,
-  { pool, ledger }: PoolReplacements,
+  { pool, ledgers }: PoolReplacements,
   drifted: Drifted,
   granted: number,
 ): PlannedNodeClaim | { readonly code: StayCode; readonly reason: string } {
@@ -53,19 +58,18 @@ function replacementOf(
     daemonSets: input.daemonSets,
     region: input.region,
   };
-  const replacement = staticNodeClaim(claimInput, 0, ledger);
-  return (
-    replacement ?? {
-      code: 'NoReplacement',
-      reason: 'no offering is available for a replacement',
-    }
-  );
+  const replacement = staticNodeClaim(claimInput, 0, ledgers);
+  if (replacement !== undefined && !isUnfit(replacement)) return replacement;
+  return {
+    code: 'NoReplacement',
+    reason: replacement?.reason ?? 'no offering is available for a replacement',
+  };
 }
 
-/** A pool's replacements, and the reservations every replacement of the method counts in. */
+/** A pool's replacements, and the ledgers every replacement of the method counts in. */
 interface PoolReplacements {
   readonly pool: NodePool;
-  readonly ledger: ReservationLedger;
+  readonly ledgers: StaticLedgers;
 }
 
 function replacePool(
@@ -107,10 +111,13 @@ function replacePool(
 /** Replaces static pools' drifted nodes; true when it decided any. */
 export function replaceStaticDrifted(state: DisruptionState): boolean {
   const before = state.decisions.length;
-  const ledger = new ReservationLedger();
-  for (const drifted of byPool(driftedCandidates(state, true)).values()) {
+  const pools = byPool(driftedCandidates(state, true));
+  if (pools.size === 0) return false;
+  // The candidates stay members of their groups until their replacements are Initialized.
+  const ledgers = staticLedgers(new PlacementLedger(memberLabels(state.input)));
+  for (const drifted of pools.values()) {
     const pool = (drifted[0] as Drifted).candidate.pool;
-    replacePool(state, { pool, ledger }, drifted);
+    replacePool(state, { pool, ledgers }, drifted);
   }
   return state.decisions.length > before;
 }
