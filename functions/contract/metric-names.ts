@@ -29,6 +29,9 @@ export const KarpenterMetric = {
   disruptionDecisionsByNodePool: 'karpenter_voluntary_disruption_decisions_by_nodepool_total',
   consolidationMoves: 'karpenter_consolidation_moves_total',
   consolidationScore: 'karpenter_consolidation_score',
+  /** core: pkg/controllers/metrics/pod/controller.go. */
+  podStartupDuration: 'karpenter_pods_startup_duration_seconds',
+  podBoundDuration: 'karpenter_pods_bound_duration_seconds',
   /** aws/karpenter-provider-aws: pkg/controllers/interruption/metrics.go. */
   interruptionReceivedMessages: 'karpenter_interruption_received_messages_total',
   interruptionDeletedMessages: 'karpenter_interruption_deleted_messages_total',

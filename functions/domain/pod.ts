@@ -115,6 +115,12 @@ export interface Pod {
   readonly nominatedNodeName?: string;
   /** kube-scheduler reported `PodScheduled=False` with reason `Unschedulable`. */
   readonly markedUnschedulable?: boolean;
+  /** RFC 3339: when `PodScheduled` last turned True, the pod's binding to its node. */
+  readonly scheduledAt?: string;
+  /** RFC 3339: when `Ready` last turned True, while it is True. */
+  readonly readyAt?: string;
+  /** Restarts of its containers (init containers not counted), when any restarted. */
+  readonly containerRestarts?: number;
   readonly spec: PodSpec;
 }
 

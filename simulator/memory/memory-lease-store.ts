@@ -21,9 +21,15 @@ export class MemoryLeaseStore implements LeaseStore {
   async acquire(holder: string, now: Date, ttlSeconds: number): Promise<LeaseGrant | undefined> {
     const expiry = expiresAt(now, ttlSeconds);
     if (!canAcquire(this.#lease, holder, now)) return undefined;
-    const grant = { holder, fencingToken: (this.#lease?.fencingToken ?? 0) + 1, expiresAt: expiry };
-    this.#lease = grant;
-    return { ...grant };
+    const previous = this.#lease?.acquiredAt;
+    const fencingToken = (this.#lease?.fencingToken ?? 0) + 1;
+    this.#lease = { holder, fencingToken, expiresAt: expiry, acquiredAt: now.toISOString() };
+    return {
+      holder,
+      fencingToken,
+      expiresAt: expiry,
+      ...(previous === undefined ? {} : { previousAcquiredAt: previous }),
+    };
   }
 
   async renew(grant: LeaseGrant, now: Date, ttlSeconds: number): Promise<LeaseGrant> {
@@ -34,7 +40,7 @@ export class MemoryLeaseStore implements LeaseStore {
       );
     }
     const renewed = { ...grant, expiresAt: expiry };
-    this.#lease = renewed;
+    this.#lease = { ...this.#lease, fencingToken: grant.fencingToken, expiresAt: expiry };
     return { ...renewed };
   }
 
@@ -43,7 +49,12 @@ export class MemoryLeaseStore implements LeaseStore {
   }
 
   async release(grant: LeaseGrant): Promise<void> {
-    if (this.#isHeldBy(grant)) this.#lease = { fencingToken: grant.fencingToken };
+    if (!this.#isHeldBy(grant)) return;
+    const acquiredAt = this.#lease?.acquiredAt;
+    this.#lease = {
+      fencingToken: grant.fencingToken,
+      ...(acquiredAt === undefined ? {} : { acquiredAt }),
+    };
   }
 
   /** Rejects a write whose fence is stale; a write without a fence is not fenced. */

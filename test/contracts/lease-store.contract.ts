@@ -32,6 +32,23 @@ function acquireContract(makeStore: StoreFactory): void {
     expect(second?.fencingToken).toBeGreaterThan(first?.fencingToken ?? Number.POSITIVE_INFINITY);
   });
 
+  it('tells each taker when the lease was taken before, by whoever took it', async () => {
+    // Prepare
+    const { lease } = await makeStore();
+    const first = await lease.acquire('pass-1', T0, 60);
+    if (first === undefined) throw new Error('the lease was free');
+    await lease.release(first);
+
+    // Act
+    const second = await lease.acquire('pass-2', secondsAfter(T0, 10), 60);
+    const third = await lease.acquire('pass-3', secondsAfter(T0, 70), 60);
+
+    // Assess
+    expect(first).not.toHaveProperty('previousAcquiredAt');
+    expect(second?.previousAcquiredAt).toBe(T0.toISOString());
+    expect(third?.previousAcquiredAt).toBe(secondsAfter(T0, 10).toISOString());
+  });
+
   it('gives a holder that acquires again a new, larger token', async () => {
     const { lease } = await makeStore();
     const first = await lease.acquire('pass-1', T0, 60);

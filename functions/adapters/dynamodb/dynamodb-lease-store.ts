@@ -12,7 +12,7 @@ import type { LeaseStore } from '../../ports/state-store.ts';
 import { isLeaseFreeFor, isLeaseHeldBy } from './conditions.ts';
 import { isConditionFailure, toPortError } from './errors.ts';
 import { LEASE_KEY, StateAttribute } from './keys.ts';
-import { toLease, toLeaseGrant } from './mappers.ts';
+import { NEVER_ACQUIRED, toLease, toLeaseGrant } from './mappers.ts';
 import type { DocumentClient } from './pages.ts';
 
 export class DynamoDbLeaseStore implements LeaseStore {
@@ -31,15 +31,21 @@ export class DynamoDbLeaseStore implements LeaseStore {
         new UpdateCommand({
           TableName: this.#tableName,
           Key: LEASE_KEY,
-          UpdateExpression: 'SET #holder = :holder, #expiresAt = :expiresAt ADD #token :one',
+          // The acquisition before this one moves aside, read before the item is changed.
+          UpdateExpression:
+            'SET #holder = :holder, #expiresAt = :expiresAt, #previous = if_not_exists(#acquiredAt, :never), #acquiredAt = :acquiredAt ADD #token :one',
           ConditionExpression: condition.ConditionExpression,
           ExpressionAttributeNames: {
             ...condition.ExpressionAttributeNames,
             '#token': StateAttribute.fencingToken,
+            '#acquiredAt': StateAttribute.acquiredAt,
+            '#previous': StateAttribute.previousAcquiredAt,
           },
           ExpressionAttributeValues: {
             ...condition.ExpressionAttributeValues,
             ':expiresAt': expiresAt(now, ttlSeconds),
+            ':acquiredAt': now.toISOString(),
+            ':never': NEVER_ACQUIRED,
             ':one': 1,
           },
           ReturnValues: 'ALL_NEW',

@@ -23,6 +23,8 @@ export const StateAttribute = {
   holder: 'holder',
   fencingToken: 'fencingToken',
   expiresAt: 'expiresAt',
+  acquiredAt: 'acquiredAt',
+  previousAcquiredAt: 'previousAcquiredAt',
   ttl: STATE_TTL,
 } as const;
 

@@ -103,21 +103,29 @@ export function fromOfferingItem(item: Item): UnavailableOffering {
   };
 }
 
+/** The previous acquisition of a lease taken for the first time (an item's values cannot be absent). */
+export const NEVER_ACQUIRED = '';
+
 export function toLeaseGrant(item: Item): LeaseGrant {
+  const { previousAcquiredAt } = item;
   return {
     holder: text(item, 'holder', 'lease'),
     fencingToken: count(item, 'fencingToken', 'lease'),
     expiresAt: text(item, 'expiresAt', 'lease'),
+    ...(typeof previousAcquiredAt === 'string' && previousAcquiredAt !== NEVER_ACQUIRED
+      ? { previousAcquiredAt }
+      : {}),
   };
 }
 
-/** The lease as stored; a released one has no holder or expiry, only its token. */
+/** The lease as stored; a released one has no holder or expiry, only its token and last acquisition. */
 export function toLease(item: Item): Lease {
-  const { holder, expiresAt } = item;
+  const { holder, expiresAt, acquiredAt } = item;
   return {
     fencingToken: count(item, 'fencingToken', 'lease'),
     ...(typeof holder === 'string' ? { holder } : {}),
     ...(typeof expiresAt === 'string' ? { expiresAt } : {}),
+    ...(typeof acquiredAt === 'string' ? { acquiredAt } : {}),
   };
 }
 

@@ -6,11 +6,16 @@
  */
 import { isLive } from './expiry.ts';
 
-/** The lease record as stored. The token survives release, so it never goes backwards. */
+/**
+ * The lease record as stored. The token survives release, so it never goes backwards; so does
+ * the time of the last acquisition.
+ */
 export interface Lease {
   readonly holder?: string;
   readonly fencingToken: number;
   readonly expiresAt?: string;
+  /** ISO-8601: when the lease was last acquired. */
+  readonly acquiredAt?: string;
 }
 
 /** What a successful acquisition hands out. */
@@ -18,6 +23,12 @@ export interface LeaseGrant {
   readonly holder: string;
   readonly fencingToken: number;
   readonly expiresAt: string;
+  /**
+   * ISO-8601: when the lease was acquired before this acquisition, by this holder or another:
+   * the start of the pass before, which a pass counts pod transitions from (pod-startup.ts).
+   * Absent at the first acquisition.
+   */
+  readonly previousAcquiredAt?: string;
 }
 
 /** The proof a fenced write carries; a LeaseGrant is one. */

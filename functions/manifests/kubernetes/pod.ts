@@ -4,7 +4,7 @@ import type { Pod } from '../../domain/pod.ts';
 import { type Condition, conditions } from './conditions.ts';
 import { DEFAULT_NAMESPACE, objectMeta } from './metadata.ts';
 import { EMPTY_POD_SPEC, podSpecShape, toPodSpec } from './pod-spec.ts';
-import { defined, optional, readWith, text } from './schema.ts';
+import { defined, integer, listOrEmpty, optional, readWith, text } from './schema.ts';
 
 /** kube-scheduler's verdict that no node fits the pod, which is what makes a pod Karpenter's business. */
 function isUnschedulable(condition: Condition): boolean {
@@ -15,12 +15,30 @@ function isUnschedulable(condition: Condition): boolean {
   );
 }
 
+/** When the condition of `type` last turned True, while it is True. */
+function trueSince(all: readonly Condition[] | undefined, type: string): string | undefined {
+  const condition = all?.find((c) => c.type === type);
+  return condition?.status === 'True' ? (condition.lastTransitionTime ?? undefined) : undefined;
+}
+
+const containerStatuses = listOrEmpty(z.object({ restartCount: optional(integer) }));
+
+function restartsOf(statuses: z.output<typeof containerStatuses> | undefined): number | undefined {
+  const restarts = (statuses ?? []).reduce((sum, s) => sum + (s.restartCount ?? 0), 0);
+  return restarts > 0 ? restarts : undefined;
+}
+
 const podSchema = z
   .object({
     metadata: objectMeta,
     spec: optional(z.object({ ...podSpecShape, nodeName: optional(text) })),
     status: optional(
-      z.object({ phase: optional(text), nominatedNodeName: optional(text), conditions }),
+      z.object({
+        phase: optional(text),
+        nominatedNodeName: optional(text),
+        conditions,
+        containerStatuses,
+      }),
     ),
   })
   .transform(({ metadata: meta, spec, status }): Pod => {
@@ -39,6 +57,9 @@ const podSchema = z
       nodeName: spec?.nodeName,
       nominatedNodeName: status?.nominatedNodeName,
       markedUnschedulable: status?.conditions.some(isUnschedulable) || undefined,
+      scheduledAt: trueSince(status?.conditions, 'PodScheduled'),
+      readyAt: trueSince(status?.conditions, 'Ready'),
+      containerRestarts: restartsOf(status?.containerStatuses),
       spec: spec == null ? EMPTY_POD_SPEC : toPodSpec(spec),
     });
   });

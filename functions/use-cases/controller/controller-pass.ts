@@ -7,6 +7,7 @@
  */
 
 import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
+import { type PodStartups, podStartups, transitionWindow } from '../../domain/pod-startup.ts';
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { LeaseGrant } from '../../domain/state/lease.ts';
@@ -196,9 +197,10 @@ function reportOf(
     readonly reached: readonly LimitReached[];
     readonly decisions: readonly (Decision | LimitReached)[];
     readonly statusChecks: readonly InterruptionOutcome[];
+    readonly startups: PodStartups | undefined;
   },
 ): PassReport {
-  const { inFlight, nextWakeSeconds, statusChecks } = after;
+  const { inFlight, nextWakeSeconds, statusChecks, startups } = after;
   const { adoption, lifecycle, provisioning, staticPools, disruption, termination } = steps;
   const { overlayConflicts } = steps;
   return {
@@ -228,7 +230,23 @@ function reportOf(
     ...(overlayConflicts.length === 0 ? {} : { overlayConflicts }),
     ...(staticPools.shortfalls.length === 0 ? {} : { staticShortfalls: staticPools.shortfalls }),
     ...(statusChecks.length === 0 ? {} : { statusChecks }),
+    ...(startups === undefined ? {} : { podStartups: startups }),
   };
+}
+
+/**
+ * The pods that started since the pass before, from the pass before's start (pod-startup.ts);
+ * undefined when none did.
+ */
+function startupsSince(
+  grant: LeaseGrant,
+  started: Date,
+  snapshot: PassSnapshot,
+): PodStartups | undefined {
+  const window = transitionWindow(grant.previousAcquiredAt, started);
+  if (window === undefined) return undefined;
+  const startups = podStartups(snapshot.pods, window);
+  return startups.startup.length + startups.bound.length === 0 ? undefined : startups;
 }
 
 async function fencedPass(
@@ -262,5 +280,6 @@ async function fencedPass(
     reached,
     decisions,
     statusChecks,
+    startups: startupsSince(grant, started, snapshot),
   });
 }

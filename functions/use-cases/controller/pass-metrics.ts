@@ -9,6 +9,7 @@ import type {
   DisruptionMethod,
 } from '../../domain/disruption/disruption-plan-types.ts';
 import { statusCategoryOf } from '../../domain/interruption/instance-status.ts';
+import type { PodStartups } from '../../domain/pod-startup.ts';
 import type { Decision } from '../../ports/decisions.ts';
 import type { MetricSample } from '../../ports/metrics.ts';
 import type { InterruptionOutcome } from '../interruption/handle-interruption.ts';
@@ -24,6 +25,7 @@ export function passMetrics(report: PassReport): MetricSample[] {
     ...voluntaryDecisions(disruption.carriedOut),
     ...consolidationMoves(disruption.validating),
     ...statusCheckMetrics(report.statusChecks ?? []),
+    ...podStartupMetrics(report.podStartups),
   ];
 }
 
@@ -160,5 +162,18 @@ function consolidationMoves(validating: readonly DisruptionDecision[]): MetricSa
       scores.map((s) => ({ labels: labels(s.nodePool), value: score(s) })),
       'None',
     ),
+  ];
+}
+
+/**
+ * Each pod's startup and binding, from its creation, as Karpenter's summary and histogram
+ * observe them, without labels (core: pkg/controllers/metrics/pod/controller.go).
+ */
+function podStartupMetrics(startups: PodStartups | undefined): MetricSample[] {
+  const unlabelled = (seconds: readonly number[]) =>
+    seconds.map((value) => ({ labels: {}, value }));
+  return [
+    ...observed(KarpenterMetric.podStartupDuration, unlabelled(startups?.startup ?? [])),
+    ...observed(KarpenterMetric.podBoundDuration, unlabelled(startups?.bound ?? [])),
   ];
 }

@@ -5,6 +5,7 @@
 
 import type { DisruptionDecision } from '../../domain/disruption/disruption-plan-types.ts';
 import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
+import type { PodStartups } from '../../domain/pod-startup.ts';
 import type { PoolUsage } from '../../domain/pools/pool-usage.ts';
 import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
@@ -110,6 +111,11 @@ export interface PassReport {
    * category; a check seen by an earlier pass is a `duplicate` (absent when none failed).
    */
   readonly statusChecks?: readonly InterruptionOutcome[];
+  /**
+   * Seconds from creation to Ready, and to binding, of the pods whose condition turned True since
+   * the pass before (absent when none did, and at the first pass).
+   */
+  readonly podStartups?: PodStartups;
 }
 
 /** The report of a pass that did nothing at `at`, as one that did not get the lease returns it. */

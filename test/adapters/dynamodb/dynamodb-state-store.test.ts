@@ -92,7 +92,7 @@ describe('DynamoDB expiry on read', () => {
     expect(await store.eventsSeen.recordOnce('event-1', later, 1)).toBe(true);
   });
 
-  it('gives the lease item no TTL, so its fencing token outlives every release', async () => {
+  it('gives the lease item no TTL, so its fencing token and last acquisition outlive every release', async () => {
     const { documents, names } = await makeTables();
     const store = makeDynamoDbStateStore({ client: documents, tables: names });
     const grant = await store.lease.acquire('pass-1', T0, 60);
@@ -100,7 +100,13 @@ describe('DynamoDB expiry on read', () => {
     const { Item } = await documents.send(
       new GetCommand({ TableName: names.state, Key: { pk: 'Lease', sk: 'controller' } }),
     );
-    expect(Item).toEqual({ pk: 'Lease', sk: 'controller', fencingToken: 1 });
+    expect(Item).toEqual({
+      pk: 'Lease',
+      sk: 'controller',
+      fencingToken: 1,
+      acquiredAt: T0.toISOString(),
+      previousAcquiredAt: '',
+    });
   });
 });
 

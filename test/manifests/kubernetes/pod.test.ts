@@ -51,6 +51,20 @@ status:
     message: '0/3 nodes are available'
 `;
 
+/** A running pod with `status` (YAML lines indented under it) after its phase. */
+const runningPod = (status: string) =>
+  objectOf(`apiVersion: v1
+kind: Pod
+metadata:
+  name: web-2
+  creationTimestamp: "2024-05-01T10:00:00Z"
+spec:
+  nodeName: ip-10-0-0-2
+  containers: []
+status:
+  phase: Running
+${status}`);
+
 describe('toPod', () => {
   it('maps identity, ownership, status and placement fields of a pending pod', () => {
     // Act
@@ -87,6 +101,56 @@ describe('toPod', () => {
         terminationGracePeriodSeconds: 30,
       },
     });
+  });
+
+  it('reads when a running pod was bound and turned Ready, and how often its containers restarted', () => {
+    // Prepare
+    const object = runningPod(`  conditions:
+  - type: PodScheduled
+    status: "True"
+    lastTransitionTime: "2024-05-01T10:00:05Z"
+  - type: Ready
+    status: "True"
+    lastTransitionTime: "2024-05-01T10:01:30Z"
+  initContainerStatuses:
+  - name: setup
+    restartCount: 4
+  containerStatuses:
+  - name: app
+    restartCount: 1
+  - name: sidecar
+    restartCount: 2
+`);
+
+    // Act
+    const pod = toPod(object);
+
+    // Assess
+    expect(pod).toMatchObject({
+      scheduledAt: '2024-05-01T10:00:05Z',
+      readyAt: '2024-05-01T10:01:30Z',
+      containerRestarts: 3,
+    });
+  });
+
+  it('reads no Ready time while the pod is not Ready, and no restarts when none happened', () => {
+    // Prepare
+    const object = runningPod(`  conditions:
+  - type: Ready
+    status: "False"
+    lastTransitionTime: "2024-05-01T10:01:30Z"
+  containerStatuses:
+  - name: app
+    restartCount: 0
+`);
+
+    // Act
+    const pod = toPod(object);
+
+    // Assess
+    expect(pod.readyAt).toBeUndefined();
+    expect(pod.scheduledAt).toBeUndefined();
+    expect(pod.containerRestarts).toBeUndefined();
   });
 
   it('defaults the namespace to default and the uid to namespace/name', () => {

@@ -228,6 +228,21 @@ describe('the pass under Karpenter’s metric names', () => {
     ]);
   });
 
+  it('observes each pod that started since the pass before, without labels', () => {
+    // Prepare
+    const podStartups = { startup: [95, 12.5], bound: [55] };
+
+    // Act
+    const samples = passMetrics({ ...emptyPassReport(AT), ran: true, podStartups });
+
+    // Assess
+    expect(samples).toEqual([
+      { name: 'karpenter_pods_startup_duration_seconds', unit: 'Seconds', labels: {}, value: 95 },
+      { name: 'karpenter_pods_startup_duration_seconds', unit: 'Seconds', labels: {}, value: 12.5 },
+      { name: 'karpenter_pods_bound_duration_seconds', unit: 'Seconds', labels: {}, value: 55 },
+    ]);
+  });
+
   it.each<{ name: string; check: InterruptionOutcome; samples: MetricSample[] }>([
     {
       name: 'a failed system check first found counts its category unhealthy and disrupts the claim',
