@@ -2,8 +2,14 @@
 
 import { KubeConfig } from '@kubernetes/client-node';
 
+/**
+ * The bearer token the simulation's own clients send when given none: the cluster's
+ * administrator's, which an authenticator either leaves unchecked or knows in `system:masters`.
+ */
+export const ADMINISTRATOR_TOKEN = 'test-token';
+
 /** `http:` servers are only accepted with `skipTLSVerify`; the token is sent as a Bearer header. */
-export function kubeConfigFor(url: string, token = 'test-token'): KubeConfig {
+export function kubeConfigFor(url: string, token = ADMINISTRATOR_TOKEN): KubeConfig {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'fake', server: url, skipTLSVerify: true }],
