@@ -52,7 +52,9 @@ import type { World } from '../run/world.ts';
 import type { SynthesizedStack } from '../synthesis/synthesized-stack.ts';
 import { accessEntries } from './access-entries.ts';
 import { DeployedAccount } from './deployed-account.ts';
+import { DeployedAuditWebhook } from './deployed-audit-webhook.ts';
 import { deployedClusterAccess } from './deployed-cluster-access.ts';
+import { DeployedHttpApi } from './deployed-http-api.ts';
 import { DeployedWakeRoute } from './deployed-wake-route.ts';
 import type { DeploymentContext } from './deployment-context.ts';
 
@@ -276,6 +278,33 @@ function wireEventSources(
   return { mappings, schedules, decisionsQueue, wakesSent };
 }
 
+/**
+ * The template's HTTP API, and the cluster's webhooks that call it as the operator configures
+ * them: the admission wake, and a self-managed cluster's audit webhook when the stack has one.
+ */
+async function startWebhooks(
+  stack: SynthesizedStack,
+  account: DeployedAccount,
+  resolve: ResolveValue,
+  invoke: Invoke,
+  now: Now,
+) {
+  const { template } = stack;
+  const httpApi = await DeployedHttpApi.start({
+    template,
+    resolve,
+    accountId: account.accountId,
+    invoke,
+    now,
+  });
+  const parts = { template, resolve, secrets: account.secrets };
+  return {
+    httpApi,
+    wakeRoute: DeployedWakeRoute.of(httpApi, parts),
+    auditWebhook: DeployedAuditWebhook.of(httpApi, parts),
+  };
+}
+
 /** The wakes sent to the work queue, by their `source`, as the functions and rules send them. */
 function countWakes(account: DeployedAccount, workQueueUrl: string): Map<string, number> {
   const queue = account.queues.byUrl(workQueueUrl);
@@ -302,7 +331,9 @@ export class DeployedNodesmith implements Nodesmith {
   readonly #decisionsQueue: SqsQueue;
   readonly #decisions: Decision[] = [];
   readonly #wakesSent: ReadonlyMap<string, number>;
+  readonly #httpApi: DeployedHttpApi;
   readonly #wakeRoute: DeployedWakeRoute;
+  readonly #auditWebhook: DeployedAuditWebhook | undefined;
   readonly #kubernetesDenied: readonly KubernetesDenial[];
   #auditBatches = 0;
 
@@ -317,7 +348,9 @@ export class DeployedNodesmith implements Nodesmith {
     logs: SubscribedLogGroups;
     decisionsQueue: SqsQueue;
     wakesSent: ReadonlyMap<string, number>;
+    httpApi: DeployedHttpApi;
     wakeRoute: DeployedWakeRoute;
+    auditWebhook: DeployedAuditWebhook | undefined;
     kubernetesDenied: readonly KubernetesDenial[];
   }) {
     this.#world = parts.world;
@@ -330,7 +363,9 @@ export class DeployedNodesmith implements Nodesmith {
     this.#logs = parts.logs;
     this.#decisionsQueue = parts.decisionsQueue;
     this.#wakesSent = parts.wakesSent;
+    this.#httpApi = parts.httpApi;
     this.#wakeRoute = parts.wakeRoute;
+    this.#auditWebhook = parts.auditWebhook;
     this.#kubernetesDenied = parts.kubernetesDenied;
   }
 
@@ -352,14 +387,7 @@ export class DeployedNodesmith implements Nodesmith {
       endpoint,
       functions,
       kubernetesDenied,
-      wakeRoute: await DeployedWakeRoute.start({
-        template: options.stack.template,
-        resolve,
-        secrets: account.secrets,
-        accountId: account.accountId,
-        invoke,
-        now,
-      }),
+      ...(await startWebhooks(options.stack, account, resolve, invoke, now)),
       ...wireEventSources(options.stack, account, resolve, invoke, now),
       logs: new SubscribedLogGroups(logSubscriptions(options.stack.template, resolve), {
         owner: account.accountId,
@@ -372,8 +400,12 @@ export class DeployedNodesmith implements Nodesmith {
     });
   }
 
-  /** EKS writes each audit event to the cluster's log group; its subscription carries it on. */
+  /**
+   * A self-managed cluster's kube-apiserver posts the batch to the stack's audit webhook; EKS
+   * writes each audit event to the cluster's log group, whose subscription carries it on.
+   */
   async audit(eventList: JsonObject): Promise<number> {
+    if (this.#auditWebhook !== undefined) return this.#auditWebhook.post(eventList);
     const items = (eventList.items ?? []) as JsonObject[];
     const timestamp = this.#world.clock.now().getTime();
     this.#auditBatches += 1;
@@ -445,10 +477,15 @@ export class DeployedNodesmith implements Nodesmith {
     return { denied: this.#kubernetesDenied };
   }
 
+  /** The audit webhook's batches the relay refused. */
+  relayRefusals(): readonly string[] {
+    return this.#auditWebhook?.refused ?? [];
+  }
+
   async close(): Promise<void> {
     this.#world.server.controlAccess(undefined);
     await Promise.all(Object.values(this.#functions).map((f) => f.close()));
-    await this.#wakeRoute.close();
+    await this.#httpApi.close();
     await this.#endpoint.close();
   }
 }

@@ -74,5 +74,10 @@ export interface Nodesmith {
   aws?(): AwsActivity;
   /** The Kubernetes requests refused, when the functions reach the API server with EKS tokens. */
   kubernetes?(): KubernetesActivity;
+  /**
+   * The cluster's calls the relay refused, each in a line — audit batches answered 401, 400 or
+   * 413 — when it runs behind the deployed stack's HTTP API.
+   */
+  relayRefusals?(): readonly string[];
   close(): Promise<void>;
 }

@@ -204,7 +204,10 @@ export class SimulationRecorder {
     const world = this.#world;
     const aws = world.nodesmith.aws?.();
     const kubernetes = world.nodesmith.kubernetes?.();
-    const outcome = await this.#outcome(aws === undefined ? undefined : refusals(aws, kubernetes));
+    const relayed = world.nodesmith.relayRefusals?.() ?? [];
+    const outcome = await this.#outcome(
+      aws === undefined ? undefined : [...refusals(aws, kubernetes), ...relayed],
+    );
     return {
       summary: {
         ...summarize(this.#scenario.name, outcome, this.#latencies.samplesMs()),
