@@ -46,6 +46,7 @@ interface SimulateOptions {
   readonly adoptKarpenterNodes?: boolean;
   readonly deployed?: boolean;
   readonly deny?: string;
+  readonly selfManaged?: boolean;
 }
 
 const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
@@ -135,6 +136,9 @@ async function runSimulate(options: SimulateOptions): Promise<void> {
   if (options.deny !== undefined && !options.deployed) {
     throw new UsageError('--deny takes effect only with --deployed');
   }
+  if (options.selfManaged && !options.deployed) {
+    throw new UsageError('--self-managed takes effect only with --deployed');
+  }
   const wake = wakePath(options);
   if (options.deployed) {
     await runDeployed(scenario, options, wake);
@@ -192,7 +196,12 @@ async function runDeployed(
     throw new UsageError(`--deny: ${(error as Error).message}`);
   }
   const { deployedRun } = await import('../../simulator/deployed/deployed-run.ts');
-  const report = await deployedRun(scenario, { ...runOptions(options), wake, deny });
+  const report = await deployedRun(scenario, {
+    ...runOptions(options),
+    wake,
+    deny,
+    ...(options.selfManaged ? { selfManaged: true } : {}),
+  });
   tell(report, options);
 }
 
@@ -258,5 +267,9 @@ function withRuntimeOptions(command: Command): void {
     .option(
       '--deny <actions>',
       'with --deployed: remove these IAM actions (ec2:CreateFleet) or Kubernetes permissions (k8s:patch:nodes) from every role, comma-separated',
+    )
+    .option(
+      '--self-managed',
+      "with --deployed: deploy for a self-managed cluster, reached with the kubeconfig secret's token, whose kube-apiserver posts its audit log to the stack's audit webhook",
     );
 }

@@ -4,7 +4,8 @@
  * ("Send control plane logs to CloudWatch Logs") says control plane logs "are delivered to
  * CloudWatch Logs within a few minutes" and that delivery is best effort; the simulation holds
  * each batch for one minute, the low end of that bound, so the audit path's wake trails the
- * write as it does on EKS, where the admission webhook's call does not.
+ * write as it does on EKS, where the admission webhook's call does not. A self-managed
+ * cluster's kube-apiserver posts each batch itself: held for no time at all.
  */
 import type { Clock } from '../../functions/ports/clock.ts';
 import type { JsonObject } from '../api-server/json.ts';

@@ -2,10 +2,12 @@
  * Nodesmith as `cdk deploy` makes it, running in the simulated world (docs/design.md §9): each
  * function's bundle from the synthesized cloud assembly in its own process, with exactly its
  * template environment and its role's keys; every AWS call over HTTP to the simulated account,
- * evaluated against the role's policies as synthesized; every Kubernetes request authenticated by
- * its EKS token and authorized by deploy/rbac.yaml for its role's group; DynamoDB on DynamoDB Local under the
- * template's table names; the functions woken only by what the template wires — the SQS event
- * source mappings, the EventBridge rules and schedule, the audit log's subscription.
+ * evaluated against the role's policies as synthesized; every Kubernetes request authenticated —
+ * on EKS by its token, for its role's access entry; on a self-managed cluster by the kubeconfig
+ * secret's token, for the API server's token file — and authorized by deploy/rbac.yaml for its
+ * group; DynamoDB on DynamoDB Local under the template's table names; the functions woken only by
+ * what the template wires — the SQS event source mappings, the EventBridge rules and schedule,
+ * the HTTP API's routes the cluster's webhooks call, the EKS audit log's subscription.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -16,8 +18,11 @@ import type { Decision, LimitReached } from '../../functions/ports/decisions.ts'
 import type { StateStore } from '../../functions/ports/state-store.ts';
 import type { WakeSource } from '../../functions/ports/wake.ts';
 import type { PassReport } from '../../functions/use-cases/controller/pass-report.ts';
+import type { AccessControl } from '../api-server/access-control.ts';
 import type { JsonObject } from '../api-server/json.ts';
+import { tokenFileAuthenticator } from '../api-server/token-file.ts';
 import { accountLookups } from '../aws/account-lookups.ts';
+import { eksAuthenticator } from '../aws/eks/eks-authenticator.ts';
 import {
   type AwsEndpoint,
   callCounts,
@@ -57,6 +62,7 @@ import { deployedClusterAccess } from './deployed-cluster-access.ts';
 import { DeployedHttpApi } from './deployed-http-api.ts';
 import { DeployedWakeRoute } from './deployed-wake-route.ts';
 import type { DeploymentContext } from './deployment-context.ts';
+import { clusterAccessSecret, TOKEN_FILE } from './self-managed-cluster.ts';
 
 export interface DeploymentOptions {
   readonly stack: SynthesizedStack;
@@ -182,20 +188,37 @@ async function openAccount(world: World, options: DeploymentOptions, now: Now) {
     }),
   });
   endpointUrl = endpoint.url;
+  if (context.clusterSecretArn !== undefined) createClusterAccessSecret(world, account, context);
   // Queue URLs name the endpoint: the SDK sends each SQS call to its queue URL's host.
   const resolve = templateResolver(stack.template, { ...names, sqsEndpoint: endpoint.url });
   return { account, endpoint, resolve, roleOfFunction: policies.roleOfFunction };
 }
 
 /**
- * EKS lets each function's role in as its access entry says, and RBAC decides for its group:
- * from now on, the world's API server refuses what deploy/rbac.yaml does not allow.
+ * The operator of a self-managed cluster creates the kubeconfig secret the stack names, once the
+ * API server listens: its address, the CA it serves with, and Nodesmith's token.
  */
-function controlClusterAccess(
+function createClusterAccessSecret(
   world: World,
-  options: DeploymentOptions,
-  opened: Pick<Awaited<ReturnType<typeof openAccount>>, 'account' | 'resolve' | 'roleOfFunction'>,
-): readonly KubernetesDenial[] {
+  account: DeployedAccount,
+  context: DeploymentContext,
+): void {
+  const { name, value } = clusterAccessSecret(world.server.url);
+  const arn = account.secrets.put(name, value);
+  if (arn !== context.clusterSecretArn) {
+    throw new Error(
+      `the cluster access secret is ${arn}, the stack names ${context.clusterSecretArn}`,
+    );
+  }
+}
+
+type Opened = Pick<
+  Awaited<ReturnType<typeof openAccount>>,
+  'account' | 'resolve' | 'roleOfFunction'
+>;
+
+/** EKS lets each function's role in as its access entry says. */
+function eksAccess(world: World, options: DeploymentOptions, opened: Opened) {
   const { account, resolve, roleOfFunction } = opened;
   const holders = new Map(
     [...roleOfFunction].map(([logicalId, roleArn]) => [
@@ -203,7 +226,7 @@ function controlClusterAccess(
       { logicalId, roleArn, sessionName: logicalId },
     ]),
   );
-  const { access, denied } = deployedClusterAccess({
+  return eksAuthenticator({
     clusterName: options.context.clusterName,
     region: options.region,
     now: () => world.clock.now().getTime(),
@@ -214,6 +237,25 @@ function controlClusterAccess(
     },
     holderOf: (key) => holders.get(key),
     accessEntries: accessEntries(options.stack.template, resolve, options.context.clusterName),
+  });
+}
+
+/**
+ * The cluster lets each function in — EKS by its role's access entry, a self-managed cluster by
+ * the token file that knows the kubeconfig secret's token — and RBAC decides for its groups:
+ * from now on, the world's API server refuses what deploy/rbac.yaml does not allow.
+ */
+function controlClusterAccess(
+  world: World,
+  options: DeploymentOptions,
+  opened: Opened,
+): readonly KubernetesDenial[] {
+  const authenticate: AccessControl['authenticate'] =
+    options.context.clusterSecretArn === undefined
+      ? eksAccess(world, options, opened)
+      : tokenFileAuthenticator(TOKEN_FILE);
+  const { access, denied } = deployedClusterAccess({
+    authenticate,
     rbacFiles: options.rbacFiles,
     deny: options.deny ?? [],
   });
@@ -406,11 +448,13 @@ export class DeployedNodesmith implements Nodesmith {
    */
   async audit(eventList: JsonObject): Promise<number> {
     if (this.#auditWebhook !== undefined) return this.#auditWebhook.post(eventList);
+    const group = this.#context.auditLogGroupName;
+    if (group === undefined) throw new Error('the stack takes the audit log by no path');
     const items = (eventList.items ?? []) as JsonObject[];
     const timestamp = this.#world.clock.now().getTime();
     this.#auditBatches += 1;
     await this.#logs.putLogEvents(
-      this.#context.auditLogGroupName,
+      group,
       'kube-apiserver-audit-0',
       items.map((item, i) => ({
         id: `${this.#auditBatches}-${i}`,

@@ -45,7 +45,10 @@ export async function deployedRun(
   options: DeployedRunOptions,
 ): Promise<SimulationReport> {
   const root = projectRoot();
-  const context = deploymentContext(options);
+  const context = deploymentContext({
+    ...(options.adoptKarpenterNodes ? { adoptKarpenterNodes: true } : {}),
+    ...(options.selfManaged ? { selfManaged: { region: scenario.region } } : {}),
+  });
   const stack = synthesizedStack({ projectRoot: root, cacheRoot: SYNTHESIS_CACHE, context });
   // Every function signs with its own role's key: they must all see the same tables.
   const dynamodb = await startDynamoDbLocal({ sharedDb: true });

@@ -27,8 +27,9 @@ export interface AwsActivity {
  * its group no such request, 401 when its credentials did not authenticate.
  */
 export interface KubernetesDenial {
+  /** The function, when its credentials name it (an EKS token's role session). */
   readonly function?: string;
-  /** The user its EKS token authenticated as; absent on a 401. */
+  /** The user its token authenticated as; absent on a 401. */
   readonly user?: string;
   /** `patch`, `list`, `create`; absent on a 401. */
   readonly verb?: string;
@@ -72,7 +73,7 @@ export interface Nodesmith {
   decisions(): readonly Decision[];
   /** The AWS calls made and refused, when the functions reach AWS over the wire. */
   aws?(): AwsActivity;
-  /** The Kubernetes requests refused, when the functions reach the API server with EKS tokens. */
+  /** The Kubernetes requests refused, when the functions reach the API server as deployed. */
   kubernetes?(): KubernetesActivity;
   /**
    * The cluster's calls the relay refused, each in a line — audit batches answered 401, 400 or

@@ -134,6 +134,7 @@ function worldOptions(scenario: Scenario, options: SimulationOptions): WorldOpti
     ...(scenario.adoptKarpenterNodes || options.adoptKarpenterNodes
       ? { adoptKarpenterNodes: true }
       : {}),
+    ...(options.selfManaged ? { selfManaged: true } : {}),
     // As deployed, the functions verify the API server's TLS as on EKS.
     ...(options.deploy ? { deploy: options.deploy, tls: true } : {}),
   };

@@ -19,6 +19,8 @@ export interface SimulationOptions {
   readonly faults?: WorldFaults;
   /** The controller adopts Karpenter's nodes (`--adopt-karpenter-nodes`). */
   readonly adoptKarpenterNodes?: boolean;
+  /** The cluster is self-managed (`--self-managed`): its audit log posted by kube-apiserver. */
+  readonly selfManaged?: boolean;
   /** Nodesmith as deployed (simulator/deployed/deployed-run.ts); in this process when absent. */
   readonly deploy?: WorldOptions['deploy'];
 }

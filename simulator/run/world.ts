@@ -21,7 +21,7 @@ import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts'
 import { SimulatedCloud } from '../cloud/simulated-cloud.ts';
 import type { SimulatedInstance } from '../cloud/simulated-instance.ts';
 import { SimulatedAuditBackend } from '../cluster/audit-backend.ts';
-import { AuditLogDelivery } from '../cluster/audit-log-delivery.ts';
+import { AUDIT_LOG_DELIVERY_MS, AuditLogDelivery } from '../cluster/audit-log-delivery.ts';
 import { SimulatedKubelets } from '../cluster/simulated-kubelets.ts';
 import { SimulatedWorkloads } from '../cluster/simulated-workloads.ts';
 import { StandInScheduler } from '../cluster/stand-in-scheduler.ts';
@@ -68,6 +68,11 @@ export interface WorldOptions {
   readonly adoptKarpenterNodes?: boolean;
   /** The API server serves TLS, as EKS does: clients that verify it need it. */
   readonly tls?: boolean;
+  /**
+   * The cluster is self-managed: kube-apiserver's audit webhook posts each batch to the relay as
+   * its backend flushes it, where EKS's log delivery holds it a minute.
+   */
+  readonly selfManaged?: boolean;
   /** Nodesmith as deployed (simulator/deployed); its handlers in this process when absent. */
   readonly deploy?: (world: World) => Promise<Nodesmith>;
 }
@@ -121,7 +126,7 @@ export class World {
     });
     this.audit = new SimulatedAuditBackend(server.store, clock);
     this.wake = options.wake ?? 'admission';
-    this.auditLog = new AuditLogDelivery(clock);
+    this.auditLog = new AuditLogDelivery(clock, options.selfManaged ? 0 : AUDIT_LOG_DELIVERY_MS);
     this.workloads = new SimulatedWorkloads(server.store, clock);
     this.ledger = new DisruptionLedger(server, this.state, () => clock.now());
   }
