@@ -2,10 +2,10 @@
  * `npm run bench`: the planning budgets of docs/design.md §7, measured. Prints, per size of
  * Karpenter's "diverse" mix and of a plain mix: planning time (median), pods/second, whole
  * `nodesmith plan` process time and peak RSS, nodes, $/hour and the ratio to the fractional lower
- * bound.
+ * bound. `--pair` adds the planning budget as stated, this tree's whole process against the one
+ * built from the budget's commit (bench/paired-plan.ts); `--pair-only` runs that alone.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InstanceType } from '../functions/domain/instance-type.ts';
@@ -23,6 +23,8 @@ import type { ProvisioningPlan } from '../functions/domain/scheduling/provisioni
 import { fractionalLowerBound } from './lower-bound.ts';
 import { median } from './median.ts';
 import { cheapestNodeGroup, type NodeGroupCost } from './node-group.ts';
+import { benchPairedPlan } from './paired-plan.ts';
+import { runPlanProcess } from './plan-process.ts';
 import { diversePods, plainPods } from './pod-mixes.ts';
 import { podListYaml } from './pod-yaml.ts';
 
@@ -110,29 +112,14 @@ function wholeProcess(
 ): { seconds: number; rssMiB: number } {
   const dir = mkdtempSync(join(tmpdir(), 'nodesmith-bench-'));
   const file = join(dir, 'cluster.yaml');
-  const rssFile = join(dir, 'rss');
   writeFileSync(file, podListYaml(nodePool, pods));
-  const args = [
-    '--import',
-    './bench/peak-rss.mjs',
-    'bin/nodesmith.mjs',
-    'plan',
-    '-f',
-    file,
-    '-o',
-    'json',
-  ];
-  const times: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const env = { ...process.env, NODESMITH_RSS_FILE: rssFile };
-    const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    times.push((performance.now() - start) / 1000);
-    if (run.status !== 0) throw new Error(`nodesmith plan exited ${run.status}`);
-    rss.push(Number(readFileSync(rssFile, 'utf8')) / 2 ** 20);
-  }
-  return { seconds: median(times), rssMiB: Math.max(...rss) };
+  const measured = Array.from({ length: runs }, () =>
+    runPlanProcess('bin/nodesmith.mjs', file, join(dir, 'rss')),
+  );
+  return {
+    seconds: median(measured.map((m) => m.seconds)),
+    rssMiB: Math.max(...measured.map((m) => m.rssBytes)) / 2 ** 20,
+  };
 }
 
 interface Row {
@@ -213,6 +200,17 @@ function print(rows: readonly Row[]): void {
   }
 }
 
+/** The paired planning run: 7 pairs at 5,000 pods and 5 at 20,000 (`--pair`, `--pair-only`). */
+const PAIRED = [
+  { pods: 5000, pairs: 7 },
+  { pods: 20000, pairs: 5 },
+];
+
+if (process.argv.includes('--pair-only')) {
+  benchPairedPlan(ANY_TYPE, PAIRED);
+  process.exit(0);
+}
+
 const types = buildInstanceTypes({
   catalog: BUNDLED_CATALOG,
   region: 'us-east-1',
@@ -242,6 +240,7 @@ const cases: Case[] = [
 ];
 console.log(`catalog: ${types.length} instance types (us-east-1, on-demand list prices)`);
 print(cases.map((c) => measure(c, types)));
+if (process.argv.includes('--pair')) benchPairedPlan(ANY_TYPE, PAIRED);
 
 if (!process.argv.includes('--planning-only')) {
   const { benchLimits } = await import('./limits.ts');
