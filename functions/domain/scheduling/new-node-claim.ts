@@ -8,6 +8,7 @@ import type { Requirement } from '../requirements/requirement.ts';
 import { add, compatibilityReason, type Requirements } from '../requirements/requirements.ts';
 import { add as addResources, fits, ResourceName, type Resources } from '../resources.ts';
 import { firstUntolerated, formatTaint } from '../taints.ts';
+import type { ClaimRoom } from './claims-by-load.ts';
 import { efficientEnvelope } from './efficiency.ts';
 import { HostPortUsage } from './host-ports.ts';
 import { changedKeys, explainNoOptions } from './instance-type-filter.ts';
@@ -22,13 +23,7 @@ import { type Unfit, unfit } from './unfit.ts';
 
 const INEFFICIENT = unfit('Resources', 'would grow into a less cost-efficient instance type');
 
-interface Room {
-  readonly cpu: number;
-  readonly memory: number;
-  readonly pods: number;
-  readonly efficientCpu: number;
-  readonly efficientMemory: number;
-  readonly efficientPods: number;
+interface Room extends ClaimRoom {
   /** How many times its current requests the claim may hold (growth-bound.ts). */
   readonly scale: number;
 }
@@ -63,7 +58,7 @@ export class NewNodeClaim {
   private core: CoreRequests = NO_PODS;
   private readonly hostPorts = new HostPortUsage();
   private readonly flexible: readonly Requirement[];
-  private room: Room = EMPTY_ROOM;
+  private roomLeft: Room = EMPTY_ROOM;
 
   constructor(options: {
     readonly template: NodeClaimTemplate;
@@ -82,6 +77,16 @@ export class NewNodeClaim {
 
   get requirements(): Requirements {
     return this.reqs;
+  }
+
+  /** How many pods the claim holds. */
+  get load(): number {
+    return this.pods.length;
+  }
+
+  /** What the claim can still take (see refreshRoom); it changes only when the claim takes a pod. */
+  get room(): ClaimRoom {
+    return this.roomLeft;
   }
 
   /** The open options, cheapest first. Materialized on demand: only plan assembly needs the list. */
@@ -191,7 +196,7 @@ export class NewNodeClaim {
     const ceiling = this.set.ceilings;
     const launched = this.set.cheapest()?.net ?? {};
     const { cpu, memory, pods } = this.core;
-    this.room = {
+    this.roomLeft = {
       cpu: ceiling.cpu - cpu,
       memory: ceiling.memory - memory,
       pods: ceiling.pods - pods,
@@ -206,7 +211,7 @@ export class NewNodeClaim {
   /** Whether the pod fits the claim's room (see refreshRoom); the claim's first pod always does. */
   hasRoomFor(pod: SchedulingPod): boolean {
     const { core } = pod;
-    const room = this.room;
+    const room = this.roomLeft;
     if (core.pods > room.pods) return false;
     if (this.pods.length === 0 || pod.coLocated)
       return core.cpu <= room.cpu && core.memory <= room.memory;
@@ -224,7 +229,8 @@ export class NewNodeClaim {
       const asked = pod.requests[name] ?? 0;
       if (asked <= 0 || CORE_NAMES.has(name)) continue;
       const held = this.total[name] ?? 0;
-      if (held + asked > Math.max(times(this.room.scale, held), launched[name] ?? 0)) return false;
+      if (held + asked > Math.max(times(this.roomLeft.scale, held), launched[name] ?? 0))
+        return false;
     }
     return true;
   }

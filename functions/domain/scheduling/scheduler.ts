@@ -7,11 +7,12 @@
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
 import type { LimitRefusal } from '../limits/limit-scope.ts';
+import { ClaimsByLoad } from './claims-by-load.ts';
 import type { ExistingNode } from './existing-node.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
-import { NewNodeClaim } from './new-node-claim.ts';
+import { NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
@@ -49,68 +50,51 @@ export interface SchedulerResult {
   readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
 }
 
-/** New claims grouped by how many pods they hold, so "fewest pods first" costs nothing to keep. */
-class ClaimsByLoad {
-  private readonly buckets: Set<NewNodeClaim>[] = [];
-  readonly all: NewNodeClaim[] = [];
+/**
+ * Offers the pod to new claims, fewest pods first; returns the claim that took it. Claims without
+ * room for it, or (for a pod a hostname affinity confines) on other hosts, are not asked: they
+ * would refuse it before anything else. The limits have their say on a claim growing: first
+ * cheaply, then on the placement itself.
+ */
+function firstAccepting(
+  claims: ClaimsByLoad<NewNodeClaim>,
+  pod: SchedulingPod,
+  topology: Topology,
+  limits: LimitedOptions,
+): NewNodeClaim | undefined {
+  const constrainsHostname = pod.requirements.strict.has(Label.hostname);
+  let placement: Placement | undefined;
+  const accepts = (claim: NewNodeClaim): boolean => {
+    if (!mayOffer(claim, pod, topology, limits, constrainsHostname)) return false;
+    const answer = claim.canAdd(pod, topology);
+    if (isUnfit(answer) || !limits.admits(claim, answer)) return false;
+    placement = answer;
+    return true;
+  };
+  const hosts = topology.confinedHosts(pod.pod, constrainsHostname);
+  const need = { ...pod.core, coLocated: pod.coLocated };
+  const claim = hosts === undefined ? claims.find(need, accepts) : claims.findAmong(hosts, accepts);
+  if (claim === undefined || placement === undefined) return undefined;
+  claim.add(pod, placement, topology);
+  claims.moved(claim);
+  return claim;
+}
 
-  add(claim: NewNodeClaim): void {
-    this.all.push(claim);
-    this.bucket(claim.pods.length).add(claim);
-  }
-
-  moved(claim: NewNodeClaim): void {
-    this.buckets[claim.pods.length - 1]?.delete(claim);
-    this.bucket(claim.pods.length).add(claim);
-  }
-
-  /**
-   * Offers the pod to claims, fewest pods first; returns the claim that took it. The limits
-   * have their say on a claim growing: first cheaply, then on the placement itself.
-   */
-  firstAccepting(
-    pod: SchedulingPod,
-    topology: Topology,
-    limits: LimitedOptions,
-  ): NewNodeClaim | undefined {
-    const constrainsHostname = pod.requirements.strict.has(Label.hostname);
-    for (const bucket of this.buckets) {
-      if (bucket === undefined) continue;
-      for (const claim of bucket) {
-        if (!this.mayOffer(claim, pod, topology, limits, constrainsHostname)) continue;
-        const answer = claim.canAdd(pod, topology);
-        if (!isUnfit(answer) && limits.admits(claim, answer)) {
-          claim.add(pod, answer, topology);
-          this.moved(claim);
-          return claim;
-        }
-      }
-    }
-    return undefined;
-  }
-
-  /** The checks that rule a claim out before the full placement is worked out. */
-  private mayOffer(
-    claim: NewNodeClaim,
-    pod: SchedulingPod,
-    topology: Topology,
-    limits: LimitedOptions,
-    constrainsHostname: boolean,
-  ): boolean {
-    if (!claim.hasRoomFor(pod) || !limits.mayTake(claim, pod)) return false;
-    return topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) === undefined;
-  }
-
-  private bucket(load: number): Set<NewNodeClaim> {
-    let bucket = this.buckets[load];
-    if (bucket === undefined) this.buckets[load] = bucket = new Set();
-    return bucket;
-  }
+/** The checks that rule a claim out before the full placement is worked out. */
+function mayOffer(
+  claim: NewNodeClaim,
+  pod: SchedulingPod,
+  topology: Topology,
+  limits: LimitedOptions,
+  constrainsHostname: boolean,
+): boolean {
+  if (!claim.hasRoomFor(pod) || !limits.mayTake(claim, pod)) return false;
+  return topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) === undefined;
 }
 
 export class Scheduler {
   private readonly input: SchedulerInput;
-  private readonly claims = new ClaimsByLoad();
+  private readonly claims = new ClaimsByLoad<NewNodeClaim>();
   private readonly limits: LimitedOptions;
   private readonly failures = new Map<string, PoolUnfit[]>();
   private readonly settled: readonly ExistingNode[];
@@ -163,7 +147,7 @@ export class Scheduler {
       }
     }
     if (this.launching.place(pod, this.input.topology) !== undefined) return undefined;
-    const claim = this.claims.firstAccepting(pod, this.input.topology, this.limits);
+    const claim = firstAccepting(this.claims, pod, this.input.topology, this.limits);
     if (claim !== undefined) return undefined;
     return this.open(pod);
   }

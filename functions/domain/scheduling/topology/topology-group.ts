@@ -37,7 +37,7 @@ export class TopologyGroup {
   readonly spec: TopologyGroupSpec;
   readonly owners = new Set<string>();
   private readonly counts = new Map<string, number>();
-  private occupied = 0;
+  private readonly occupied = new Set<string>();
   private sortedCache: string[] | undefined;
 
   constructor(spec: TopologyGroupSpec) {
@@ -63,7 +63,7 @@ export class TopologyGroup {
   record(domain: string): void {
     const before = this.counts.get(domain);
     if (before === undefined) this.sortedCache = undefined;
-    if (!before) this.occupied++;
+    if (!before) this.occupied.add(domain);
     this.counts.set(domain, (before ?? 0) + 1);
   }
 
@@ -73,7 +73,12 @@ export class TopologyGroup {
 
   /** Whether any domain holds a selected pod. */
   get isOccupied(): boolean {
-    return this.occupied > 0;
+    return this.occupied.size > 0;
+  }
+
+  /** The domains that hold a selected pod. */
+  get occupiedDomains(): ReadonlySet<string> {
+    return this.occupied;
   }
 
   /** The domains a pod may take on a node whose requirements allow `nodeDomains`. */
@@ -143,7 +148,7 @@ export class TopologyGroup {
   }
 
   private anyOccupied(podDomains: Requirement): boolean {
-    if (this.occupied === 0) return false;
+    if (this.occupied.size === 0) return false;
     if (isUnbounded(podDomains)) return true;
     return this.sorted().some((d) => (this.counts.get(d) ?? 0) > 0 && has(podDomains, d));
   }

@@ -132,6 +132,23 @@ export class Topology {
     return undefined;
   }
 
+  /**
+   * The only hostnames the pod may join, when a hostname pod affinity confines it to the hosts
+   * that already run a selected pod (every other host is blocked on host, see blocksHost);
+   * undefined when no such affinity binds it. A pod that starts its own group is not confined.
+   */
+  confinedHosts(pod: Pod, podConstrainsHostname: boolean): ReadonlySet<string> | undefined {
+    if (podConstrainsHostname) return undefined;
+    let hosts: ReadonlySet<string> | undefined;
+    for (const { group, selfSelecting } of this.matching(pod)) {
+      if (group.key !== Label.hostname || group.spec.type !== 'affinity') continue;
+      if (!group.isOccupied && selfSelecting) continue;
+      const occupied = group.occupiedDomains;
+      if (hosts === undefined || occupied.size < hosts.size) hosts = occupied;
+    }
+    return hosts;
+  }
+
   /** Makes a new domain (a new node's hostname) known to every group over that key. */
   register(key: string, domain: string): void {
     const opened = this.opened.get(key) ?? new Set<string>();

@@ -1,0 +1,179 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ClaimRoom,
+  ClaimsByLoad,
+  type LoadedClaim,
+  type RoomNeed,
+} from '../../../functions/domain/scheduling/claims-by-load.ts';
+
+/** A claim as the order sees it: pods held and room left, both changed by `take`. */
+class FakeClaim implements LoadedClaim {
+  load = 1;
+
+  constructor(
+    readonly hostname: string,
+    public room: ClaimRoom,
+  ) {}
+
+  take(room: ClaimRoom): void {
+    this.load++;
+    this.room = room;
+  }
+}
+
+function room(cpu: number, memory: number, pods = 10): ClaimRoom {
+  return {
+    cpu,
+    memory,
+    pods,
+    efficientCpu: cpu,
+    efficientMemory: memory,
+    efficientPods: pods,
+  };
+}
+
+function need(cpu: number, memory: number, coLocated = false): RoomNeed {
+  return { cpu, memory, pods: 1, coLocated };
+}
+
+/** What NewNodeClaim.hasRoomFor answers on the measures the order keeps, written out once more. */
+function hasRoom(claim: LoadedClaim, pod: RoomNeed): boolean {
+  const r = claim.room;
+  if (pod.pods > r.pods) return false;
+  if (pod.coLocated) return pod.cpu <= r.cpu && pod.memory <= r.memory;
+  return (
+    pod.cpu <= r.efficientCpu && pod.memory <= r.efficientMemory && pod.pods <= r.efficientPods
+  );
+}
+
+describe('the order new claims are offered a pod in', () => {
+  it('offers claims fewest pods first, and claims with as many pods in the order they reached it', () => {
+    // Prepare
+    const claims = new ClaimsByLoad<FakeClaim>();
+    const [a, b, c] = ['a', 'b', 'c'].map((h) => new FakeClaim(h, room(1000, 1000)));
+    for (const claim of [a, b, c]) if (claim !== undefined) claims.add(claim);
+    a?.take(room(1000, 1000));
+    if (a !== undefined) claims.moved(a);
+    c?.take(room(1000, 1000));
+    if (c !== undefined) claims.moved(c);
+    const asked: string[] = [];
+
+    // Act
+    const found = claims.find(need(1, 1), (claim) => {
+      asked.push(claim.hostname);
+      return false;
+    });
+
+    // Assess
+    expect(found).toBeUndefined();
+    expect(asked).toEqual(['b', 'a', 'c']);
+    expect(claims.all.map((claim) => claim.hostname)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('does not ask claims without room for the pod, and gives co-located pods all the room', () => {
+    // Prepare
+    const claims = new ClaimsByLoad<FakeClaim>();
+    const full = new FakeClaim('full', { ...room(100, 100), cpu: 4000, memory: 4000 });
+    const roomy = new FakeClaim('roomy', room(2000, 2000));
+    claims.add(full);
+    claims.add(roomy);
+    const asked: string[] = [];
+    const ask = (claim: FakeClaim) => {
+      asked.push(claim.hostname);
+      return true;
+    };
+
+    // Act
+    const elsewhere = claims.find(need(500, 500), ask);
+    const coLocated = claims.find(need(500, 500, true), ask);
+
+    // Assess
+    expect(elsewhere?.hostname).toBe('roomy');
+    expect(coLocated?.hostname).toBe('full');
+    expect(asked).toEqual(['roomy', 'full']);
+  });
+
+  it('asks only the claims on the hosts given, in the same order', () => {
+    // Prepare
+    const claims = new ClaimsByLoad<FakeClaim>();
+    const hosts = ['h1', 'h2', 'h3', 'h4'].map((h) => new FakeClaim(h, room(1000, 1000)));
+    for (const claim of hosts) claims.add(claim);
+    const [h1] = hosts;
+    h1?.take(room(1000, 1000));
+    if (h1 !== undefined) claims.moved(h1);
+    const asked: string[] = [];
+
+    // Act
+    const found = claims.findAmong(['h1', 'h3', 'elsewhere'], (claim) => {
+      asked.push(claim.hostname);
+      return claim.hostname === 'h1';
+    });
+
+    // Assess
+    expect(found?.hostname).toBe('h1');
+    expect(asked).toEqual(['h3', 'h1']);
+  });
+});
+
+interface Step {
+  readonly claim: number;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly pods: number;
+}
+
+const aRoom = fc.integer({ min: 0, max: 6 });
+const aStep = fc.record({
+  claim: fc.nat(),
+  cpu: aRoom,
+  memory: aRoom,
+  pods: fc.integer({ min: 0, max: 2 }),
+});
+const aNeed = fc.record({
+  cpu: aRoom,
+  memory: aRoom,
+  pods: fc.integer({ min: 0, max: 2 }),
+  coLocated: fc.boolean(),
+});
+
+describe('skipping claims without room', () => {
+  it('finds what asking every claim in order would find', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 150 }),
+        // Long enough to fill several blocks and empty most of them, which compacts a count.
+        fc.array(aStep, { minLength: 50, maxLength: 400, size: 'max' }),
+        fc.array(aNeed, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (count, steps, needs, refusing) => {
+          // Prepare
+          const claims = new ClaimsByLoad<FakeClaim>();
+          const all = Array.from({ length: count }, (_, i) => new FakeClaim(`h${i}`, room(6, 6)));
+          for (const claim of all) claims.add(claim);
+          // The order, kept naively: arrival at each count, moved claims at the back.
+          let order = [...all];
+          for (const step of steps) {
+            const claim = all[step.claim % count];
+            if (claim === undefined) continue;
+            claim.take({ ...room(step.cpu, step.memory, step.pods), efficientCpu: step.cpu - 1 });
+            claims.moved(claim);
+            order = [...order.filter((c) => c !== claim), claim];
+          }
+          const refused = new Set(refusing.map((i) => `h${i % count}`));
+          const sorted = [...order].sort((a, b) => a.load - b.load);
+
+          for (const pod of needs) {
+            // Act
+            const found = claims.find(pod, (claim) => !refused.has(claim.hostname));
+
+            // Assess
+            const expected = sorted.find((c) => hasRoom(c, pod) && !refused.has(c.hostname));
+            expect(found?.hostname).toBe(expected?.hostname);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
