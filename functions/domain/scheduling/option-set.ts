@@ -49,10 +49,6 @@ export interface Proposal {
   readonly remaining: number;
 }
 
-type Dimension = 'cpu' | 'memory' | 'pods';
-const DIMENSIONS: readonly Dimension[] = ['cpu', 'memory', 'pods'];
-const SORTED = { cpu: 'byCpu', memory: 'byMemory', pods: 'byPods' } as const;
-
 /**
  * Invariants (i is an option's index in template order, d a dimension; tested in
  * option-set.test.ts, the last against filtering from scratch):
@@ -82,12 +78,16 @@ export class OptionSet {
 
   constructor(index: OptionIndex, allowed?: (option: InstanceTypeOption) => boolean) {
     this.index = index;
-    this.alive =
-      allowed === undefined
-        ? new Uint8Array(index.options.length).fill(1)
-        : Uint8Array.from(index.options, (o) => (allowed(o) ? 1 : 0));
-    this.stamps = new Uint32Array(index.options.length);
-    this.count = this.alive.reduce((sum, a) => sum + a, 0);
+    const size = index.options.length;
+    this.alive = new Uint8Array(size);
+    this.count = 0;
+    for (let i = 0; i < size; i++) {
+      const option = index.options[i];
+      if (allowed !== undefined && (option === undefined || !allowed(option))) continue;
+      this.alive[i] = 1;
+      this.count++;
+    }
+    this.stamps = new Uint32Array(size);
     const last = index.options.length - 1;
     this.tops = [last, last, last];
     this.refreshCeilings();
@@ -138,35 +138,48 @@ export class OptionSet {
   }
 
   private refreshCeilings(): void {
-    DIMENSIONS.forEach((dimension, d) => {
-      const sorted = this.index[SORTED[dimension]];
+    for (let d = 0; d < 3; d++) {
+      const { sorted, values } = this.dimension(d);
       let top = this.tops[d] ?? -1;
       while (top >= 0 && this.alive[sorted[top] ?? 0] === 0) top--;
       this.tops[d] = top;
-      this.ceilingValues[d] = top < 0 ? -1 : (this.index[dimension][sorted[top] ?? 0] ?? 0);
-    });
+      this.ceilingValues[d] = top < 0 ? -1 : (values[sorted[top] ?? 0] ?? 0);
+    }
+  }
+
+  /** Dimension d (cpu, memory, pods): the options' amounts and their order by amount. */
+  private dimension(d: number): { readonly sorted: Uint32Array; readonly values: Float64Array } {
+    const { index } = this;
+    if (d === 0) return { sorted: index.byCpu, values: index.cpu };
+    if (d === 1) return { sorted: index.byMemory, values: index.memory };
+    return { sorted: index.byPods, values: index.pods };
   }
 
   /** What a new total (and an optional extra test) would remove, without changing anything. */
   propose(total: CoreRequests, keep?: (index: number) => boolean): Proposal {
     this.epoch++;
     const removed: number[] = [];
-    const cursors: [number, number, number] = [0, 0, 0];
-    DIMENSIONS.forEach((dimension, d) => {
-      const sorted = this.index[SORTED[dimension]];
-      const values = this.index[dimension];
-      let cursor = this.cursors[d] ?? 0;
-      while (cursor < sorted.length && (values[sorted[cursor] ?? 0] ?? 0) < total[dimension]) {
-        this.mark(sorted[cursor] ?? 0, removed);
-        cursor++;
-      }
-      cursors[d] = cursor;
-    });
+    const cursors: [number, number, number] = [
+      this.advance(0, total.cpu, removed),
+      this.advance(1, total.memory, removed),
+      this.advance(2, total.pods, removed),
+    ];
     if (keep !== undefined) {
       for (let i = 0; i < this.alive.length; i++)
         if (this.alive[i] === 1 && !keep(i)) this.mark(i, removed);
     }
     return { removed, cursors, remaining: this.count - removed.length };
+  }
+
+  /** Marks the options too small in dimension d for `amount`; returns where its cursor would move. */
+  private advance(d: number, amount: number, removed: number[]): number {
+    const { sorted, values } = this.dimension(d);
+    let cursor = this.cursors[d] ?? 0;
+    while (cursor < sorted.length && (values[sorted[cursor] ?? 0] ?? 0) < amount) {
+      this.mark(sorted[cursor] ?? 0, removed);
+      cursor++;
+    }
+    return cursor;
   }
 
   accept(proposal: Proposal): void {
