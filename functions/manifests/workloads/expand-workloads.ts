@@ -49,10 +49,13 @@ export function expandWorkloads(
   documents: readonly ManifestDocument[],
   suffix: NameSuffix = countingSuffixes(),
 ): ExpandedWorkload[] {
+  const workloads = documents.filter((d) => WORKLOADS.has(`${d.apiVersion}/${d.kind}`));
+  // A dump of pods holds no workload: indexing its pods would be all the work, for nothing.
+  if (workloads.length === 0) return [];
   const index = clusterIndex(documents);
-  const deployments = deploymentsIn(documents);
+  const deployments = deploymentsIn(workloads);
   const out: ExpandedWorkload[] = [];
-  for (const document of documents) {
+  for (const document of workloads) {
     const expand = WORKLOADS.get(`${document.apiVersion}/${document.kind}`);
     if (expand === undefined || managedByDeployment(document, deployments)) continue;
     try {
