@@ -20,7 +20,6 @@ export interface ClaimRoom {
 }
 
 export interface LoadedClaim {
-  readonly hostname: string;
   /** How many pods the claim holds: its place in the order. */
   readonly load: number;
   /** Changes only when the claim takes a pod, which `moved` is told of. */
@@ -119,11 +118,9 @@ export class ClaimsByLoad<T extends LoadedClaim> {
   readonly all: T[] = [];
   private readonly buckets: Bucket<T>[] = [];
   private readonly places = new Map<T, Place>();
-  private readonly byHostname = new Map<string, T>();
 
   add(claim: T): void {
     this.all.push(claim);
-    this.byHostname.set(claim.hostname, claim);
     this.arrive(claim);
   }
 
@@ -145,18 +142,6 @@ export class ClaimsByLoad<T extends LoadedClaim> {
       if (found !== undefined) return found;
     }
     return undefined;
-  }
-
-  /** The first claim in order, among those with the given hostnames, that `accepts` the pod. */
-  findAmong(hostnames: Iterable<string>, accepts: (claim: T) => boolean): T | undefined {
-    const candidates: { claim: T; place: Place }[] = [];
-    for (const hostname of hostnames) {
-      const claim = this.byHostname.get(hostname);
-      const place = claim === undefined ? undefined : this.places.get(claim);
-      if (claim !== undefined && place !== undefined) candidates.push({ claim, place });
-    }
-    candidates.sort((a, b) => a.place.load - b.place.load || a.place.slot - b.place.slot);
-    return candidates.find(({ claim }) => accepts(claim))?.claim;
   }
 
   private arrive(claim: T): void {

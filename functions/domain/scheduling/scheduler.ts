@@ -16,7 +16,7 @@ import { NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
-import type { Topology } from './topology/topology.ts';
+import { allowsRestricted, type Topology } from './topology/topology.ts';
 import { isUnfit, limitUnfit, type Unfit, unfit } from './unfit.ts';
 
 export interface SchedulerInput {
@@ -52,9 +52,10 @@ export interface SchedulerResult {
 
 /**
  * Offers the pod to new claims, fewest pods first; returns the claim that took it. Claims without
- * room for it, or (for a pod a hostname affinity confines) on other hosts, are not asked: they
- * would refuse it before anything else. The limits have their say on a claim growing: first
- * cheaply, then on the placement itself.
+ * room for it, on other hosts than a hostname affinity confines it to, or in none of the domains
+ * its topology allows it now are turned away before the full placement is worked out: they
+ * would refuse it anyway. The limits have their say on a claim growing: first cheaply, then on
+ * the placement itself.
  */
 function firstAccepting(
   claims: ClaimsByLoad<NewNodeClaim>,
@@ -63,17 +64,19 @@ function firstAccepting(
   limits: LimitedOptions,
 ): NewNodeClaim | undefined {
   const constrainsHostname = pod.requirements.strict.has(Label.hostname);
+  const hosts = topology.confinedHosts(pod.pod, constrainsHostname);
+  const restrictions = topology.restrictions(pod.pod, pod.requirements.strict);
   let placement: Placement | undefined;
   const accepts = (claim: NewNodeClaim): boolean => {
+    if (hosts !== undefined && !hosts.has(claim.hostname)) return false;
+    if (!allowsRestricted(restrictions, claim.requirements, pod.requirements.all)) return false;
     if (!mayOffer(claim, pod, topology, limits, constrainsHostname)) return false;
     const answer = claim.canAdd(pod, topology);
     if (isUnfit(answer) || !limits.admits(claim, answer)) return false;
     placement = answer;
     return true;
   };
-  const hosts = topology.confinedHosts(pod.pod, constrainsHostname);
-  const need = { ...pod.core, coLocated: pod.coLocated };
-  const claim = hosts === undefined ? claims.find(need, accepts) : claims.findAmong(hosts, accepts);
+  const claim = claims.find({ ...pod.core, coLocated: pod.coLocated }, accepts);
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);

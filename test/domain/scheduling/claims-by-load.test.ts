@@ -93,27 +93,6 @@ describe('the order new claims are offered a pod in', () => {
     expect(coLocated?.hostname).toBe('full');
     expect(asked).toEqual(['roomy', 'full']);
   });
-
-  it('asks only the claims on the hosts given, in the same order', () => {
-    // Prepare
-    const claims = new ClaimsByLoad<FakeClaim>();
-    const hosts = ['h1', 'h2', 'h3', 'h4'].map((h) => new FakeClaim(h, room(1000, 1000)));
-    for (const claim of hosts) claims.add(claim);
-    const [h1] = hosts;
-    h1?.take(room(1000, 1000));
-    if (h1 !== undefined) claims.moved(h1);
-    const asked: string[] = [];
-
-    // Act
-    const found = claims.findAmong(['h1', 'h3', 'elsewhere'], (claim) => {
-      asked.push(claim.hostname);
-      return claim.hostname === 'h1';
-    });
-
-    // Assess
-    expect(found?.hostname).toBe('h1');
-    expect(asked).toEqual(['h3', 'h1']);
-  });
 });
 
 interface Step {

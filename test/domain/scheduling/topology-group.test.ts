@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Label } from '../../../functions/domain/labels.ts';
 import {
+  has,
+  intersect,
+  isEmpty,
   operatorOf,
   type Requirement,
   requirement,
@@ -249,5 +253,52 @@ describe('the domains a group knows', () => {
 
     // Assess
     expect(answers).toEqual([true, false, false]);
+  });
+});
+
+const aZone = fc.constantFrom('a', 'b', 'c', 'd');
+const aZoneRequirement = fc.oneof(
+  fc.constant(ANY_ZONE),
+  fc.uniqueArray(aZone, { maxLength: 4 }).map((values) => zones(...values)),
+  fc
+    .uniqueArray(aZone, { minLength: 1, maxLength: 2 })
+    .map((values) => requirement(Label.zone, 'NotIn', values)),
+);
+
+describe('the domains a pod could take now', () => {
+  it('are the ones a node must allow for `next` to leave it any', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<TopologyType>('spread', 'affinity', 'antiAffinity'),
+        fc.dictionary(aZone, fc.integer({ min: 0, max: 3 })),
+        fc.integer({ min: 1, max: 2 }),
+        fc.boolean(),
+        aZoneRequirement,
+        aZoneRequirement,
+        (type, counts, maxSkew, selfSelecting, podDomains, nodeDomains) => {
+          // Prepare
+          const group = aGroup(type, counts, type === 'spread' ? { maxSkew } : {});
+
+          // Act
+          const eligible = group.eligibleDomains(selfSelecting, podDomains) ?? [];
+          const next = intersect(nodeDomains, group.next(selfSelecting, podDomains, nodeDomains));
+
+          // Assess
+          expect(eligible.some((d) => has(nodeDomains, d))).toBe(!isEmpty(next));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('are not known for a hostname group, whose new nodes are named later', () => {
+    // Prepare
+    const group = aGroup('antiAffinity', { 'node-a': 1 }, { key: Label.hostname });
+
+    // Act
+    const eligible = group.eligibleDomains(true, requirement(Label.hostname, 'Exists'));
+
+    // Assess
+    expect(eligible).toBeUndefined();
   });
 });

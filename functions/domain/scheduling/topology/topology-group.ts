@@ -81,6 +81,29 @@ export class TopologyGroup {
     return this.occupied;
   }
 
+  /**
+   * The known domains a pod could take under this group now, on whichever node: `next` finds
+   * none on a node that allows none of them, and the placement fails. Undefined for hostname
+   * groups, whose new nodes' domains are not known yet.
+   */
+  eligibleDomains(selfSelecting: boolean, podDomains: Requirement): readonly string[] | undefined {
+    if (this.spec.key === Label.hostname) return undefined;
+    const count = (d: string) => this.counts.get(d) ?? 0;
+    switch (this.spec.type) {
+      case 'spread': {
+        const least = this.minCount(podDomains) - (selfSelecting ? 1 : 0);
+        return this.sorted().filter((d) => count(d) - least <= this.spec.maxSkew);
+      }
+      case 'affinity':
+        if (this.anyOccupied(podDomains) || !selfSelecting) {
+          return this.sorted().filter((d) => count(d) > 0 && has(podDomains, d));
+        }
+        return this.sorted().filter((d) => has(podDomains, d));
+      case 'antiAffinity':
+        return this.sorted().filter((d) => count(d) === 0 && has(podDomains, d));
+    }
+  }
+
   /** The domains a pod may take on a node whose requirements allow `nodeDomains`. */
   next(selfSelecting: boolean, podDomains: Requirement, nodeDomains: Requirement): Requirement {
     switch (this.spec.type) {

@@ -9,6 +9,7 @@ import type { Labels } from '../../label-selector.ts';
 import { Label } from '../../labels.ts';
 import { isTerminal, type Pod } from '../../pod.ts';
 import {
+  has,
   intersect,
   isEmpty,
   type Requirement,
@@ -26,6 +27,30 @@ import {
   ownedGroupSpecs,
 } from './topology-groups-of.ts';
 import type { TopologyUniverse } from './universe.ts';
+
+/** The domains of one key a pod could take now (TopologyGroup.eligibleDomains). */
+export interface DomainRestriction {
+  readonly key: string;
+  readonly domains: readonly string[];
+}
+
+/**
+ * Whether a node allows, for each restriction, a domain the pod allows too. When it does not,
+ * `addRequirements` refuses the node for the pod: a cheap test to ask first.
+ */
+export function allowsRestricted(
+  restrictions: readonly DomainRestriction[],
+  nodeRequirements: Requirements,
+  podRequirements: Requirements,
+): boolean {
+  return restrictions.every(({ key, domains }) => {
+    const node = nodeRequirements.get(key);
+    const pod = podRequirements.get(key);
+    return domains.some(
+      (d) => (node === undefined || has(node, d)) && (pod === undefined || has(pod, d)),
+    );
+  });
+}
 
 /** A node that already runs pods: where they count. */
 export interface PlacedNode {
@@ -147,6 +172,19 @@ export class Topology {
       if (hosts === undefined || occupied.size < hosts.size) hosts = occupied;
     }
     return hosts;
+  }
+
+  /**
+   * For each constraint on the pod over a key other than hostname, the domains it could take now
+   * under its strict requirements; valid until the next placement is recorded.
+   */
+  restrictions(pod: Pod, podRequirements: Requirements): DomainRestriction[] {
+    const out: DomainRestriction[] = [];
+    for (const { group, selfSelecting } of this.matching(pod)) {
+      const domains = group.eligibleDomains(selfSelecting, get(podRequirements, group.key));
+      if (domains !== undefined) out.push({ key: group.key, domains });
+    }
+    return out;
   }
 
   /** Makes a new domain (a new node's hostname) known to every group over that key. */
