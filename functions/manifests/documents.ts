@@ -14,10 +14,9 @@ import {
 import type { FieldPath } from './field-path.ts';
 import { readJsonDocuments } from './json-documents.ts';
 import { ManifestError } from './manifest-error.ts';
+import { isObjectFields, type ObjectFields } from './object-fields.ts';
 import type { RawDocument } from './raw-document.ts';
 import { readYamlDocuments } from './yaml-documents.ts';
-
-export type ObjectFields = Readonly<Record<string, unknown>>;
 
 export interface ManifestDocument {
   readonly object: ObjectFields;
@@ -53,10 +52,6 @@ export function readDocuments(text: string, file: string): ManifestDocument[] {
     if (document.value !== null) addObjects(objects, document, origin);
   }
   return objects;
-}
-
-export function isObjectFields(value: unknown): value is ObjectFields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isList(value: unknown): value is ObjectFields & { readonly items: unknown[] } {

@@ -7,7 +7,7 @@
  * controllers would create, less those the files already hold (workloads/expand-workloads.ts).
  */
 import type { ClusterSnapshot } from '../domain/cluster-snapshot.ts';
-import { isObjectFields, type ManifestDocument, readDocuments } from './documents.ts';
+import { type ManifestDocument, readDocuments } from './documents.ts';
 import { explainUnrenderedTemplate } from './helm-template.ts';
 import { mightMatter } from './ignored-kinds.ts';
 import { parseNodeClaim } from './karpenter/node-claim.ts';
@@ -29,6 +29,7 @@ import {
 } from './kubernetes/storage.ts';
 import { parseLocated } from './locate-error.ts';
 import { ManifestError } from './manifest-error.ts';
+import { isObjectFields } from './object-fields.ts';
 import { expandWorkloads } from './workloads/expand-workloads.ts';
 import { parseCreated } from './workloads/parse-created.ts';
 

@@ -5,9 +5,9 @@
  * modified; the result is a new object.
  */
 import type { z } from 'zod';
-import { isObjectFields } from '../documents.ts';
 import { describeIssue, describeValue } from '../issue-messages.ts';
 import { ManifestError } from '../manifest-error.ts';
+import { isObjectFields } from '../object-fields.ts';
 import { toManifestError } from '../to-manifest-error.ts';
 import { dropNulls } from './drop-nulls.ts';
 import { movedFieldHint } from './v1-moves.ts';

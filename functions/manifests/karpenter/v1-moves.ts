@@ -3,8 +3,9 @@
  * core `pkg/apis/v1/nodepool_conversion.go`). Files written for v1beta1 are still common in
  * samples and blogs; naming where a field went saves the reader a trip to the guide.
  */
-import { isObjectFields } from '../documents.ts';
+
 import { formatFieldPath } from '../field-path.ts';
+import { isObjectFields } from '../object-fields.ts';
 
 interface Move {
   readonly path: readonly string[];

@@ -6,8 +6,8 @@
  * `defined` drops it from the domain objects.
  */
 import { z } from 'zod';
-import { isObjectFields } from '../documents.ts';
 import { describeIssue, describeValue } from '../issue-messages.ts';
+import { isObjectFields } from '../object-fields.ts';
 import { toManifestError } from '../to-manifest-error.ts';
 
 export const text = z.string();
