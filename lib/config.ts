@@ -3,7 +3,7 @@
  * anything is built: a bad value stops `cdk synth` with the key, what was given and what was
  * expected, and no stack is produced. Keys are flat so each can be given on the command line.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLUSTER_LIMIT_NAMES } from '../functions/contract/cluster-limit-names.ts';
 
 /** CloudWatch Logs accepts only these retention periods. */

@@ -3,7 +3,7 @@
  * allowed. Passed to `safeParse` as the per-parse error map, so a message a schema sets itself
  * (a pattern, a cross-field rule) always wins over these.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 type RawIssue = z.core.$ZodRawIssue;
 

@@ -5,7 +5,7 @@
  * a single path is what a CLI or an API 4xx can point at. Unknown fields come first: a misspelt
  * key (`requirments`) is usually also why a required field looks missing.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ManifestError } from './manifest-error.ts';
 
 type Issue = z.core.$ZodIssue;

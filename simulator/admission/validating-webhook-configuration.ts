@@ -6,7 +6,7 @@
  * 30 seconds, an https URL without user, query or fragment, at most 64 match conditions with
  * unique qualified names, and webhook names of at least three segments, unique in the object.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME =

@@ -3,7 +3,7 @@
  * `{ "endpoint", "certificateAuthorityData", "token" }`. Errors name the secret and the field at
  * fault but never quote the secret's text, which holds a credential and ends up in logs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidConfigError } from '../../ports/errors.ts';
 import type { ClusterAccess } from './cluster-access.ts';
 

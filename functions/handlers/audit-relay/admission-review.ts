@@ -4,7 +4,7 @@
  * (Kubernetes API reference, "AdmissionReview v1"; k8s.io/api/admission/v1/types.go). Only the
  * fields the relay reads are checked; the rest of the request passes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdmissionRequest } from '../../domain/admission/admission-request.ts';
 
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;

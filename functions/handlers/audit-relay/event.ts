@@ -5,7 +5,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { CloudWatchLogsDecodeSchema as logsPayloadSchema } from '@aws-lambda-powertools/parser/schemas/cloudwatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AuditEvent } from '../../domain/audit/audit-event.ts';
 
 const auditEventSchema = z.looseObject({

@@ -4,7 +4,7 @@
  * `{"token": "…"}`, and during a rotation also the one it replaces, `"previousToken"`, so the
  * webhook configuration can move to the new URL while calls to the old one still count.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sameSecret } from './constant-time.ts';
 
 export interface WakeTokens {

@@ -5,7 +5,7 @@
  * and is left for the queue's redrive policy to put in the dead-letter queue, unchanged.
  */
 import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const wakeMessage = z.object({
   source: z.enum(['admission', 'audit', 'interruption', 'schedule', 'api', 'controller']),

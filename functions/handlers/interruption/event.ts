@@ -5,7 +5,7 @@
  * read as the bare id. State-change samples in AWS's documentation omit `version`, so it is not
  * required.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type InterruptionMessage,
   instanceIdOf,

@@ -2,7 +2,7 @@
  * AMI aliases (`al2023@latest`, `bottlerocket@v1.20.4`): EKS-optimized AMIs by family and
  * version. The family also implies the AMI family when `amiFamily` is left out.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ALIAS_FAMILIES, aliasFamily } from '../../domain/node-class.ts';
 
 const ALIAS = /^[a-zA-Z0-9]+@.+$/;

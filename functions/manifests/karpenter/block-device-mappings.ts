@@ -3,7 +3,7 @@
  * node's ephemeral-storage capacity, so sizes are checked as the CRD checks them: whole `Gi`, `G`,
  * `Ti` or `T` up to the EBS maximum (aws: pkg/apis/v1/ec2nodeclass.go `BlockDevice`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatted } from './fields.ts';
 
 /** The largest EBS volume (64 TB) in each unit the CRD accepts. */

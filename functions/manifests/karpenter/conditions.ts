@@ -3,7 +3,7 @@
  * status, so fields beyond the known ones are carried rather than rejected; `reason` and
  * `message` are optional because the Karpenter docs' own examples leave them out.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonNegativeInt, timestamp } from './fields.ts';
 
 export const condition = z.looseObject({

@@ -3,7 +3,7 @@
  * `{consolidateAfter: 0s}`, then the policy defaults to WhenEmptyOrUnderutilized and the budgets
  * to one `10%` budget (core: pkg/apis/v1/nodepool.go).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeValue } from '../issue-messages.ts';
 import { durationOrNever, patterned } from './fields.ts';
 import { BUDGET_DURATION, CRON_SCHEDULE, NODE_COUNT } from './formats.ts';

@@ -1,5 +1,5 @@
 /** Field schemas shared by the Karpenter documents: patterned strings, quantities, maps. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseUnits, QuantityError } from '../../domain/quantity.ts';
 import { describeValue } from '../issue-messages.ts';
 import {

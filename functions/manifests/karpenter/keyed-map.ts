@@ -1,5 +1,5 @@
 /** A map whose keys come from a closed set, as the kubelet's reserved and eviction maps are. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `values` for each key; a key outside `allowed` is reported with the keys that are allowed. */
 export function keyedMap<V extends z.ZodType>(

@@ -3,7 +3,7 @@
  * (reserved resources, eviction thresholds, pod density) and a few passed to the kubelet
  * (aws: pkg/apis/v1/ec2nodeclass.go `KubeletConfiguration` and its CEL rules).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isQuantity } from '../../domain/quantity.ts';
 import { formatted, nonNegativeInt, patterned } from './fields.ts';
 import { GO_DURATION, isEvictionThreshold } from './formats.ts';

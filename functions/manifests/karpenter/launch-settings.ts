@@ -2,7 +2,7 @@
  * EC2NodeClass settings passed through to the launch template: instance metadata (IMDS) with its
  * secure defaults, CPU options, network interfaces and connection tracking.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonNegativeInt } from './fields.ts';
 import { notSupportedYetMessage } from './not-supported-yet.ts';
 

@@ -3,7 +3,7 @@
  * these, so the requirements may name `karpenter.sh/nodepool` (every claim carries its pool) but
  * must otherwise obey the same rules as a NodePool's (core: pkg/apis/v1/nodeclaim.go).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NodeClaim } from '../../domain/node-claim.ts';
 import type { Assignable } from './assignable.ts';
 import { conditions } from './conditions.ts';

@@ -1,5 +1,5 @@
 /** NodeClassReference: all three fields required and non-empty in v1 (core: nodeclaim.go). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonEmpty } from './fields.ts';
 
 export const nodeClassRef = z.strictObject({

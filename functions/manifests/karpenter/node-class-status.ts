@@ -4,7 +4,7 @@
  * (aws: pkg/apis/v1/ec2nodeclass_status.go). Karpenter writes it, so fields are typed but not
  * held to spec-side patterns, and fields from newer releases are carried.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { conditions } from './conditions.ts';
 import { timestamp } from './fields.ts';
 import { resolvedRequirement } from './requirements.ts';

@@ -3,7 +3,7 @@
  * what it owns may not be overridden, or it would lose track of its instances
  * (aws: pkg/apis/v1/ec2nodeclass.go `Tags` CEL rules).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const RESTRICTED_TAGS = [
   'eks:eks-cluster-name',

@@ -3,7 +3,7 @@
  * `kubectl get ec2nodeclasses -o yaml` prints it, with the CRD's validation and defaults
  * (aws: pkg/apis/v1/ec2nodeclass.go, ec2nodeclass_status.go; the generated CRD's CEL rules).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AmiFamily, aliasFamily, type EC2NodeClass } from '../../domain/node-class.ts';
 import type { Assignable } from './assignable.ts';
 import { blockDeviceMappings } from './block-device-mappings.ts';

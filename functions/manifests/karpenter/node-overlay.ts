@@ -3,7 +3,7 @@
  * pkg/apis/v1alpha1/nodeoverlay.go and nodeoverlay_validation.go): requirements on well-known
  * and NodePool labels, one of `price` and `priceAdjustment`, capacity for extended resources only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NodeOverlay } from '../../domain/overlays/node-overlay.ts';
 import { OPERATORS } from '../../domain/requirements/requirement.ts';
 import { ResourceName } from '../../domain/resources.ts';

@@ -3,7 +3,7 @@
  * `kubectl get nodepools -o yaml` prints it, with Karpenter's CRD validation and defaults
  * (core: pkg/apis/v1/nodepool.go, nodepool_validation.go; the generated CRD's CEL rules).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NodePool } from '../../domain/node-pool.ts';
 import type { Assignable } from './assignable.ts';
 import { conditions } from './conditions.ts';

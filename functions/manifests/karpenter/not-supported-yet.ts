@@ -3,7 +3,7 @@
  * would (so a bad value is named as such), then refused: a setting silently dropped would launch
  * nodes unlike the ones the document asks for.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** The refusal's wording; `path` in Kubernetes notation, e.g. `spec.placementGroupSelector`. */
 export function notSupportedYetMessage(path: string, why: string): string {

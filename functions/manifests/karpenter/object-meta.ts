@@ -3,7 +3,7 @@
  * (and anything a newer apiserver adds) is carried unchanged, since metadata is the apiserver's
  * to define, not Karpenter's.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dnsSubdomain, nonNegativeInt, stringMap, timestamp } from './fields.ts';
 
 const ownerReference = z.looseObject({

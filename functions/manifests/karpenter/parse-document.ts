@@ -4,7 +4,7 @@
  * fields, then the schema validates the rest and fills in the CRD defaults. The input is never
  * modified; the result is a new object.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeIssue, describeValue } from '../issue-messages.ts';
 import { ManifestError } from '../manifest-error.ts';
 import { isObjectFields } from '../object-fields.ts';

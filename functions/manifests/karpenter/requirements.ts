@@ -2,7 +2,7 @@
  * NodeSelectorRequirementWithMinValues and the rules Karpenter's CRDs put on it
  * (core: pkg/apis/v1/nodeclaim.go CEL rules, nodeclaim_validation.go `ValidateRequirement`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Label, normalizeLabelKey, restrictedLabelReason } from '../../domain/labels.ts';
 import { OPERATORS } from '../../domain/requirements/requirement.ts';
 import { labelValue, qualifiedName } from './fields.ts';

@@ -4,7 +4,7 @@
  * Karpenter's CEL `!self.all(...)` rules only fail when every term breaks them; the intent, and
  * what its documentation states, is per term, which is how they are checked here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkAlias } from './ami-alias.ts';
 import { nonEmpty, patterned } from './fields.ts';
 

@@ -2,7 +2,7 @@
  * core/v1 Taint as Karpenter's CRDs restrict it, and the rule that a key/effect pair appears
  * once across `taints` and `startupTaints` (core: nodeclaim_validation.go `validateTaints`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeValue } from '../issue-messages.ts';
 import { qualifiedName, timestamp } from './fields.ts';
 import { isQualifiedName } from './formats.ts';

@@ -3,7 +3,7 @@
  * Node. Labels also become requirements, so the same restricted domains apply, and
  * `karpenter.sh/nodepool` is Karpenter's to set (core: nodepool_validation.go `validateLabels`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { labelValue, stringMap } from './fields.ts';
 import { isQualifiedName } from './formats.ts';
 import { restrictedKeyReason } from './requirements.ts';

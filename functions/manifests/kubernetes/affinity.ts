@@ -1,5 +1,5 @@
 /** Pod affinity, anti-affinity and node affinity, mapped intact (every field the API defines for them). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Affinity, NodeAffinity, PodAffinity, PodAffinityTerm } from '../../domain/pod.ts';
 import { defined, integer, listOf, optional, text } from './schema.ts';
 import { labelSelector, nodeSelector, nodeSelectorTerm } from './selectors.ts';

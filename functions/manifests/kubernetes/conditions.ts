@@ -1,5 +1,5 @@
 /** Status conditions (`{type, status, reason, lastTransitionTime}`), as Pods and Nodes report them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { listOrEmpty, optional, text, timestamp } from './schema.ts';
 
 export const conditions = listOrEmpty(

@@ -1,5 +1,5 @@
 /** Containers as the scheduler sees them: name, resource requests and host ports. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Container, ContainerPort } from '../../domain/pod.ts';
 import { requests } from './resource-list.ts';
 import { defined, integer, listOf, oneOf, optional, text } from './schema.ts';

@@ -1,5 +1,5 @@
 /** An apps/v1 DaemonSet object as a domain DaemonSet: its pod template. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DaemonSet } from '../../domain/daemon-set.ts';
 import { DEFAULT_NAMESPACE, objectMeta, templateMeta } from './metadata.ts';
 import { EMPTY_POD_SPEC, podSpec } from './pod-spec.ts';

@@ -1,5 +1,5 @@
 /** The ObjectMeta fields the mappers use: identity, labels, ownership and deletion. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Labels } from '../../domain/label-selector.ts';
 import { defined, flag, listOf, optional, stringMap, text, timestamp } from './schema.ts';
 

@@ -1,5 +1,5 @@
 /** Reads a core/v1 Namespace for its labels (pod affinity terms select namespaces by label). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Namespace } from '../../domain/namespace.ts';
 import { objectMeta } from './metadata.ts';
 import { readWith } from './schema.ts';

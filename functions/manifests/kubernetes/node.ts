@@ -1,5 +1,5 @@
 /** A core/v1 Node object as a domain Node. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Node, NodeCondition } from '../../domain/node.ts';
 import { EMPTY } from '../../domain/resources.ts';
 import { type Condition, conditions } from './conditions.ts';

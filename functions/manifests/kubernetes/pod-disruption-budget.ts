@@ -2,7 +2,7 @@
  * A policy/v1 PodDisruptionBudget object as a domain PodDisruptionBudget: what the controller
  * reads from the API server and `nodesmith disruption` reads from a kubectl dump.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PodDisruptionBudget } from '../../domain/pod-disruption-budget.ts';
 import { describeValue } from '../issue-messages.ts';
 import { DEFAULT_NAMESPACE, objectMeta } from './metadata.ts';

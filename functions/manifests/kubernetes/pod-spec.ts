@@ -1,5 +1,5 @@
 /** A PodSpec (of a Pod or a DaemonSet's template), reduced to what placement depends on. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PodSpec } from '../../domain/pod.ts';
 import { affinity } from './affinity.ts';
 import { container, initContainer } from './containers.ts';

@@ -1,5 +1,5 @@
 /** A pod's volumes, as far as they bind it to storage: claims and generic ephemeral volumes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PodVolume } from '../../domain/pod.ts';
 import { defined, optional, text } from './schema.ts';
 

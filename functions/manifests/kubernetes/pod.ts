@@ -1,5 +1,5 @@
 /** A core/v1 Pod object (YAML, JSON, or a `@kubernetes/client-node` V1Pod) as a domain Pod. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Pod } from '../../domain/pod.ts';
 import { type Condition, conditions } from './conditions.ts';
 import { DEFAULT_NAMESPACE, objectMeta } from './metadata.ts';

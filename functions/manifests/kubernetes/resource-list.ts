@@ -3,7 +3,7 @@
  * A malformed quantity is reported at its own field, e.g.
  * `spec.containers[1].resources.requests.memory: quantity "5 Gi" is not a valid Kubernetes quantity`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { QuantityError } from '../../domain/quantity.ts';
 import { EMPTY, parseResource, ResourceName, type Resources } from '../../domain/resources.ts';
 import { describeValue } from '../issue-messages.ts';

@@ -1,5 +1,5 @@
 /** A node.k8s.io/v1 RuntimeClass: the pod overhead it adds and the nodes it schedules onto. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RuntimeClass } from '../../domain/volumes.ts';
 import { objectMeta } from './metadata.ts';
 import { quantities } from './resource-list.ts';

@@ -4,7 +4,7 @@
  * A PUT sends the whole Scale; a PATCH (as `kubectl scale` sends it) a merge patch holding
  * `spec.replicas`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonNegativeInt } from '../karpenter/fields.ts';
 import { parseDocument } from '../karpenter/parse-document.ts';
 import { toManifestError } from '../to-manifest-error.ts';

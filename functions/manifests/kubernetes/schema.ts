@@ -5,7 +5,7 @@
  * copied. As in the API server, `null` counts as absent: every optional field accepts it, and
  * `defined` drops it from the domain objects.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssue, describeValue } from '../issue-messages.ts';
 import { isObjectFields } from '../object-fields.ts';
 import { toManifestError } from '../to-manifest-error.ts';

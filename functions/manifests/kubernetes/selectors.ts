@@ -1,5 +1,5 @@
 /** Label selectors and node selector terms, checked and mapped field for field. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LabelSelector } from '../../domain/label-selector.ts';
 import type { NodeSelectorTerm } from '../../domain/pod.ts';
 import { defined, listOf, listOrEmpty, oneOf, optional, stringMap, text } from './schema.ts';

@@ -1,5 +1,5 @@
 /** PersistentVolumeClaims, PersistentVolumes and StorageClasses: what ties a pod's volumes to zones. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   PersistentVolume,
   PersistentVolumeClaim,

@@ -1,5 +1,5 @@
 /** Node taints and pod tolerations. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Taint, TaintEffect, Toleration } from '../../domain/taints.ts';
 import { defined, integer, oneOf, optional, text } from './schema.ts';
 

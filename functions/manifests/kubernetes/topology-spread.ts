@@ -1,5 +1,5 @@
 /** Topology spread constraints, with the enumerations the API server enforces. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TopologySpreadConstraint } from '../../domain/pod.ts';
 import { defined, integer, listOf, oneOf, optional, text } from './schema.ts';
 import { labelSelector } from './selectors.ts';

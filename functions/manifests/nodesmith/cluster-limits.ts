@@ -11,7 +11,7 @@
  * A key that is neither a known limit nor an extended resource (`vendor.com/name`) is refused,
  * so a misspelt limit is never silently ignored.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLUSTER_LIMIT_NAMES } from '../../contract/cluster-limit-names.ts';
 import {
   CLUSTER_LIMITS_NAME,

@@ -5,7 +5,7 @@
  * release adds fails the first check until a sample sets it and the reader decides on it.
  */
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   nodeClaimSchema,
   parseNodeClaim,

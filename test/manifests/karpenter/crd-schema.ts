@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of an OpenAPI v3 (or JSON) schema that name fields. */
 export interface FieldSchema {
