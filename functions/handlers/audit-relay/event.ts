@@ -4,7 +4,6 @@
  * Event. Only the fields the relay reads are checked; the rest of each document passes.
  */
 import { gunzipSync } from 'node:zlib';
-import { CloudWatchLogsDecodeSchema as logsPayloadSchema } from '@aws-lambda-powertools/parser/schemas/cloudwatch';
 import * as z from 'zod';
 import type { AuditEvent } from '../../domain/audit/audit-event.ts';
 
@@ -64,6 +63,22 @@ export function parseAuditLine(line: string): AuditEvent {
   if (!parsed.success) throw new Error(firstIssue(parsed.error));
   return toAuditEvent(parsed.data);
 }
+
+/**
+ * The gunzipped batch, as Powertools' CloudWatchLogsDecodeSchema checks it: written out, since
+ * that module imports zod's `z` namespace, which brings every locale of zod into the bundle
+ * (aws-lambda-powertools-typescript, packages/parser/src/schemas/cloudwatch.ts).
+ */
+const logsPayloadSchema = z.object({
+  messageType: z.string(),
+  owner: z.string(),
+  logGroup: z.string(),
+  logStream: z.string(),
+  subscriptionFilters: z.array(z.string()),
+  logEvents: z
+    .array(z.object({ id: z.string(), timestamp: z.number(), message: z.string() }))
+    .nonempty(),
+});
 
 export type LogsPayload = z.output<typeof logsPayloadSchema>;
 

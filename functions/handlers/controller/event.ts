@@ -4,7 +4,6 @@
  * delivers its tick as a message of its own; anything that is not a wake cannot be processed
  * and is left for the queue's redrive policy to put in the dead-letter queue, unchanged.
  */
-import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
 import * as z from 'zod';
 
 export const wakeMessage = z.object({
@@ -14,8 +13,27 @@ export const wakeMessage = z.object({
 
 export type WakeMessage = z.output<typeof wakeMessage>;
 
-// One record body at a time, not SqsEnvelope: a bad record must fail alone (Powertools batch).
-const wakeBody = JSONStringified(wakeMessage);
+/**
+ * One record body at a time, not SqsEnvelope: a bad record must fail alone (Powertools batch).
+ * Powertools' JSONStringified, written out: its module imports zod's `z` namespace, which
+ * brings every locale of zod into the bundle (aws-lambda-powertools-typescript,
+ * packages/parser/src/helpers/index.ts).
+ */
+const wakeBody = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Invalid JSON - ${(err as Error).message}`,
+        continue: false,
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(wakeMessage);
 
 /** The message body as a wake, or an error naming what is wrong with it. */
 export function parseWake(body: string): WakeMessage {
