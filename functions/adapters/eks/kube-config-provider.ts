@@ -25,6 +25,9 @@ function sameAccess(a: ClusterAccess, b: ClusterAccess): boolean {
   );
 }
 
+/** What a function asks for its KubeConfig, however the source is made. */
+export type KubeConfigs = Pick<KubeConfigProvider, 'current'>;
+
 export class KubeConfigProvider {
   readonly #source: ClusterAccessSource;
   readonly #options: KubeConfigOptions;

@@ -4,6 +4,8 @@
  * and the way to the cluster, with the kubeconfig secret it names (a self-managed cluster) or else
  * on EKS as the function's role. On EKS the cluster's description is made here and handed out, so
  * the controller's launch settings read the same one as its kubeconfig: one DescribeCluster.
+ * client-node, the largest part of each bundle, loads with the first KubeConfig asked for, not at
+ * import (docs/design.md §7.1): an invocation that never reaches the cluster never compiles it.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EKSClient } from '@aws-sdk/client-eks';
@@ -13,9 +15,9 @@ import { Variable } from '../../contract/environment.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { makeDynamoDbStateStore } from '../dynamodb/dynamodb-state-store.ts';
-import { deployedKubeConfigs } from '../eks/deployed-kube-configs.ts';
+import type { DeployedClusterOptions } from '../eks/deployed-kube-configs.ts';
 import { EksClusterDescription } from '../eks/eks-cluster-description.ts';
-import type { KubeConfigProvider } from '../eks/kube-config-provider.ts';
+import type { KubeConfigs } from '../eks/kube-config-provider.ts';
 import { SqsWaker } from '../sqs/sqs-waker.ts';
 import type { FunctionEnvironment } from './function-environment.ts';
 
@@ -25,9 +27,22 @@ export interface ClusterFunction {
   readonly now: () => Date;
   readonly state: StateStore;
   readonly waker: Waker;
-  readonly kubeConfigs: KubeConfigProvider;
+  readonly kubeConfigs: KubeConfigs;
   /** An EKS cluster's description; absent for a self-managed cluster. */
   readonly description: EksClusterDescription | undefined;
+}
+
+/** The kubeconfig source as deployed, made with the first `current()`. */
+function deployedOnFirstUse(options: DeployedClusterOptions): KubeConfigs {
+  let made: Promise<KubeConfigs> | undefined;
+  return {
+    async current() {
+      made ??= import('../eks/deployed-kube-configs.ts').then(({ deployedKubeConfigs }) =>
+        deployedKubeConfigs(options),
+      );
+      return (await made).current();
+    },
+  };
 }
 
 export function startClusterFunction(env: FunctionEnvironment): ClusterFunction {
@@ -44,11 +59,11 @@ export function startClusterFunction(env: FunctionEnvironment): ClusterFunction 
   });
   const waker = new SqsWaker(new SQSClient({ region }), env.required(Variable.workQueueUrl));
   if (clusterSecretArn !== undefined) {
-    const kubeConfigs = deployedKubeConfigs({ region, clusterName, clusterSecretArn, now });
+    const kubeConfigs = deployedOnFirstUse({ region, clusterName, clusterSecretArn, now });
     return { region, clusterName, now, state, waker, kubeConfigs, description: undefined };
   }
   const eks = new EKSClient({ region });
   const description = new EksClusterDescription({ eks, clusterName, now });
-  const kubeConfigs = deployedKubeConfigs({ region, clusterName, now, eks, description });
+  const kubeConfigs = deployedOnFirstUse({ region, clusterName, now, eks, description });
   return { region, clusterName, now, state, waker, kubeConfigs, description };
 }

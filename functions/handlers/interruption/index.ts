@@ -6,7 +6,6 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import type { Cluster } from '../../ports/cluster.ts';
@@ -22,11 +21,17 @@ const { now, state, waker, kubeConfigs } = startClusterFunction(
 
 const clusters = new WeakMap<KubeConfig, Cluster>();
 
-/** The Cluster for the current KubeConfig, made again only when its token was renewed. */
+/**
+ * The Cluster for the current KubeConfig, made again only when its token was renewed. The
+ * Kubernetes adapter, with client-node, loads with the first taint or Event due.
+ */
 async function currentCluster(): Promise<Cluster> {
   const kubeConfig = await kubeConfigs.current();
   let cluster = clusters.get(kubeConfig);
   if (cluster === undefined) {
+    const { kubernetesClusterFrom } = await import(
+      '../../adapters/kubernetes/kubernetes-cluster.ts'
+    );
     cluster = kubernetesClusterFrom(kubeConfig);
     clusters.set(kubeConfig, cluster);
   }
