@@ -22,7 +22,6 @@ import {
   selfManagedClusterSettings,
 } from '../../adapters/eks/cluster-settings.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
-import { kubernetesClusterFrom } from '../../adapters/kubernetes/kubernetes-cluster.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import { Variable } from '../../contract/environment.ts';
@@ -133,8 +132,13 @@ function newClaimName(pool: string): string {
   return `${pool}-${suffix}`;
 }
 
-/** One pass; the lease it takes must outlive the `remainingMs` of this invocation. */
+/**
+ * One pass; the lease it takes must outlive the `remainingMs` of this invocation. The
+ * Kubernetes adapter, with client-node, loads with the first pass rather than at import
+ * (docs/design.md §7.1): the pass needs it all the same, and compiles it then.
+ */
 async function pass(holder: string, remainingMs: number): Promise<PassReport> {
+  const { kubernetesClusterFrom } = await import('../../adapters/kubernetes/kubernetes-cluster.ts');
   const report = await runControllerPass(
     {
       state,
