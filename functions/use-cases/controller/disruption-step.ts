@@ -42,7 +42,7 @@ import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { DISRUPTED_TAINT } from '../../domain/taints.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { Decision } from '../../ports/decisions.ts';
-import { cronSchedules } from '../disruption/cron-schedules.ts';
+import { budgetSchedules } from '../disruption/budget-schedules.ts';
 import type { ClaimIsolation } from './claim-isolation.ts';
 import { markClaimForDeletion } from './claim-marking.ts';
 import {
@@ -267,7 +267,7 @@ class DisruptionStep {
       ...input,
       networks: claimNetworks(claims),
       nowMs: this.#now().getTime(),
-      cron: cronSchedules,
+      cron: await budgetSchedules(input.nodePools),
       nominated: this.#context.nominated,
     });
   }
