@@ -39,7 +39,6 @@ import { fromInstance, fromInstanceStatus } from './mappers.ts';
 import { collect } from './pages.ts';
 import { clusterTagKey, launchTags, TagKey } from './tags.ts';
 import { bootstrapOptions } from './user-data/bootstrap-options.ts';
-import { userDataFor } from './user-data/user-data.ts';
 
 /**
  * DescribeInstanceStatus ANDs its filters, so each of these is a call of its own: impaired
@@ -239,9 +238,14 @@ export class Ec2InstanceProvider implements InstanceProvider {
     });
   }
 
-  /** One template per group: the same AMI, max pods and EFA interfaces give the same template. */
+  /**
+   * One template per group: the same AMI, max pods and EFA interfaces give the same template.
+   * The user data writers, with the YAML and TOML libraries, load with the first launch: a pass
+   * that launches nothing never compiles them (docs/design.md §7.1).
+   */
   async #ensureTemplates({ context, resolved, plan }: Launch): Promise<FleetTemplate[]> {
     const { cluster, launchTemplates } = this.#options;
+    const { userDataFor } = await import('./user-data/user-data.ts');
     const partition = context.labels[Label.placementGroupPartition];
     return Promise.all(
       plan.groups.map(async (group) => {
