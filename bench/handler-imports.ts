@@ -1,8 +1,9 @@
 /**
  * The cold-start budget of docs/design.md §7.1: each function's bundle, built with the options the
- * stack's NodejsFunction uses (lib/nodesmith-function.ts: ESM, minified, names kept, node22, the
- * `require` shim), its size, and the time a fresh Node.js process takes to import it — the part
- * of a cold start the code controls. Each import runs in its own process; the median of 5.
+ * stack's NodejsFunction uses (lib/function-bundling.ts: ESM, minified, names kept, node22, the
+ * `require` shim, the aliases), its size, and the time a fresh Node.js process takes to import
+ * it — the part of a cold start the code controls. Each import runs in its own process; the
+ * median of 5.
  *
  * What a function loads with `import()` on first use stays in the same bundle, compiled when it
  * is first needed. The last column is the import of a bundle that loads all of it at once: what
@@ -14,10 +15,8 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { FUNCTION_BUNDLING } from '../lib/function-bundling.ts';
 import { median } from './median.ts';
-
-const REQUIRE_SHIM =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** Each handler folder's bundle, and the functions of the stack built from it (lib/). */
 const BUNDLES = [
@@ -51,15 +50,12 @@ process.stdout.write(String(performance.now() - started));
 `;
 
 const OPTIONS: BuildOptions = {
+  ...FUNCTION_BUNDLING,
+  mainFields: [...FUNCTION_BUNDLING.mainFields],
+  banner: { js: FUNCTION_BUNDLING.banner },
   absWorkingDir: process.cwd(),
   bundle: true,
   platform: 'node',
-  target: 'node22',
-  format: 'esm',
-  minify: true,
-  keepNames: true,
-  mainFields: ['module', 'main'],
-  banner: { js: REQUIRE_SHIM },
   logLevel: 'error',
 };
 

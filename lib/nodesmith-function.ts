@@ -1,23 +1,36 @@
 /**
  * One of Nodesmith's functions as every one of them is built: bundled from its composition
- * root under functions/handlers by esbuild (ESM, minified with names kept for stack traces, with the `require` shim
- * that CommonJS dependencies need in an ES module), Node.js 22 on arm64, its own log group with
- * the deployment's retention, and an environment set only here.
+ * root under functions/handlers by esbuild with the options of function-bundling.ts (ESM,
+ * minified with names kept for stack traces, with the `require` shim that CommonJS dependencies
+ * need in an ES module), Node.js 22 on arm64, its own log group with the deployment's retention,
+ * and an environment set only here.
  */
 import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { FUNCTION_BUNDLING } from './function-bundling.ts';
 
-/** CommonJS dependencies (node-fetch, form-data) `require` Node built-ins; ESM has no `require`. */
 const VPC_ACCESS_POLICY = 'service-role/AWSLambdaVPCAccessExecutionRole';
 
-const REQUIRE_SHIM =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+/** function-bundling.ts's options as NodejsFunction takes them. */
+const BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: FUNCTION_BUNDLING.target,
+  minify: FUNCTION_BUNDLING.minify,
+  keepNames: FUNCTION_BUNDLING.keepNames,
+  banner: FUNCTION_BUNDLING.banner,
+  // The SDK versions the code was tested with, not whichever the runtime carries.
+  externalModules: [],
+  mainFields: [...FUNCTION_BUNDLING.mainFields],
+  esbuildArgs: {
+    '--alias': Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`),
+  },
+};
 
 /** The handler folders under functions/handlers. */
 export type HandlerFolder = 'audit-relay' | 'controller' | 'interruption' | 'api';
@@ -97,16 +110,7 @@ export class NodesmithFunction extends Construct {
       ...(props.vpc === undefined
         ? {}
         : { vpc: props.vpc, vpcSubnets: props.vpcSubnets, securityGroups: props.securityGroups }),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        keepNames: true,
-        banner: REQUIRE_SHIM,
-        // The SDK versions the code was tested with, not whichever the runtime carries.
-        externalModules: [],
-        mainFields: ['module', 'main'],
-      },
+      bundling: BUNDLING,
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
