@@ -60,7 +60,7 @@ export function limitsRoutes(deps: LimitsDependencies): Route[] {
       method: 'PUT',
       path: '/v1/limits',
       handler: async (event) => {
-        const { document, resourceVersion } = readDocument(
+        const { document, resourceVersion } = await readDocument(
           event,
           CLUSTER_LIMITS,
           CLUSTER_LIMITS_NAME,

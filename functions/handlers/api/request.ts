@@ -6,7 +6,6 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { NamedDocument } from '../../domain/state/stored-document.ts';
-import { readDocuments } from '../../manifests/documents.ts';
 import { parseLocated } from '../../manifests/locate-error.ts';
 import { ManifestError } from '../../manifests/manifest-error.ts';
 import { ApiError } from './api-error.ts';
@@ -33,14 +32,19 @@ export function bodyText(event: APIGatewayProxyEventV2): string {
   return body.toString('utf8');
 }
 
-/** The one document of the body, of the route's kind and name. */
-export function readDocument<T extends NamedDocument>(
+/**
+ * The one document of the body, of the route's kind and name. The YAML and JSON readers load
+ * with the first body read: the routes that take none never compile them (docs/design.md §7.1).
+ */
+export async function readDocument<T extends NamedDocument>(
   event: APIGatewayProxyEventV2,
   kind: DocumentKind<T>,
   name: string,
-): { readonly document: T; readonly resourceVersion?: string } {
+): Promise<{ readonly document: T; readonly resourceVersion?: string }> {
   try {
-    const documents = readDocuments(bodyText(event), 'body');
+    const text = bodyText(event);
+    const { readDocuments } = await import('../../manifests/documents.ts');
+    const documents = readDocuments(text, 'body');
     if (documents.length !== 1) {
       throw new ApiError(
         400,

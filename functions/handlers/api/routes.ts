@@ -150,7 +150,7 @@ function putRoute<T extends NamedDocument>(c: Collection<T>, waker: Waker): Rout
     path: `${c.path}/{name}`,
     handler: async (event) => {
       const name = nameOf(event);
-      const { document, resourceVersion } = readDocument(event, c.kind, name);
+      const { document, resourceVersion } = await readDocument(event, c.kind, name);
       const expected = expectedVersion(event, resourceVersion);
       const next = withoutVersion(document);
       const outcome = await applyDocument(c.store, next, expected, c.checkUpdate);

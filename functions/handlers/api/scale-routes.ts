@@ -91,7 +91,7 @@ export function scaleRoutes(deps: ScaleDependencies): Route[] {
       path,
       handler: async (event) => {
         const name = nameOf(event);
-        const { document, resourceVersion } = readDocument(event, SCALE, name);
+        const { document, resourceVersion } = await readDocument(event, SCALE, name);
         const expected = expectedVersion(event, resourceVersion);
         const replicas = document.spec.replicas;
         return scaled(deps, { name, replicas, ...(expected === undefined ? {} : { expected }) });
