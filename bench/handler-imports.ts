@@ -6,9 +6,8 @@
  * median of 5.
  *
  * What a function loads with `import()` on first use stays in the same bundle, compiled when it
- * is first needed. The last column is the import of a bundle that loads all of it at once: what
- * the import would take were nothing deferred, and about what the first invocation that needs
- * everything pays in all.
+ * is first needed. The last column imports the bundle with every such module loaded at once:
+ * about what an invocation that needs all of them pays, import and loading together.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
@@ -82,7 +81,7 @@ function deferredModules(metafile: Metafile): string[] {
   return [...new Set(dynamic.map((i) => i.path))].filter((path) => path.startsWith('functions/'));
 }
 
-/** The same bundle with every deferred module imported at once. */
+/** The same bundle, every deferred module loaded with the import. */
 async function bundleAllAtOnce(folder: string, deferred: readonly string[], dir: string) {
   const outfile = join(dir, folder, 'all-at-once.mjs');
   const imports = [`./functions/handlers/${folder}/index.ts`, ...deferred.map((p) => `./${p}`)];
@@ -114,7 +113,7 @@ export async function benchHandlerImports(runs = 5): Promise<void> {
   const medianMs = (outfile: string) =>
     median(Array.from({ length: runs }, () => importMs(runner, outfile)));
   console.log(`\nfunction bundles: size and import time in a fresh process (median of ${runs})`);
-  console.log('| bundle | functions | size | import | budget | nothing deferred |');
+  console.log('| bundle | functions | size | import | budget | with all it defers |');
   console.log('|---|---|---:|---:|---|---:|');
   for (const { folder, functions } of BUNDLES) {
     const { outfile, metafile } = await bundle(folder, dir);
