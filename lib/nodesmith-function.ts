@@ -1,39 +1,33 @@
 /**
  * One of Nodesmith's functions as every one of them is built: bundled from its composition
- * root under functions/handlers by esbuild with the options of function-bundling.ts (ESM,
- * minified with names kept for stack traces, with the `require` shim that CommonJS dependencies
- * need in an ES module), Node.js 22 on arm64, its own log group with the deployment's retention,
- * and an environment set only here.
+ * root under functions/handlers by esbuild as function-bundling.ts says (ESM, minified with
+ * names kept for stack traces, the SDK inside, split where the code defers with `import()`),
+ * Node.js 22 on arm64, its own log group with the deployment's retention, and an environment
+ * set only here.
  */
 import { fileURLToPath } from 'node:url';
-import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  DockerImage,
+  type Duration,
+  type ILocalBundling,
+  RemovalPolicy,
+  Validations,
+} from 'aws-cdk-lib';
 import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FUNCTION_BUNDLING } from './function-bundling.ts';
+import { bundleFunction, FUNCTION_ENTRY, type HandlerFolder } from './function-bundling.ts';
 
 const VPC_ACCESS_POLICY = 'service-role/AWSLambdaVPCAccessExecutionRole';
-
-/** function-bundling.ts's options as NodejsFunction takes them. */
-const BUNDLING: BundlingOptions = {
-  format: OutputFormat.ESM,
-  target: FUNCTION_BUNDLING.target,
-  minify: FUNCTION_BUNDLING.minify,
-  keepNames: FUNCTION_BUNDLING.keepNames,
-  banner: FUNCTION_BUNDLING.banner,
-  // The SDK versions the code was tested with, not whichever the runtime carries.
-  externalModules: [],
-  mainFields: [...FUNCTION_BUNDLING.mainFields],
-  esbuildArgs: {
-    '--alias': Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`),
-  },
-};
-
-/** The handler folders under functions/handlers. */
-export type HandlerFolder = 'audit-relay' | 'controller' | 'interruption' | 'api';
 
 export interface NodesmithFunctionProps {
   readonly handlerFolder: HandlerFolder;
@@ -55,8 +49,38 @@ export interface NodesmithFunctionProps {
 
 const projectFile = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
-export function handlerEntry(folder: HandlerFolder): string {
-  return projectFile(`functions/handlers/${folder}/index.ts`);
+/**
+ * esbuild in this process, as NodejsFunction bundles when esbuild is installed. CDK keys the
+ * staged asset by the bundling options' data: the folder, a field, keeps one bundle per folder.
+ */
+class FunctionBundling implements ILocalBundling {
+  readonly folder: HandlerFolder;
+  readonly projectRoot: string;
+
+  constructor(folder: HandlerFolder, projectRoot: string) {
+    this.folder = folder;
+    this.projectRoot = projectRoot;
+  }
+
+  tryBundle(outputDir: string): boolean {
+    bundleFunction(this.folder, outputDir, this.projectRoot);
+    return true;
+  }
+}
+
+/**
+ * The folder's bundle as the function's code, hashed by what esbuild wrote; the image is never
+ * pulled, since esbuild runs here. A synth that skips bundling skips this too.
+ */
+function functionCode(folder: HandlerFolder): Code {
+  const projectRoot = projectFile('');
+  return Code.fromAsset(projectRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('dummy'),
+      local: new FunctionBundling(folder, projectRoot),
+    },
+  });
 }
 
 /** Its own role, writing only to its own log group: no managed policy with logs on `*`. */
@@ -78,7 +102,7 @@ function functionRole(scope: Construct, props: NodesmithFunctionProps, logGroup:
 }
 
 export class NodesmithFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: NodesmithFunctionProps) {
     super(scope, id);
@@ -87,11 +111,9 @@ export class NodesmithFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     const role = functionRole(this, props, logGroup);
-    this.function = new NodejsFunction(this, 'Resource', {
-      entry: handlerEntry(props.handlerFolder),
-      projectRoot: projectFile(''),
-      depsLockFilePath: projectFile('package-lock.json'),
-      handler: props.handlerExport ?? 'handler',
+    this.function = new LambdaFunction(this, 'Resource', {
+      code: functionCode(props.handlerFolder),
+      handler: `${FUNCTION_ENTRY}.${props.handlerExport ?? 'handler'}`,
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -110,7 +132,6 @@ export class NodesmithFunction extends Construct {
       ...(props.vpc === undefined
         ? {}
         : { vpc: props.vpc, vpcSubnets: props.vpcSubnets, securityGroups: props.securityGroups }),
-      bundling: BUNDLING,
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
