@@ -8,15 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { PricingClient } from '@aws-sdk/client-pricing';
-import { SSMClient } from '@aws-sdk/client-ssm';
 import type { ClusterSettings } from '../../adapters/ec2/cluster-settings.ts';
-import { Ec2CloudProvider } from '../../adapters/ec2/ec2-cloud-provider.ts';
-import { IamInstanceProfileCollection } from '../../adapters/ec2/iam-instance-profile-collection.ts';
-import { IamInstanceProfileProvisioner } from '../../adapters/ec2/iam-instance-profile-provisioner.ts';
 import {
   eksClusterSettings,
   selfManagedClusterSettings,
@@ -31,6 +24,7 @@ import { collectInstanceProfiles } from '../../use-cases/controller/collect-inst
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
 import type { PassReport } from '../../use-cases/controller/pass-report.ts';
+import type { ControllerCloud } from './cloud.ts';
 import { makeControllerHandler } from './handler.ts';
 
 const env = functionEnvironment('the controller');
@@ -47,11 +41,26 @@ const decisions = new EventBridgeDecisionPublisher({
 const limits = startingLimits(env.optional(Variable.clusterLimits));
 /** Set by the stack only with `adoptKarpenterNodes`, beside the IAM that lets it tag them. */
 const adoptKarpenterNodes = env.optional(Variable.adoptKarpenterNodes) === 'true';
-const iam = new IAMClient({ region });
+
+let aws: Promise<ControllerCloud> | undefined;
+
+/** EC2, SSM, Pricing and IAM, loaded with the first pass that needs them (cloud.ts says why). */
+function controllerCloud(): Promise<ControllerCloud> {
+  aws ??= import('./cloud.ts').then(
+    ({ ControllerCloud }) =>
+      new ControllerCloud({
+        region,
+        clusterName,
+        now,
+        onRefreshError: (err, what) =>
+          logger.warn(`refreshing ${what} failed`, { error: String(err) }),
+      }),
+  );
+  return aws;
+}
 
 /** Karpenter looks for unused instance profiles every 30 minutes. */
 const PROFILE_COLLECTION_MS = 30 * 60_000;
-const profiles = new IamInstanceProfileCollection(iam, { name: clusterName, region });
 let nextProfileCollection = 0;
 
 /** After a pass that ran: profiles of classes gone go too. A failure waits for the next round. */
@@ -59,6 +68,7 @@ async function collectUnusedProfiles(): Promise<void> {
   if (now().getTime() < nextProfileCollection) return;
   nextProfileCollection = now().getTime() + PROFILE_COLLECTION_MS;
   try {
+    const { profiles } = await controllerCloud();
     const deleted = await collectInstanceProfiles({ state, profiles });
     if (deleted.length > 0) logger.info('deleted unused instance profiles', { deleted });
   } catch (err) {
@@ -104,19 +114,8 @@ let cloud: Promise<CloudProvider> | undefined;
  */
 export function cloudProvider(): Promise<CloudProvider> {
   if (cloud !== undefined) return cloud;
-  const building = clusterSettings().then(
-    (cluster) =>
-      new Ec2CloudProvider({
-        ec2: new EC2Client({ region }),
-        ssm: new SSMClient({ region }),
-        // The Price List API answers in us-east-1 (and two other regions) only.
-        pricing: new PricingClient({ region: 'us-east-1' }),
-        cluster,
-        now,
-        instanceProfiles: new IamInstanceProfileProvisioner(iam),
-        onRefreshError: (err, what) =>
-          logger.warn(`refreshing ${what} failed`, { error: String(err) }),
-      }),
+  const building = Promise.all([clusterSettings(), controllerCloud()]).then(([cluster, aws]) =>
+    aws.provider(cluster),
   );
   cloud = building;
   building.catch(() => {
