@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { objectMeta } from '../../../functions/manifests/kubernetes/metadata.ts';
 import { podSpec } from '../../../functions/manifests/kubernetes/pod-spec.ts';
 import { readWith } from '../../../functions/manifests/kubernetes/schema.ts';
