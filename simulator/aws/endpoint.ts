@@ -212,6 +212,9 @@ function send(response: ServerResponse, answer: AwsHttpResponse, now: () => numb
   response.end(answer.body);
 }
 
+/** How long an idle keep-alive connection stays open. */
+const IDLE_CONNECTION_MS = 120_000;
+
 export async function startAwsEndpoint(options: AwsEndpointOptions): Promise<AwsEndpoint> {
   const endpoint = new Endpoint(options);
   const now = options.now ?? Date.now;
@@ -223,6 +226,9 @@ export async function startAwsEndpoint(options: AwsEndpointOptions): Promise<Aws
         (err: unknown) => send(response, { status: 500, headers: {}, body: String(err) }, now),
       );
   });
+  // Node.js closes a connection idle for 5 s, and a client sending on it as it closes reads
+  // ECONNRESET; AWS's endpoints keep an idle connection far longer than a pass waits.
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
