@@ -6,6 +6,7 @@ import { createObject } from './registry/create.ts';
 import { deleteCollection, deleteObject, parseDeleteOptions } from './registry/deletion.ts';
 import { getObject, listObjects } from './registry/read.ts';
 import { patchObject, type Target, updateObject } from './registry/update.ts';
+import { openWatch, type WatchRequest } from './registry/watch.ts';
 import { parseRoute, type Route } from './routing.ts';
 import { badRequest, genericServerResponse, methodNotAllowed } from './status-errors.ts';
 import { bindPod } from './subresources/binding.ts';
@@ -33,9 +34,6 @@ function collection(registry: Registry, route: Route, request: ApiRequest): ApiR
   const wholeCluster = descriptor.namespaced && namespace === undefined;
   switch (request.method) {
     case 'GET':
-      if (/^(true|1)$/.test(request.query.get('watch') ?? '')) {
-        throw genericServerResponse(405, 'watch is not supported by this server');
-      }
       return ok(listObjects(registry, descriptor, namespace, request.query));
     case 'POST':
       if (wholeCluster) throw methodNotAllowed();
@@ -103,6 +101,21 @@ function item(registry: Registry, route: Route, name: string, request: ApiReques
 /** A custom resource whose definition is not installed has no path, as on a real server. */
 function isServed(registry: Registry, route: Route): boolean {
   return registry.customResources || !route.descriptor.customResource;
+}
+
+/**
+ * The watch a `GET <collection>?watch=true` asks for, ready to stream; undefined for any other
+ * request. Throws `ApiError` for a bad query, answered as any other failure.
+ */
+export function watchOf(registry: Registry, request: ApiRequest): WatchRequest | undefined {
+  if (request.method !== 'GET' || !/^(true|1)$/.test(request.query.get('watch') ?? '')) {
+    return undefined;
+  }
+  const route = parseRoute(request.pathname);
+  if (route === undefined || route.name !== undefined || !isServed(registry, route)) {
+    return undefined;
+  }
+  return openWatch(registry, route.descriptor, route.namespace, request.query);
 }
 
 /** Serves one request; failures are thrown as `ApiError`. */

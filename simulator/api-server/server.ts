@@ -1,7 +1,7 @@
 /**
  * The HTTP side: a node:http server on 127.0.0.1 with an ephemeral port that reads each request,
  * lets it in when access control is on (access-control.ts), consults the fault injector, serves
- * it from the registry, logs it and answers in JSON.
+ * it from the registry, logs it and answers in JSON, or streams the watch it asks for.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,13 +13,16 @@ import { describe } from './catalog.ts';
 import { runDisruptionController } from './controllers/disruption.ts';
 import { runNamespaceLifecycle } from './controllers/namespace-lifecycle.ts';
 import { FaultInjector, type FaultResponse } from './faults.ts';
-import { type ApiRequest, handle } from './handlers.ts';
+import { type ApiRequest, handle, watchOf } from './handlers.ts';
 import type { JsonObject } from './json.ts';
 import type { Registry } from './registry/context.ts';
+import type { WatchRequest } from './registry/watch.ts';
 import { RequestLog } from './request-log.ts';
 import { SERVING_CERTIFICATE, SERVING_KEY } from './serving-certificate.ts';
 import { ApiError, internalError } from './status-errors.ts';
 import { ObjectStore } from './storage.ts';
+import { WatchCache } from './watch-cache.ts';
+import { streamWatch } from './watch-stream.ts';
 
 export interface FakeApiServerOptions {
   /** The clock behind every timestamp the server writes; the wall clock when absent. */
@@ -41,6 +44,11 @@ export interface FakeApiServerOptions {
   readonly tls?: boolean;
   /** Authentication and authorization of every request; none when absent (see `controlAccess`). */
   readonly access?: AccessControl;
+  /**
+   * Changes each resource's watch cache keeps at least (watch-cache.ts); 100, kube-apiserver's
+   * `--default-watch-cache-size`, when absent.
+   */
+  readonly watchCacheSize?: number;
 }
 
 export interface FakeApiServer {
@@ -77,18 +85,35 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+function failureAnswer(error: unknown): FaultResponse {
+  const failure = error instanceof ApiError ? error : internalError(String(error));
+  const retry = failure.retryAfterSeconds;
+  // ErrorNegotiated: a Status asking for a delay also says so in Retry-After.
+  const headers: Record<string, string> = {};
+  if (retry !== undefined && retry > 0) headers['Retry-After'] = String(retry);
+  return { status: failure.httpStatus, body: failure.status, headers };
+}
+
 function serveFromRegistry(registry: Registry, request: ApiRequest): FaultResponse {
   try {
     const { status, body } = handle(registry, request);
     return { status, body, headers: {} };
   } catch (error) {
-    const failure = error instanceof ApiError ? error : internalError(String(error));
-    const retry = failure.retryAfterSeconds;
-    // ErrorNegotiated: a Status asking for a delay also says so in Retry-After.
-    const headers: Record<string, string> = {};
-    if (retry !== undefined && retry > 0) headers['Retry-After'] = String(retry);
-    return { status: failure.httpStatus, body: failure.status, headers };
+    return failureAnswer(error);
   }
+}
+
+type Answer = { answer: FaultResponse; faulted: boolean } | { watch: WatchRequest };
+
+/** A watch to stream, or the answer to anything else the registry serves. */
+function serveOrWatch(registry: Registry, request: ApiRequest): Answer {
+  try {
+    const watch = watchOf(registry, request);
+    if (watch !== undefined) return { watch };
+  } catch (error) {
+    return { answer: failureAnswer(error), faulted: false };
+  }
+  return { answer: serveFromRegistry(registry, request), faulted: false };
 }
 
 function write(
@@ -116,15 +141,14 @@ async function answerTo(
   parts: Parts,
   request: ApiRequest,
   access: { url: URL; authorization: string | undefined },
-): Promise<{ answer: FaultResponse; faulted: boolean }> {
+): Promise<Answer> {
   const refused =
     parts.access === undefined
       ? undefined
       : await checkAccess(parts.access, { method: request.method, ...access });
   if (refused !== undefined) return { answer: refusal(refused), faulted: false };
   const fault = parts.faults.take(request.method, request.pathname);
-  if (fault === undefined)
-    return { answer: serveFromRegistry(parts.registry, request), faulted: false };
+  if (fault === undefined) return serveOrWatch(parts.registry, request);
   if (fault.afterApply) serveFromRegistry(parts.registry, request);
   return { answer: fault.response, faulted: true };
 }
@@ -145,10 +169,13 @@ async function serve(
     contentType: headers['content-type'],
     body: rawBody,
   };
-  const { answer, faulted } = await answerTo(parts, request, {
-    url,
-    authorization: headers.authorization,
-  });
+  const answered = await answerTo(parts, request, { url, authorization: headers.authorization });
+  if ('watch' in answered) {
+    parts.requests.record({ method, url, headers, rawBody, status: 200, faulted: false });
+    streamWatch(parts.registry.watchCache, answered.watch, response);
+    return;
+  }
+  const { answer, faulted } = answered;
   parts.requests.record({ method, url, headers, rawBody, status: answer.status, faulted });
   write(response, answer);
 }
@@ -159,11 +186,17 @@ export async function startFakeApiServer(
 ): Promise<FakeApiServer> {
   const now = options.now ?? (() => new Date());
   const store = new ObjectStore(describe, now);
+  const watchCache = new WatchCache(store, now, { lowerBound: options.watchCacheSize });
   for (const name of options.namespaces ?? BUILT_IN_NAMESPACES) seedNamespace(store, name);
-  const stops = [runNamespaceLifecycle(store, describe)];
+  const stops = [runNamespaceLifecycle(store, describe), () => watchCache.stop()];
   if (options.disruptionController ?? true) stops.push(runDisruptionController(store, now));
   const parts: Parts = {
-    registry: { store, now, customResources: options.customResourceDefinitions ?? true },
+    registry: {
+      store,
+      now,
+      customResources: options.customResourceDefinitions ?? true,
+      watchCache,
+    },
     requests: new RequestLog(),
     faults: new FaultInjector(),
     access: options.access,

@@ -1,7 +1,7 @@
 /**
  * In-memory object storage standing in for etcd: one revision counter for the whole cluster,
  * stamped into `metadata.resourceVersion` on every write (deletes included), objects kept in key
- * order, frozen, and copied in and out (`getShared` and `listShared` excepted). It applies no API
+ * order, frozen, and copied in and out (`getShared`, `listShared` and commits excepted). It applies no API
  * semantics (no validation, defaults or
  * preconditions): the registry does that for API requests, and tests use the store directly to
  * seed and inspect state.
@@ -24,6 +24,21 @@ export interface StoreChange {
 
 export type StoreListener = (change: StoreChange) => void;
 
+/**
+ * A write as the watch cache records it: the stored objects themselves, frozen, so no listener
+ * pays for a copy (`previous` is what the write replaced or removed).
+ */
+export interface StoreCommit {
+  readonly type: ChangeType;
+  readonly resource: ResourceName;
+  /** As stored by the write; for DELETED, the object as it was with the deletion's revision. */
+  readonly object: JsonObject;
+  readonly previous: JsonObject | undefined;
+  readonly resourceVersion: number;
+}
+
+export type CommitListener = (commit: StoreCommit) => void;
+
 export type DescriptorLookup = (resource: ResourceName) => ResourceDescriptor;
 
 export class ObjectStore {
@@ -33,6 +48,7 @@ export class ObjectStore {
   /** Each bucket's keys in order, kept until a key comes or goes (updates keep the keys). */
   readonly #sortedKeys = new Map<ResourceName, readonly string[]>();
   readonly #listeners = new Set<StoreListener>();
+  readonly #commitListeners = new Set<CommitListener>();
   #revision = 0;
 
   constructor(describe: DescriptorLookup, now: () => Date) {
@@ -114,8 +130,8 @@ export class ObjectStore {
     this.#revision += 1;
     const gone = cloneJson(stored);
     metadataOf(gone).resourceVersion = this.resourceVersion;
-    this.#emit({ type: 'DELETED', resource, object: gone });
-    return gone;
+    this.#commit({ type: 'DELETED', resource, object: gone }, stored);
+    return cloneJson(gone);
   }
 
   /** Called synchronously after every write; returns the unsubscribe function. */
@@ -124,17 +140,34 @@ export class ObjectStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Called synchronously after every write, before `onChange` listeners, with the frozen stored
+   * objects; returns the unsubscribe function. For readers that only keep or serialize them.
+   */
+  onCommit(listener: CommitListener): () => void {
+    this.#commitListeners.add(listener);
+    return () => this.#commitListeners.delete(listener);
+  }
+
   #write(resource: ResourceName, key: string, object: JsonObject, type: ChangeType): JsonObject {
     this.#revision += 1;
     metadataOf(object).resourceVersion = this.resourceVersion;
     const bucket = this.#bucket(resource);
-    if (!bucket.has(key)) this.#sortedKeys.delete(resource);
+    const previous = bucket.get(key);
+    if (previous === undefined) this.#sortedKeys.delete(resource);
     bucket.set(key, deepFreeze(object));
-    this.#emit({ type, resource, object });
+    this.#commit({ type, resource, object }, previous);
     return cloneJson(object);
   }
 
-  #emit(change: StoreChange): void {
+  #commit(change: StoreChange, previous: JsonObject | undefined): void {
+    const commit: StoreCommit = {
+      ...change,
+      object: deepFreeze(change.object),
+      previous,
+      resourceVersion: this.#revision,
+    };
+    for (const listener of [...this.#commitListeners]) listener(commit);
     for (const listener of [...this.#listeners]) {
       listener({ ...change, object: cloneJson(change.object) });
     }

@@ -7,12 +7,15 @@ import { groupKindOf, groupResourceOf, type ResourceDescriptor } from '../resour
 import { invalid, notFound } from '../status-errors.ts';
 import type { ObjectStore } from '../storage.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation.ts';
+import type { WatchCache } from '../watch-cache.ts';
 
 export interface Registry {
   readonly store: ObjectStore;
   readonly now: () => Date;
   /** Whether custom resources are served, as when their CustomResourceDefinitions are installed. */
   readonly customResources: boolean;
+  /** Each resource's recent changes, which watches resume from. */
+  readonly watchCache: WatchCache;
 }
 
 /**
