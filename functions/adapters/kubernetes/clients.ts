@@ -13,6 +13,7 @@ import {
   PolicyV1Api,
   StorageV1Api,
   setHeaderOptions,
+  Watch,
 } from '@kubernetes/client-node';
 
 /**
@@ -57,6 +58,9 @@ export type CustomObjectsClient = Pick<
   | 'deleteClusterCustomObject'
 >;
 
+/** Watches of nodes and pods, which a warm function catches up with (reflector.ts). */
+export type WatchClient = Pick<Watch, 'watch'>;
+
 export interface KubernetesApis {
   readonly core: CoreApi;
   readonly apps: AppsApi;
@@ -64,6 +68,7 @@ export interface KubernetesApis {
   readonly storage: StorageApi;
   readonly node: NodeApi;
   readonly customObjects: CustomObjectsClient;
+  readonly watch: WatchClient;
 }
 
 /**
@@ -78,5 +83,6 @@ export function apisFrom(kubeConfig: KubeConfig): KubernetesApis {
     storage: kubeConfig.makeApiClient(StorageV1Api),
     node: kubeConfig.makeApiClient(NodeV1Api),
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
+    watch: new Watch(kubeConfig),
   };
 }

@@ -7,6 +7,7 @@ import type { ClusterObjects } from '../../domain/cluster-snapshot.ts';
 import type { ClusterReader } from '../../ports/cluster.ts';
 import type { KubernetesApis } from './clients.ts';
 import { type ApiCall, request } from './errors.ts';
+import { escapeFieldValue, NOT_TERMINAL, PENDING } from './field-selectors.ts';
 import {
   fromV1DaemonSet,
   fromV1Namespace,
@@ -19,15 +20,7 @@ import {
   fromV1StorageClass,
 } from './mappers.ts';
 import { type Page, type PageQuery, readAllPages } from './pages.ts';
-
-const NOT_TERMINAL = 'status.phase!=Succeeded,status.phase!=Failed';
-/** An empty value selects pods whose `spec.nodeName` is unset. */
-const PENDING = 'spec.nodeName=,status.phase=Pending';
-
-/** `fields.EscapeValue`: a node name never needs it, but a selector must not be injectable. */
-function escapeFieldValue(value: string): string {
-  return value.replace(/[\\,=]/g, (char) => `\\${char}`);
-}
+import type { NodesThenPods, WarmSnapshot } from './warm-snapshot.ts';
 
 type ListQuery = PageQuery & { readonly fieldSelector?: string };
 
@@ -84,17 +77,19 @@ async function allOf<T extends Record<string, Promise<unknown>>>(
 export class KubernetesClusterReader implements ClusterReader {
   readonly #apis: KubernetesApis;
   readonly #pageSize: number;
+  readonly #warm: WarmSnapshot | undefined;
 
-  constructor(apis: KubernetesApis, pageSize: number) {
+  constructor(apis: KubernetesApis, pageSize: number, warm?: WarmSnapshot) {
     this.#apis = apis;
     this.#pageSize = pageSize;
+    this.#warm = warm;
   }
 
   async snapshot(): Promise<ClusterObjects> {
     // Nodes strictly first (docs/design.md §3.3); the rest may come in any order.
-    const nodes = await this.nodes();
+    const { nodes, pods } = await this.#nodesThenPods();
     const rest = await allOf({
-      pods: this.pods(),
+      pods,
       daemonSets: this.daemonSets(),
       podDisruptionBudgets: this.podDisruptionBudgets(),
       persistentVolumes: this.persistentVolumes(),
@@ -104,6 +99,16 @@ export class KubernetesClusterReader implements ClusterReader {
       namespaces: this.namespaces(),
     });
     return { nodes, ...rest };
+  }
+
+  /**
+   * Nodes, and pods on their way once nodes are read: kept and caught up when warm
+   * (docs/design.md §3.3.1), listed otherwise.
+   */
+  async #nodesThenPods(): Promise<NodesThenPods> {
+    if (this.#warm !== undefined) return this.#warm.nodesThenPods(this.#apis, this.#pageSize);
+    const nodes = await this.#list('nodes');
+    return { nodes, pods: this.#list('pods', NOT_TERMINAL) };
   }
 
   readonly nodes = () => this.#list('nodes');

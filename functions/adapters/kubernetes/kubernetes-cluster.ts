@@ -42,6 +42,7 @@ import {
 import { DEFAULT_TAINT_ATTEMPTS, KubernetesNodeWriter } from './node-writer.ts';
 import { DEFAULT_PAGE_SIZE } from './pages.ts';
 import { KubernetesPodEvictor } from './pod-evictor.ts';
+import type { WarmSnapshot } from './warm-snapshot.ts';
 
 export interface KubernetesClusterOptions {
   /** Objects per list request. @default 500 */
@@ -52,6 +53,12 @@ export interface KubernetesClusterOptions {
   readonly releaseAttempts?: number;
   /** The clock behind event timestamps. @default the wall clock */
   readonly now?: () => Date;
+  /**
+   * Nodes and pods kept between snapshots and caught up by watches (docs/design.md §3.3.1); a
+   * composition root keeps one for the container and hands it to each cluster it builds.
+   * @default none: every snapshot lists them
+   */
+  readonly warm?: WarmSnapshot;
 }
 
 export class KubernetesCluster implements Cluster {
@@ -63,7 +70,7 @@ export class KubernetesCluster implements Cluster {
 
   constructor(apis: KubernetesApis, options: KubernetesClusterOptions = {}) {
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-    this.#reader = new KubernetesClusterReader(apis, pageSize);
+    this.#reader = new KubernetesClusterReader(apis, pageSize, options.warm);
     this.#nodes = new KubernetesNodeWriter(
       apis.core,
       options.taintAttempts ?? DEFAULT_TAINT_ATTEMPTS,

@@ -3,8 +3,8 @@
  * stack sets. An EKS cluster is reached with the function's IAM identity; a self-managed one
  * with the kubeconfig secret named by `CLUSTER_SECRET_ARN`. Clients and caches live for the
  * container, so warm invocations skip discovery: the cluster is described once, for both the
- * kubeconfig and the launch settings. EC2NodeClasses that name a `role` get their instance
- * profile from IAM, as Karpenter's do.
+ * kubeconfig and the launch settings, and nodes and pods are caught up rather than listed.
+ * EC2NodeClasses that name a `role` get their instance profile from IAM, as Karpenter's do.
  */
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -15,6 +15,7 @@ import {
   selfManagedClusterSettings,
 } from '../../adapters/eks/cluster-settings.ts';
 import { EventBridgeDecisionPublisher } from '../../adapters/eventbridge/eventbridge-decision-publisher.ts';
+import type { WarmSnapshot } from '../../adapters/kubernetes/warm-snapshot.ts';
 import { startClusterFunction } from '../../adapters/lambda/cluster-function.ts';
 import { functionEnvironment } from '../../adapters/lambda/function-environment.ts';
 import { Variable } from '../../contract/environment.ts';
@@ -124,6 +125,12 @@ export function cloudProvider(): Promise<CloudProvider> {
   return building;
 }
 
+/**
+ * Nodes and pods kept for the container's next pass, whichever token its clients carry
+ * (docs/design.md §3.3.1); made with the first pass, as the Kubernetes adapter loads.
+ */
+let warm: WarmSnapshot | undefined;
+
 /** `<pool>-<5 of a-z0-9>`, as Karpenter names NodeClaims. */
 function newClaimName(pool: string): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -138,10 +145,12 @@ function newClaimName(pool: string): string {
  */
 async function pass(holder: string, remainingMs: number): Promise<PassReport> {
   const { kubernetesClusterFrom } = await import('../../adapters/kubernetes/kubernetes-cluster.ts');
+  const { WarmSnapshot } = await import('../../adapters/kubernetes/warm-snapshot.ts');
+  warm ??= new WarmSnapshot();
   const report = await runControllerPass(
     {
       state,
-      cluster: kubernetesClusterFrom(await kubeConfigs.current()),
+      cluster: kubernetesClusterFrom(await kubeConfigs.current(), { warm }),
       cloud: await cloudProvider(),
       decisions,
       waker,

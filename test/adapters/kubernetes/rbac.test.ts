@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { WarmSnapshot } from '../../../functions/adapters/kubernetes/warm-snapshot.ts';
 import { DISRUPTED_TAINT } from '../../../functions/domain/taints.ts';
 import { TERMINATION_FINALIZER } from '../../../functions/domain/termination/finalizer.ts';
 import type { Cluster } from '../../../functions/ports/cluster.ts';
 import { handleInterruption } from '../../../functions/use-cases/interruption/handle-interruption.ts';
+import { type FakeApiServer, kubeConfigFor } from '../../../simulator/api-server/index.ts';
 import { makeMemoryStateStore } from '../../../simulator/memory/memory-state-store.ts';
 import { aNewNodeClaim } from '../../contracts/state-fixtures.ts';
 import {
@@ -20,6 +23,22 @@ const fake = useFakeCluster();
 const documents = readRbacDocuments();
 /** The controller's rules with adoption on: deploy/rbac.yaml's and deploy/rbac-adoption.yaml's. */
 const rules = controllerRules(documents);
+
+/**
+ * A warm snapshot's requests: the list it starts from, then, after a change, the catch-up
+ * watches of nodes and pods (each more than its one-object page).
+ */
+async function exerciseWarmSnapshot(server: FakeApiServer): Promise<void> {
+  const warm = kubernetesClusterFrom(kubeConfigFor(server.url), {
+    pageSize: 1,
+    warm: new WarmSnapshot(),
+  });
+  seedNode(server, 'n2');
+  await warm.snapshot();
+  seedNode(server, 'n3');
+  seedPod(server, 'web-3', { nodeName: 'n3' });
+  await warm.snapshot();
+}
 
 /** Every method of the port once, so the request log holds every kind of request it sends. */
 async function exerciseEveryMethod(cluster: Cluster, podUid: string): Promise<void> {
@@ -76,6 +95,7 @@ describe('deploy/rbac.yaml and deploy/rbac-adoption.yaml', () => {
     const pod = seedPod(server, 'web-1', { nodeName: 'n1' });
     seedPod(server, 'web-2', { nodeName: 'n1' });
     // Act
+    await exerciseWarmSnapshot(server);
     await exerciseEveryMethod(cluster, uidOf(pod));
     // Assess
     const sent = server.requests.entries;
@@ -204,7 +224,7 @@ describe('deploy/rbac.yaml and deploy/rbac-adoption.yaml', () => {
     // Prepare
     const reads: { method: string; path: string; query: Record<string, string> }[] = [
       { method: 'GET', path: '/api/v1/namespaces/default/pods/web-1', query: {} },
-      { method: 'GET', path: '/api/v1/nodes', query: { watch: 'true' } },
+      { method: 'GET', path: '/apis/apps/v1/daemonsets', query: { watch: 'true' } },
       { method: 'PUT', path: '/apis/apps/v1/namespaces/kube-system/daemonsets/agent', query: {} },
       { method: 'GET', path: '/api/v1/namespaces/default', query: {} },
     ];
@@ -213,7 +233,7 @@ describe('deploy/rbac.yaml and deploy/rbac-adoption.yaml', () => {
     // Assess
     expect(missing).toEqual([
       'get core/pods',
-      'watch core/nodes',
+      'watch apps/daemonsets',
       'update apps/daemonsets',
       'get core/namespaces',
     ]);

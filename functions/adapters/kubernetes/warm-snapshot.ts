@@ -1,0 +1,92 @@
+/**
+ * What a warm controller function keeps of the cluster between passes (docs/design.md §3.3.1):
+ * its nodes and the pods that may still run, the two lists that grow with the cluster. A pass
+ * reads the cluster's revision first (a one-item list), then catches nodes up to it, then pods
+ * to it and to wherever nodes got, so pods are never read older than nodes, as a cold pass reads
+ * them (§3.3). Each catch-up is a short watch from the revision last seen; a 410, an error or
+ * anything unexpected lists that kind again. Built once per container, outliving the clients
+ * of each pass (a cluster object is built for each token).
+ */
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { Node } from '../../domain/node.ts';
+import type { Pod } from '../../domain/pod.ts';
+import type { KubernetesApis } from './clients.ts';
+import { request } from './errors.ts';
+import { NOT_TERMINAL } from './field-selectors.ts';
+import { fromV1Node, fromV1Pod } from './mappers.ts';
+import { type ReflectedKind, Reflector } from './reflector.ts';
+
+const NODES: ReflectedKind<V1Node, Node> = {
+  resource: 'nodes',
+  path: '/api/v1/nodes',
+  model: 'V1Node',
+  list: (apis, query) => apis.core.listNode(query),
+  map: fromV1Node,
+};
+
+const PODS: ReflectedKind<V1Pod, Pod> = {
+  resource: 'pods',
+  path: '/api/v1/pods',
+  model: 'V1Pod',
+  fieldSelector: NOT_TERMINAL,
+  list: (apis, query) => apis.core.listPodForAllNamespaces(query),
+  map: fromV1Pod,
+};
+
+/**
+ * The shortest watch the API offers (`timeoutSeconds` is whole seconds): what a catch-up waits
+ * at most when no change of its kind reaches the cluster's revision.
+ */
+export const DEFAULT_WATCH_SECONDS = 1;
+
+export interface WarmSnapshotOptions {
+  /** How long a catch-up watch may stay open. @default 1 */
+  readonly watchSeconds?: number;
+}
+
+/** Nodes read, and pods on their way: the rest of a snapshot is read meanwhile. */
+export interface NodesThenPods {
+  readonly nodes: Node[];
+  readonly pods: Promise<Pod[]>;
+}
+
+export class WarmSnapshot {
+  readonly #nodes = new Reflector(NODES);
+  readonly #pods = new Reflector(PODS);
+  readonly #watchSeconds: number;
+
+  constructor(options: WarmSnapshotOptions = {}) {
+    this.#watchSeconds = options.watchSeconds ?? DEFAULT_WATCH_SECONDS;
+  }
+
+  /**
+   * Nodes, then pods, each at the cluster's revision when called or later, pods no older than
+   * nodes. Pods are caught up once nodes are.
+   */
+  async nodesThenPods(apis: KubernetesApis, pageSize: number): Promise<NodesThenPods> {
+    const target = await clusterRevision(apis);
+    if (!Number.isFinite(target)) {
+      // No revision to catch up to: read both afresh.
+      this.#nodes.forget();
+      this.#pods.forget();
+    }
+    const common = { watchSeconds: this.#watchSeconds, pageSize };
+    const nodes = await this.#nodes.sync(apis, { ...common, target });
+    const reached = Math.max(target, this.#nodes.revision ?? target);
+    const pods = this.#pods.sync(apis, { ...common, target: reached });
+    return { nodes, pods };
+  }
+
+  /** Forgets both kinds: the next pass lists them. */
+  forget(): void {
+    this.#nodes.forget();
+    this.#pods.forget();
+  }
+}
+
+/** The cluster's revision now, from a one-node list (a consistent read, as every list is). */
+async function clusterRevision(apis: KubernetesApis): Promise<number> {
+  const call = { doing: 'reading the cluster revision', verb: 'list', resource: 'nodes' } as const;
+  const page = await request(call, () => apis.core.listNode({ limit: 1 }));
+  return Number(page.metadata?.resourceVersion ?? Number.NaN);
+}
