@@ -49,6 +49,15 @@ function keyOf(object: WatchedObject): string {
   return namespace === undefined || namespace === '' ? name : `${namespace}/${name}`;
 }
 
+/**
+ * How a catch-up ended: a change reached the target, the server ended the watch at its timeout
+ * or before it, or it answered 410 Gone.
+ */
+type CatchUp = 'reached' | 'timed out' | 'ended' | 'expired';
+
+/** Timers may fire a few milliseconds either side of the second the server was asked for. */
+const TIMER_SLACK_MS = 20;
+
 function revisionOf(object: WatchedObject): number {
   return Number(object.metadata?.resourceVersion ?? Number.NaN);
 }
@@ -92,8 +101,12 @@ export class Reflector<TObject, TDomain> {
     // What fits one page is one request to list, cheaper than the second a catch-up may wait.
     if (this.#objects.size <= options.pageSize) return this.#relist(apis, options.pageSize);
     try {
-      const expired = await this.#catchUp(apis, this.#revision, options);
-      if (!expired) return this.#inOrder();
+      const outcome = await this.#catchUp(apis, this.#revision, options);
+      // Ended by the server at its timeout: it sent every change up to then, after the target
+      // was read, so none of the kind's changes up to the target is missing (what a bookmark
+      // would say). A watch cut short keeps what it read, a consistent but older state.
+      if (outcome === 'timed out') this.#revision = Math.max(this.#revision ?? 0, options.target);
+      if (outcome !== 'expired') return this.#inOrder();
     } catch {
       // Any doubt about what was kept: it is thrown away and listed again below.
     }
@@ -122,11 +135,12 @@ export class Reflector<TObject, TDomain> {
   }
 
   /**
-   * Applies the changes after `from` as the watch sends them, until one reaches the target or
-   * the server ends the watch. Resolves whether the server answered 410 Gone; rejects on any
-   * other error event or failure.
+   * Applies the changes after `from` as the watch sends them, until one reaches the target
+   * (`reached`) or the server ends the watch (`timed out` when it lasted its timeout, `ended`
+   * sooner); `expired` when the server answered 410 Gone. Rejects on any other error event or
+   * failure.
    */
-  #catchUp(apis: KubernetesApis, from: number, options: SyncOptions): Promise<boolean> {
+  async #catchUp(apis: KubernetesApis, from: number, options: SyncOptions): Promise<CatchUp> {
     const { path, fieldSelector } = this.#kind;
     const query = {
       resourceVersion: String(from),
@@ -134,9 +148,10 @@ export class Reflector<TObject, TDomain> {
       allowWatchBookmarks: true,
       ...(fieldSelector === undefined ? {} : { fieldSelector }),
     };
-    const expired = { more: false, outcome: true } as const;
-    const reached = { more: false, outcome: false } as const;
-    return watchUntil(
+    const expired = { more: false, outcome: 'expired' } as const;
+    const reached = { more: false, outcome: 'reached' } as const;
+    const opened = Date.now();
+    const outcome = await watchUntil<CatchUp, CatchUp>(
       apis.watch,
       { path, query },
       (type, event) => {
@@ -148,8 +163,10 @@ export class Reflector<TObject, TDomain> {
         this.#apply(type, object);
         return revisionOf(object) >= options.target ? reached : READ_ON;
       },
-      false,
+      'ended',
     );
+    const lasted = Date.now() - opened >= options.watchSeconds * 1000 - TIMER_SLACK_MS;
+    return outcome === 'ended' && lasted ? 'timed out' : outcome;
   }
 
   #apply(type: string, object: WatchedObject): void {

@@ -110,6 +110,21 @@ describe('Class: WarmSnapshot', () => {
     expect(requestsFor(server, 'pods')).toEqual([]);
   });
 
+  it('takes a watch the server ended at its timeout as caught up to the revision read before it', async () => {
+    // Prepare
+    const { server, warm } = await warmed();
+    seedCluster(server);
+    await warm.snapshot();
+    server.store.create('namespaces', { metadata: { name: 'elsewhere' } });
+    await warm.snapshot();
+    server.requests.clear();
+    // Act
+    await warm.snapshot();
+    // Assess
+    expect(requestsFor(server, 'nodes')).toEqual(['list limit=1']);
+    expect(requestsFor(server, 'pods')).toEqual([]);
+  });
+
   it('lists a kind that fits in one page rather than watching it', async () => {
     // Prepare
     const { server, warm, cold } = await warmed();
