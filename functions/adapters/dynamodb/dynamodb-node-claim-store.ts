@@ -1,14 +1,15 @@
 /**
- * NodeClaims in their own table, keyed by name. A fenced write is a TransactWriteItems of two
- * parts: a ConditionCheck that the lease item still carries the writer's fencing token, then the
- * claim write itself; both commit or neither does (docs/state.md, "Fencing"). Every fenced write
- * of a pass reads the one lease item, so a pass's concurrent writes can cancel one another with
- * TransactionConflict; such a write wrote nothing and is sent again, a few times at most.
+ * NodeClaims in their own table, keyed by name. Every write is a TransactWriteItems of two parts,
+ * both committed or neither. A fenced write first checks that the lease item still carries the
+ * writer's fencing token, then writes the claim (docs/state.md, "Fencing"); any other write — the
+ * interruption function's, the API's — writes the claim, then adds one to the claims revision,
+ * so a warm controller knows a claim changed that no pass of its wrote (docs/state.md, "Warm
+ * claims"). Every fenced write of a pass reads the one lease item, and every other write updates
+ * the one revision item, so concurrent writes can cancel one another with TransactionConflict;
+ * such a write wrote nothing and is sent again, a few times at most.
  */
 import {
-  DeleteCommand,
   GetCommand,
-  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -30,7 +31,7 @@ import {
   isTransientTransactionConflict,
   toPortError,
 } from './errors.ts';
-import { ClaimAttribute, LEASE_KEY } from './keys.ts';
+import { CLAIMS_REVISION_KEY, ClaimAttribute, LEASE_KEY, StateAttribute } from './keys.ts';
 import { fromClaimItem, toClaimItem } from './mappers.ts';
 import { type DocumentClient, type Item, scanAll } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
@@ -136,6 +137,39 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
     return this.#scan(`listing node claims of pool ${nodePool}`, ClaimAttribute.nodePool, nodePool);
   }
 
+  /**
+   * How many claim writes not fenced by the lease there have been (docs/state.md, "Warm
+   * claims"); 0 before the first. Strongly consistent.
+   */
+  async claimsRevision(): Promise<number> {
+    try {
+      const { Item } = await this.#client.send(
+        new GetCommand({
+          TableName: this.#tables.state,
+          Key: CLAIMS_REVISION_KEY,
+          ConsistentRead: true,
+        }),
+      );
+      return Number(Item?.[StateAttribute.revision] ?? 0);
+    } catch (err) {
+      throw toPortError(err, 'reading the claims revision');
+    }
+  }
+
+  #leaseAdmits(fence: Fence): NonNullable<TransactItem['ConditionCheck']> {
+    return { TableName: this.#tables.state, Key: LEASE_KEY, ...admitsFence(fence) };
+  }
+
+  #countUnfenced(): NonNullable<TransactItem['Update']> {
+    return {
+      TableName: this.#tables.state,
+      Key: CLAIMS_REVISION_KEY,
+      UpdateExpression: 'ADD #revision :one',
+      ExpressionAttributeNames: { '#revision': StateAttribute.revision },
+      ExpressionAttributeValues: { ':one': 1 },
+    };
+  }
+
   async findByInstanceId(instanceId: string): Promise<NodeClaimRecord | undefined> {
     const names = await this.#namesByInstanceId(instanceId);
     const claims = await Promise.all(names.map((name) => this.get(name)));
@@ -193,24 +227,18 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
     }
   }
 
-  async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
-    if (fence !== undefined) {
-      await this.#sendFenced(write, fence);
-    } else if ('Put' in write) {
-      await this.#client.send(new PutCommand(write.Put));
-    } else {
-      await this.#client.send(new DeleteCommand(write.Delete));
-    }
-  }
-
   /**
    * The fence is checked on the lease item itself, inside the write's transaction: no condition
    * on the claim alone could refuse a stale holder's create. So every fenced write reads the one
-   * item, and concurrent ones may cancel each other; those are sent again.
+   * item, every other write updates the revision item, and concurrent ones may cancel each
+   * other; those are sent again.
    */
-  async #sendFenced(write: ClaimWrite, fence: Fence): Promise<void> {
-    const check = { TableName: this.#tables.state, Key: LEASE_KEY, ...admitsFence(fence) };
-    const command = new TransactWriteCommand({ TransactItems: [{ ConditionCheck: check }, write] });
+  async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
+    const items: TransactItem[] =
+      fence === undefined
+        ? [write, { Update: this.#countUnfenced() }]
+        : [{ ConditionCheck: this.#leaseAdmits(fence) }, write];
+    const command = new TransactWriteCommand({ TransactItems: items });
     for (let attempt = 1; ; attempt++) {
       try {
         await this.#client.send(command);
@@ -230,7 +258,7 @@ function classifyWriteError(err: unknown, attempt: WriteAttempt): unknown {
       cause: err,
     });
   }
-  const writeIndex = fence === undefined ? undefined : 1;
+  const writeIndex = fence === undefined ? 0 : 1;
   if (attempt.missingIsNotFound && isMissingItemFailure(err, writeIndex)) {
     return new NotFoundError(`${doing}: it does not exist`, { cause: err });
   }

@@ -22,22 +22,34 @@ import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offerin
 import { type DocumentPartition, Partition } from './keys.ts';
 import type { DocumentClient } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
+import { type WarmClaimsOptions, withWarmClaims } from './warm-claims.ts';
 
 export interface DynamoDbStateStoreOptions {
   readonly client: DocumentClient;
   readonly tables: StateTableNames;
+  /**
+   * Keep the claims between the passes of this container (warm-claims.ts): the controller's
+   * composition root asks for it. @default claims are scanned on every list
+   */
+  readonly warmClaims?: WarmClaimsOptions;
 }
 
-export function makeDynamoDbStateStore({ client, tables }: DynamoDbStateStoreOptions): StateStore {
-  return {
+export function makeDynamoDbStateStore({
+  client,
+  tables,
+  warmClaims,
+}: DynamoDbStateStoreOptions): StateStore {
+  const nodeClaims = new DynamoDbNodeClaimStore(client, tables);
+  const state: StateStore = {
     ...makeDynamoDbDocumentStores(client, tables.state),
-    nodeClaims: new DynamoDbNodeClaimStore(client, tables),
+    nodeClaims,
     unavailableOfferings: new DynamoDbUnavailableOfferingStore(client, tables.state),
     lease: new DynamoDbLeaseStore(client, tables.state),
     eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
     pastDisruptions: new DynamoDbPastDisruptionStore(client, tables.state),
     refusingLimits: new DynamoDbRefusingLimitStore(client, tables.state),
   };
+  return warmClaims === undefined ? state : withWarmClaims(state, nodeClaims, warmClaims);
 }
 
 /**

@@ -22,6 +22,7 @@ export const StateAttribute = {
   resourceVersion: 'resourceVersion',
   holder: 'holder',
   fencingToken: 'fencingToken',
+  revision: 'revision',
   expiresAt: 'expiresAt',
   acquiredAt: 'acquiredAt',
   previousAcquiredAt: 'previousAcquiredAt',
@@ -45,6 +46,7 @@ export const Partition = {
   lease: 'Lease',
   pastDisruption: 'PastDisruption',
   refusingLimit: 'RefusingLimit',
+  claimsRevision: 'ClaimsRevision',
 } as const;
 export type DocumentPartition =
   | typeof Partition.nodePool
@@ -59,6 +61,12 @@ export interface StateKey {
 
 /** The single lease: one cluster, one writer (docs/design.md §1.2). */
 export const LEASE_KEY: StateKey = { pk: Partition.lease, sk: 'controller' };
+
+/**
+ * The count of claim writes not fenced by the lease (docs/state.md, "Warm claims"): a warm
+ * controller reads it to know whether anyone but a pass wrote a claim since it last read them.
+ */
+export const CLAIMS_REVISION_KEY: StateKey = { pk: Partition.claimsRevision, sk: 'claims' };
 
 export function documentKey(partition: DocumentPartition, name: string): StateKey {
   return { pk: partition, sk: name };

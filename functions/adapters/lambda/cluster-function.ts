@@ -15,6 +15,7 @@ import { Variable } from '../../contract/environment.ts';
 import type { StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import { makeDynamoDbStateStore } from '../dynamodb/dynamodb-state-store.ts';
+import type { WarmClaimsOptions } from '../dynamodb/warm-claims.ts';
 import type { DeployedClusterOptions } from '../eks/deployed-kube-configs.ts';
 import { EksClusterDescription } from '../eks/eks-cluster-description.ts';
 import type { KubeConfigs } from '../eks/kube-config-provider.ts';
@@ -45,7 +46,15 @@ function deployedOnFirstUse(options: DeployedClusterOptions): KubeConfigs {
   };
 }
 
-export function startClusterFunction(env: FunctionEnvironment): ClusterFunction {
+export interface ClusterFunctionOptions {
+  /** Keep the claims between passes (the controller: docs/state.md, "Warm claims"). */
+  readonly warmClaims?: WarmClaimsOptions;
+}
+
+export function startClusterFunction(
+  env: FunctionEnvironment,
+  options: ClusterFunctionOptions = {},
+): ClusterFunction {
   const region = env.required('AWS_REGION');
   const clusterName = env.required(Variable.clusterName);
   const clusterSecretArn = env.optional(Variable.clusterSecretArn);
@@ -56,6 +65,7 @@ export function startClusterFunction(env: FunctionEnvironment): ClusterFunction 
       state: env.required(Variable.stateTable),
       nodeClaims: env.required(Variable.claimsTable),
     },
+    ...(options.warmClaims === undefined ? {} : { warmClaims: options.warmClaims }),
   });
   const waker = new SqsWaker(new SQSClient({ region }), env.required(Variable.workQueueUrl));
   if (clusterSecretArn !== undefined) {

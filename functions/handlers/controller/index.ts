@@ -29,8 +29,11 @@ import type { ControllerCloud } from './cloud.ts';
 import { makeControllerHandler } from './handler.ts';
 
 const env = functionEnvironment('the controller');
-const { region, clusterName, now, state, waker, kubeConfigs, description } =
-  startClusterFunction(env);
+// Claims, like nodes and pods, are kept for the container's next pass (docs/design.md §3.3.1).
+const { region, clusterName, now, state, waker, kubeConfigs, description } = startClusterFunction(
+  env,
+  { warmClaims: {} },
+);
 const logger = new Logger({ serviceName: 'nodesmith-controller' });
 const decisions = new EventBridgeDecisionPublisher({
   client: new EventBridgeClient({ region }),
