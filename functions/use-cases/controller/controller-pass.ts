@@ -6,6 +6,7 @@
  * ask for the next pass in about ten seconds while anything is in flight.
  */
 
+import type { EC2NodeClass } from '../../domain/node-class.ts';
 import type { OverlayConflict } from '../../domain/overlays/overlaid-instance-types.ts';
 import { type PodStartups, podStartups, transitionWindow } from '../../domain/pod-startup.ts';
 import { poolUsage } from '../../domain/pools/pool-usage.ts';
@@ -13,7 +14,7 @@ import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan
 import type { LeaseGrant } from '../../domain/state/lease.ts';
 import { NodeClaimPhase } from '../../domain/state/node-claim-record.ts';
 import type { Decision, LimitReached } from '../../ports/decisions.ts';
-import { instanceTypesByPool } from '../instance-types-by-pool.ts';
+import type { PoolInstanceTypes } from '../instance-types-by-pool.ts';
 import type { InterruptionOutcome } from '../interruption/handle-interruption.ts';
 import { type AdoptionOutcome, adoptKarpenterNodes } from './adoption-step.ts';
 import { ClaimIsolation } from './claim-isolation.ts';
@@ -24,7 +25,7 @@ import { type LifecycleOutcome, runLifecycle } from './lifecycle-step.ts';
 import { watchLimits } from './limit-watch.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import { type ClaimActionFailure, emptyPassReport, type PassReport } from './pass-report.ts';
-import { type PassSnapshot, readSnapshot } from './pass-snapshot.ts';
+import { type PassSnapshot, readSnapshot, startReads } from './pass-snapshot.ts';
 import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
@@ -132,14 +133,17 @@ interface PassRun {
   readonly isolation: ClaimIsolation;
   readonly started: Date;
   readonly snapshot: PassSnapshot;
+  /** The instance types of the snapshot's pools. */
+  readonly types: PoolInstanceTypes;
+  /** The snapshot's classes with what they select now. */
+  readonly resolvedClasses: readonly EC2NodeClass[];
 }
 
 async function runSteps(
   deps: PassDependencies,
   settings: PassSettings,
-  { write, isolation, started, snapshot: read }: PassRun,
+  { write, isolation, started, snapshot: read, types, resolvedClasses }: PassRun,
 ): Promise<PassSteps> {
-  const types = await instanceTypesByPool(read, deps.cloud);
   const instanceTypes = types.byPool;
   const adoption = settings.adoptKarpenterNodes
     ? await adoptKarpenterNodes(deps, { snapshot: read, instanceTypes, write })
@@ -167,6 +171,7 @@ async function runSteps(
     claims: staticPools.claims,
     nominated: provisioning.nominated,
     isolation,
+    resolvedClasses,
   });
   const termination = await runTermination(deps, {
     snapshot,
@@ -255,10 +260,21 @@ async function fencedPass(
   grant: LeaseGrant,
   started: Date,
 ): Promise<PassReport> {
-  const statusChecks = await checkInstanceStatuses(deps);
-  const snapshot = await readSnapshot(deps, started, settings.startingLimits);
+  const { startingLimits } = settings;
+  // What EC2's status checks cannot change is read while they run (docs/design.md §3.3).
+  const early = startReads(deps, started, startingLimits);
+  const { outcomes: statusChecks, acted } = await checkInstanceStatuses(deps);
+  const {
+    snapshot,
+    instanceTypes: types,
+    resolvedClasses,
+  } = await readSnapshot(deps, early, {
+    now: started,
+    ...(startingLimits === undefined ? {} : { startingLimits }),
+    statusChecksActed: acted,
+  });
   const isolation = new ClaimIsolation(deps, grant);
-  const run = { write: { fence: grant }, isolation, started, snapshot };
+  const run = { write: { fence: grant }, isolation, started, snapshot, types, resolvedClasses };
   const steps = await runSteps(deps, settings, run);
   const reached = await watchLimits(deps, steps.provisioning.unschedulable, started);
   const decisions = published(steps, reached);

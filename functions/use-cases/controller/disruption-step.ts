@@ -59,6 +59,8 @@ import { emptyRound, Provisioning, type ProvisioningContext } from './provisioni
 export interface DisruptionStepContext extends Omit<ProvisioningContext, 'claims'> {
   /** The claims after provisioning. */
   readonly claims: readonly NodeClaimRecord[];
+  /** The snapshot's classes with what they select now (resolved-classes.ts). */
+  readonly resolvedClasses: readonly EC2NodeClass[];
   /** Nodes this pass's provisioning placed pending pods on. */
   readonly nominated: ReadonlySet<string>;
   readonly isolation: ClaimIsolation;
@@ -205,36 +207,6 @@ class DisruptionStep {
     this.records.push(marked.record);
     this.decisions.push(marked.decision);
     this.events.push(...marked.events);
-  }
-
-  /**
-   * The classes with the AMIs, subnets, security groups, capacity reservations and placement
-   * group they select now, as Karpenter keeps them in the class's status (the group in memory),
-   * so a node on an older image, in another subnet, set of groups or placement group, or in a
-   * reservation no longer selected shows as drifted. A class that cannot be resolved is judged without them; its
-   * launches report the problem.
-   */
-  async resolvedClasses(): Promise<EC2NodeClass[]> {
-    return Promise.all(
-      this.#context.snapshot.nodeClasses.map(async (nodeClass) => {
-        try {
-          const resolved = await this.#deps.cloud.resolveNodeClass(nodeClass);
-          const amis = resolved.amis.map((ami) => ({ id: ami.id, name: ami.name }));
-          const { subnets, securityGroups, capacityReservations, placementGroup } = resolved;
-          const status = {
-            ...nodeClass.status,
-            amis,
-            subnets,
-            securityGroups,
-            capacityReservations,
-            placementGroup,
-          };
-          return { ...nodeClass, status };
-        } catch {
-          return nodeClass;
-        }
-      }),
-    );
   }
 
   /** Nodes in a capacity block about to end are let go while they can still drain. */
@@ -449,7 +421,7 @@ export async function runDisruption(
   await step.cascadeDeletedPools();
   await step.recordPodEvents();
   await step.advanceReplacements();
-  const nodeClasses = await step.resolvedClasses();
+  const nodeClasses = context.resolvedClasses;
   await step.expireCapacityBlocks(nodeClasses);
   const plan = await step.plan(nodeClasses);
   const { matched, waiting } = await step.settleValidating(plan);
