@@ -1,10 +1,10 @@
 /**
  * What a warm controller function keeps of the cluster between passes (docs/design.md §3.3.1):
  * its nodes and the pods that may still run, the two lists that grow with the cluster. A pass
- * reads the cluster's revision first (a one-item list), then catches nodes up to it, then pods
- * to it and to wherever nodes got, so pods are never read older than nodes, as a cold pass reads
- * them (§3.3). Each catch-up is a short watch from the revision last seen; a 410, an error or
- * anything unexpected lists that kind again. Built once per container, outliving the clients
+ * reads the cluster's revision first (a one-item list), then catches nodes and pods up to it at
+ * once, and pods again to wherever nodes got when a node changed after that, so pods are never
+ * read older than nodes, as a cold pass reads them (§3.3). Each catch-up is a short watch from
+ * the revision last seen; a 410, an error or anything unexpected lists that kind again. Built once per container, outliving the clients
  * of each pass (a cluster object is built for each token).
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
@@ -60,8 +60,8 @@ export class WarmSnapshot {
   }
 
   /**
-   * Nodes, then pods, each at the cluster's revision when called or later, pods no older than
-   * nodes. Pods are caught up once nodes are.
+   * Nodes and pods, each at the cluster's revision when called or later, pods no older than
+   * nodes: both are caught up at once, and pods again when a node change came after theirs.
    */
   async nodesThenPods(apis: KubernetesApis, pageSize: number): Promise<NodesThenPods> {
     const target = await clusterRevision(apis);
@@ -71,10 +71,14 @@ export class WarmSnapshot {
       this.#pods.forget();
     }
     const common = { watchSeconds: this.#watchSeconds, pageSize };
-    const nodes = await this.#nodes.sync(apis, { ...common, target });
-    const reached = Math.max(target, this.#nodes.revision ?? target);
-    const pods = this.#pods.sync(apis, { ...common, target: reached });
-    return { nodes, pods };
+    const [nodes, pods] = await bothSettled(
+      this.#nodes.sync(apis, { ...common, target }),
+      this.#pods.sync(apis, { ...common, target }),
+    );
+    const nodesAt = this.#nodes.revision ?? target;
+    const podsAt = this.#pods.revision ?? target;
+    if (podsAt >= nodesAt) return { nodes, pods: Promise.resolve(pods) };
+    return { nodes, pods: this.#pods.sync(apis, { ...common, target: nodesAt }) };
   }
 
   /** Forgets both kinds: the next pass lists them. */
@@ -82,6 +86,17 @@ export class WarmSnapshot {
     this.#nodes.forget();
     this.#pods.forget();
   }
+}
+
+/**
+ * Both values, once both promises have settled: a reflector must not be left syncing when the
+ * pass that started it has failed, or the next pass would sync it at the same time.
+ */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [first, second] = await Promise.allSettled([a, b]);
+  if (first.status === 'rejected') throw first.reason;
+  if (second.status === 'rejected') throw second.reason;
+  return [first.value, second.value];
 }
 
 /** The cluster's revision now, from a one-node list (a consistent read, as every list is). */
