@@ -46,9 +46,21 @@ export function dearestPrice(
   return Math.max(offering.pricePerHour, ...prices);
 }
 
+/** Each catalog's types by name, worked out once per catalog rather than once per claim. */
+const typesByName = new WeakMap<readonly InstanceType[], ReadonlyMap<string, InstanceType>>();
+
+function byNameIn(types: readonly InstanceType[]): ReadonlyMap<string, InstanceType> {
+  let byName = typesByName.get(types);
+  if (byName === undefined) {
+    byName = new Map(types.map((t) => [t.name, t]));
+    typesByName.set(types, byName);
+  }
+  return byName;
+}
+
 /** The worst a claim's launch can fill, over the options the catalog still knows. */
 export function worstCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
-  const byName = new Map(types.map((t) => [t.name, t]));
+  const byName = byNameIn(types);
   const zones = fromNodeSelector(claim.requirements).get(Label.zone);
   const charges = claim.instanceTypeOptions.flatMap((name) => {
     const type = byName.get(name);
@@ -58,10 +70,27 @@ export function worstCharge(claim: NodeClaimRecord, types: readonly InstanceType
   return largest([chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour), ...charges]);
 }
 
+/**
+ * Charges already worked out, by catalog and claim record: records are replaced, never changed,
+ * so a pass admitting one claim after another charges each of the others once, not once per
+ * admission (thousands of claims, each over hundreds of options).
+ */
+const charged = new WeakMap<readonly InstanceType[], WeakMap<NodeClaimRecord, Charge>>();
+
 export function claimCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
-  return claim.instanceId === undefined
-    ? worstCharge(claim, types)
-    : chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
+  if (claim.instanceId !== undefined)
+    return chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
+  let byClaim = charged.get(types);
+  if (byClaim === undefined) {
+    byClaim = new WeakMap();
+    charged.set(types, byClaim);
+  }
+  let charge = byClaim.get(claim);
+  if (charge === undefined) {
+    charge = worstCharge(claim, types);
+    byClaim.set(claim, charge);
+  }
+  return charge;
 }
 
 /**
