@@ -78,8 +78,6 @@ export function worstCharge(claim: NodeClaimRecord, types: readonly InstanceType
 const charged = new WeakMap<readonly InstanceType[], WeakMap<NodeClaimRecord, Charge>>();
 
 export function claimCharge(claim: NodeClaimRecord, types: readonly InstanceType[]): Charge {
-  if (claim.instanceId !== undefined)
-    return chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
   let byClaim = charged.get(types);
   if (byClaim === undefined) {
     byClaim = new WeakMap();
@@ -87,7 +85,10 @@ export function claimCharge(claim: NodeClaimRecord, types: readonly InstanceType
   }
   let charge = byClaim.get(claim);
   if (charge === undefined) {
-    charge = worstCharge(claim, types);
+    charge =
+      claim.instanceId === undefined
+        ? worstCharge(claim, types)
+        : chargeOf(claim.capacity ?? {}, claim.offering.pricePerHour);
     byClaim.set(claim, charge);
   }
   return charge;

@@ -63,7 +63,8 @@ export interface RoundResult {
 export class Provisioning {
   readonly #deps: PassDependencies;
   readonly #context: ProvisioningContext;
-  #claims: NodeClaimRecord[];
+  /** By name, in the order claims came: a launch replaces its claim in place. */
+  readonly #claims: Map<string, NodeClaimRecord>;
   /** The claims limits count, as the store held them when this pass first needed them. */
   readonly #live = new Map<string, Promise<readonly NodeClaimRecord[]>>();
   readonly #scopes: readonly LimitScope[];
@@ -71,7 +72,7 @@ export class Provisioning {
   constructor(deps: PassDependencies, context: ProvisioningContext) {
     this.#deps = deps;
     this.#context = context;
-    this.#claims = [...context.claims];
+    this.#claims = new Map(context.claims.map((claim) => [claim.name, claim]));
     this.#scopes = limitScopes(context.snapshot);
   }
 
@@ -84,7 +85,7 @@ export class Provisioning {
       focus === undefined
         ? snapshot.pods
         : snapshot.pods.filter((p) => p.nodeName !== undefined || focus.has(podKey(p)));
-    const claims = this.#claims;
+    const claims = this.claims;
     const input = planningInput(
       {
         ...snapshot,
@@ -144,7 +145,7 @@ export class Provisioning {
     );
     // Counted at once, before the write resolves, so launches running beside this one see it
     // when they check the pool's limits.
-    this.#claims.push({ ...record, version: 0 });
+    this.#claims.set(record.name, { ...record, version: 0 });
     const pending = await deps.state.nodeClaims.create(record, write);
     this.#replace(pending);
     const outcome = await launchClaim(deps, {
@@ -179,8 +180,14 @@ export class Provisioning {
    * pass has written or is writing, each at the worst its launch can fill.
    */
   #admit(planned: PlannedNodeClaim, stored: readonly NodeClaimRecord[]): Admission {
+    // No limit covers the pool: nothing to count, which would cost every claim of the cluster.
+    if (!this.#limited(planned)) return { admitted: true, planned };
     const usage = this.#usage(stored);
     return admitClaim(planned, this.#scopes, claimCharges(usage, this.#context.instanceTypes));
+  }
+
+  #limited(planned: PlannedNodeClaim): boolean {
+    return this.#scopes.some((scope) => covers(scope, planned.nodePool));
   }
 
   /**
@@ -188,6 +195,7 @@ export class Provisioning {
    * their replacements may launch at a limit (losing the node is worse), and the launch says so.
    */
   #overrun(planned: PlannedNodeClaim, stored: readonly NodeClaimRecord[]): string | undefined {
+    if (!this.#limited(planned)) return undefined;
     const usage = this.#usage(stored);
     if (!usage.some(isInterrupted)) return undefined;
     const charges = claimCharges(usage, this.#context.instanceTypes, true);
@@ -196,8 +204,8 @@ export class Provisioning {
   }
 
   #usage(stored: readonly NodeClaimRecord[]): NodeClaimRecord[] {
-    const ours = new Set(this.#claims.map((c) => c.name));
-    return [...this.#claims, ...stored.filter((c) => !ours.has(c.name))];
+    const ours = this.#claims;
+    return [...ours.values(), ...stored.filter((c) => !ours.has(c.name))];
   }
 
   #record(
@@ -255,15 +263,15 @@ export class Provisioning {
   }
 
   #replace(claim: NodeClaimRecord): void {
-    this.#claims = this.#claims.map((c) => (c.name === claim.name ? claim : c));
+    if (this.#claims.has(claim.name)) this.#claims.set(claim.name, claim);
   }
 
   #drop(name: string): void {
-    this.#claims = this.#claims.filter((c) => c.name !== name);
+    this.#claims.delete(name);
   }
 
   get claims(): readonly NodeClaimRecord[] {
-    return this.#claims;
+    return [...this.#claims.values()];
   }
 }
 
