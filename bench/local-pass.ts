@@ -13,6 +13,7 @@ import {
 import { makeDynamoDbStateStore } from '../functions/adapters/dynamodb/dynamodb-state-store.ts';
 import { createTables, type StateTableNames } from '../functions/adapters/dynamodb/tables.ts';
 import { kubernetesClusterFrom } from '../functions/adapters/kubernetes/kubernetes-cluster.ts';
+import { WarmSnapshot } from '../functions/adapters/kubernetes/warm-snapshot.ts';
 import { makeControllerHandler } from '../functions/handlers/controller/handler.ts';
 import type { Clock } from '../functions/ports/clock.ts';
 import type { CloudProvider } from '../functions/ports/cloud-provider.ts';
@@ -43,6 +44,8 @@ export async function withDynamoDbLocal(bench: (endpoint: string) => Promise<voi
 
 export interface LocalPass {
   readonly client: DynamoDBClient;
+  readonly tables: StateTableNames;
+  /** The state as the bench seeds and inspects it. */
   readonly state: StateStore;
   readonly clock: Clock;
   readonly sleep: (ms: number) => Promise<void>;
@@ -69,7 +72,7 @@ export async function localPass(
     latencyMs: EC2_LATENCY_MS,
     sleep,
   });
-  return { client, state, clock, sleep, cloud };
+  return { client, tables, state, clock, sleep, cloud };
 }
 
 export interface PassHandlerOptions {
@@ -81,15 +84,24 @@ export interface PassHandlerOptions {
   readonly onReport?: (report: PassReport) => void;
 }
 
-/** The controller function, each invocation one real pass with decisions published nowhere. */
+/**
+ * The controller function, each invocation one real pass with decisions published nowhere. Like
+ * the deployed function's container, the handler keeps claims, nodes and pods between its passes.
+ */
 export function passHandler(pass: LocalPass, options: PassHandlerOptions) {
-  const { state, clock } = pass;
+  const { clock } = pass;
+  const state = makeDynamoDbStateStore({
+    client: DynamoDBDocumentClient.from(pass.client),
+    tables: pass.tables,
+    warmClaims: {},
+  });
+  const warm = new WarmSnapshot();
   return makeControllerHandler({
     pass: async (holder) => {
       const report = await runControllerPass(
         {
           state,
-          cluster: kubernetesClusterFrom(kubeConfigFor(options.serverUrl)),
+          cluster: kubernetesClusterFrom(kubeConfigFor(options.serverUrl), { warm }),
           cloud: options.cloud,
           decisions: { publish: async () => undefined },
           waker: new SimulatedWorkQueue(clock),

@@ -253,6 +253,8 @@ if (!process.argv.includes('--planning-only')) {
 if (!process.argv.includes('--planning-only')) {
   const { benchSteadyPass } = await import('./steady-pass.ts');
   await benchSteadyPass();
+  const { benchBurstOnRunningCluster } = await import('./controller-pass.ts');
+  await benchBurstOnRunningCluster();
 }
 const { benchHandlerImports } = await import('./handler-imports.ts');
 await benchHandlerImports();

@@ -1,176 +1,42 @@
 /**
  * What a controller pass costs when nothing needs doing — the tick of a quiet cluster, and the
  * figure the running cost is computed from (README, "What it costs to run"). A cluster of N
- * initialized nodes of the `burst` scenario's pool, ten running pods each, no pending pod: the
- * pass takes the lease, reads the state on DynamoDB Local and the cluster over HTTP, lists the
- * instances (200 ms, as EC2's DescribeInstances), finds nothing to launch, weighs every node for
+ * initialized nodes of the `burst` scenario's pool, ten running pods each, no pending pod
+ * (bench/seeded-cluster.ts): the pass takes the lease, reads the state on DynamoDB Local and the
+ * cluster over HTTP, lists the instances and reads their status checks (200 ms each, as EC2's
+ * DescribeInstances and DescribeInstanceStatus), finds nothing to launch, weighs every node for
  * disruption, and releases the lease. Measured from the SQS event to the handler's return.
+ *
+ * The function's container keeps claims, nodes and pods between its passes, as deployed
+ * (bench/local-pass.ts): the first pass of a run is its cold start, timed as such; the second
+ * settles what the first wrote (the seeded nodes get the termination finalizer); the passes after
+ * it are the quiet ones, nothing having changed since the pass before. Beside them, how far the
+ * process's peak RSS rose above the seeded cluster: an upper bound of what the function needs,
+ * since the simulated API server runs in the same process.
  */
 
-import { nodeClassHash } from '../functions/domain/disruption/node-class-hash.ts';
-import { templateHash } from '../functions/domain/disruption/template-hash.ts';
-import type { EC2NodeClass } from '../functions/domain/node-class.ts';
-import type { NodePool } from '../functions/domain/node-pool.ts';
-import type { NewNodeClaimRecord } from '../functions/domain/state/node-claim-record.ts';
-import type { CloudProvider, ManagedInstance } from '../functions/ports/cloud-provider.ts';
-import type { StateStore } from '../functions/ports/state-store.ts';
+import type { CloudProvider } from '../functions/ports/cloud-provider.ts';
 import type { PassReport } from '../functions/use-cases/controller/pass-report.ts';
-import { type FakeApiServer, startFakeApiServer } from '../simulator/api-server/server.ts';
 import { lambdaContext, sqsEvent } from '../simulator/run/lambda-events.ts';
-import { burstScenario } from '../simulator/scenarios/burst.ts';
-import { EC2_LATENCY_MS, localPass, passHandler, withDynamoDbLocal } from './local-pass.ts';
+import { EC2_LATENCY_MS, passHandler, withDynamoDbLocal } from './local-pass.ts';
 import { median } from './median.ts';
+import { PODS_PER_NODE, type SeededCluster, seededCluster } from './seeded-cluster.ts';
 
-const PODS_PER_NODE = 10;
-const TYPE = 'm6i.2xlarge';
-const PRICE = 0.384;
-const LAUNCHED = '2026-11-20T09:00:00.000Z';
+/** The controller function's timeout (lib/nodesmith-functions.ts): what a pass may take. */
+const FUNCTION_TIMEOUT_MS = 180_000;
+const MIB = 2 ** 20;
 
-interface Seeded {
-  readonly name: string;
-  readonly node: string;
-  readonly instance: ManagedInstance;
+interface Run {
+  readonly coldMs: number;
+  readonly quietMs: readonly number[];
+  /** Peak RSS over the RSS with the cluster seeded, in MiB. */
+  readonly rssRiseMiB: number;
 }
 
-function seededNode(i: number, zones: readonly string[]): Seeded {
-  const zone = zones[i % zones.length] ?? 'us-east-1a';
-  const instanceId = `i-${(0x1000000 + i).toString(16).padStart(17, '0')}`;
+/** The cloud of a quiet cluster: it lists the seeded instances and refuses to change anything. */
+function quietCloud(cluster: SeededCluster): CloudProvider {
+  const { cloud: simulated, sleep } = cluster.pass;
   return {
-    name: `general-${i.toString(36).padStart(5, '0')}`,
-    node: `ip-10-${Math.floor(i / 250)}-${i % 250}-1.ec2.internal`,
-    instance: {
-      instanceId,
-      providerID: `aws:///${zone}/${instanceId}`,
-      instanceType: TYPE,
-      zone,
-      capacityType: 'on-demand',
-      owned: true,
-      launchTime: LAUNCHED,
-      state: 'running',
-      nodeClaim: `general-${i.toString(36).padStart(5, '0')}`,
-      nodePool: 'general',
-      nodeClass: 'default',
-    },
-  };
-}
-
-function labelsOf(s: Seeded): Record<string, string> {
-  return {
-    'karpenter.sh/nodepool': 'general',
-    'karpenter.sh/capacity-type': 'on-demand',
-    'karpenter.sh/initialized': 'true',
-    'karpenter.sh/registered': 'true',
-    'karpenter.k8s.aws/ec2nodeclass': 'default',
-    'karpenter.k8s.aws/instance-category': 'm',
-    'karpenter.k8s.aws/instance-generation': '6',
-    'node.kubernetes.io/instance-type': TYPE,
-    'topology.kubernetes.io/zone': s.instance.zone,
-    'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/os': 'linux',
-    'kubernetes.io/hostname': s.node,
-    team: 'platform',
-  };
-}
-
-function seedCluster(server: FakeApiServer, nodes: readonly Seeded[]): void {
-  const allocatable = { cpu: '7910m', memory: '30310Mi', pods: '58', 'ephemeral-storage': '18Gi' };
-  for (const s of nodes) {
-    server.store.create('nodes', {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name: s.node, labels: labelsOf(s), creationTimestamp: LAUNCHED },
-      spec: { providerID: s.instance.providerID },
-      status: {
-        capacity: allocatable,
-        allocatable,
-        conditions: [{ type: 'Ready', status: 'True' }],
-      },
-    });
-    for (let p = 0; p < PODS_PER_NODE; p++) {
-      server.store.create('pods', {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name: `${s.name}-app-${p}`,
-          namespace: 'shop',
-          uid: `${s.name}-${p}`,
-          creationTimestamp: LAUNCHED,
-          ownerReferences: [
-            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'app', uid: 'rs', controller: true },
-          ],
-        },
-        spec: {
-          nodeName: s.node,
-          containers: [
-            { name: 'app', image: 'app', resources: { requests: { cpu: '700m', memory: '2Gi' } } },
-          ],
-        },
-        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-      });
-    }
-  }
-}
-
-async function seedClaims(
-  state: StateStore,
-  nodes: readonly Seeded[],
-  hashes: Pick<NewNodeClaimRecord, 'nodePoolHash' | 'nodeClassHash'>,
-  imageId: string,
-): Promise<void> {
-  for (const s of nodes) {
-    const claim: NewNodeClaimRecord = {
-      name: s.name,
-      nodePool: 'general',
-      nodeClass: 'default',
-      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [TYPE] }],
-      instanceTypeOptions: [TYPE],
-      offering: {
-        instanceType: TYPE,
-        zone: s.instance.zone,
-        capacityType: 'on-demand',
-        pricePerHour: PRICE,
-      },
-      labels: labelsOf(s),
-      capacity: { cpu: 8000, memory: 32 * 1024 ** 3, pods: 58 },
-      allocatable: { cpu: 7910, memory: 30310 * 1024 ** 2, pods: 58 },
-      instanceId: s.instance.instanceId,
-      providerID: s.instance.providerID,
-      imageId,
-      nodeName: s.node,
-      ...hashes,
-      phase: 'Initialized',
-      timestamps: {
-        Pending: LAUNCHED,
-        Launched: LAUNCHED,
-        Registered: LAUNCHED,
-        Initialized: LAUNCHED,
-      },
-    };
-    await state.nodeClaims.create(claim);
-  }
-}
-
-async function onePass(endpoint: string, nodeCount: number, run: number): Promise<number> {
-  const scenario = burstScenario(1, 1);
-  const tables = {
-    state: `steady-${nodeCount}-${run}`,
-    nodeClaims: `steady-claims-${nodeCount}-${run}`,
-  };
-  const pass = await localPass(endpoint, tables, scenario);
-  const { state, cloud: simulated, sleep } = pass;
-  const pool = (await state.nodePools.get('general'))?.document as NodePool;
-  const nodeClass = (await state.nodeClasses.get('default'))?.document as EC2NodeClass;
-  const image = (await simulated.resolveNodeClass(nodeClass)).amis[0]?.id ?? '';
-  const nodes = Array.from({ length: nodeCount }, (_, i) => seededNode(i, scenario.zones));
-  await seedClaims(
-    state,
-    nodes,
-    { nodePoolHash: templateHash(pool), nodeClassHash: nodeClassHash(nodeClass) },
-    image,
-  );
-  const server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-  seedCluster(server, nodes);
-  const cloud: CloudProvider = {
     resolveNodeClass: (c) => simulated.resolveNodeClass(c),
     instanceTypes: (c, o) => simulated.instanceTypes(c, o),
     prices: () => simulated.prices(),
@@ -178,7 +44,7 @@ async function onePass(endpoint: string, nodeCount: number, run: number): Promis
     terminate: () => Promise.reject(new Error('a quiet pass terminates nothing')),
     listManaged: async () => {
       await sleep(EC2_LATENCY_MS);
-      return nodes.map((n) => n.instance);
+      return [...cluster.instances];
     },
     describe: async () => [],
     claimOwnership: () => Promise.reject(new Error('a quiet pass tags nothing')),
@@ -187,45 +53,85 @@ async function onePass(endpoint: string, nodeCount: number, run: number): Promis
       return [];
     },
   };
-  let report: PassReport | undefined;
-  const handler = passHandler(pass, {
-    serverUrl: server.url,
-    cloud,
-    region: scenario.region,
-    newClaimName: (p) => `${p}-new`,
-    onReport: (r) => {
-      report = r;
-    },
-  });
-  const event = sqsEvent([{ wake: { source: 'schedule', reason: 'tick' }, dueAt: 0, id: 1 }]);
-  // The first pass records the pods it sees on each claim; the ticks after it are the quiet ones.
-  await handler(event, lambdaContext(`steady-${run}-first`));
-  const start = performance.now();
-  const response = await handler(event, lambdaContext(`steady-${run}`));
-  const elapsed = performance.now() - start;
-  if (response.batchItemFailures.length > 0) throw new Error('the quiet pass failed');
+}
+
+function checkQuiet(report: PassReport | undefined): void {
   const did = [
     ...(report?.lifecycle ?? []).map((r) => `${r.kind} ${r.claim}`),
     ...(report?.launches ?? []).map((l) => `launch ${l.claim.name}`),
   ];
   if (did.length > 0)
     throw new Error(`the quiet pass was not quiet: ${did.slice(0, 5).join(', ')}`);
-  await server.close();
-  pass.client.destroy();
-  return elapsed;
 }
 
-export function benchSteadyPass(sizes = [0, 100, 1000], runs = 3): Promise<void> {
+async function oneRun(endpoint: string, nodeCount: number, run: number, quiet: number) {
+  const cluster = await seededCluster(endpoint, nodeCount, `steady-${nodeCount}-${run}`);
+  const seededRss = process.memoryUsage().rss;
+  let report: PassReport | undefined;
+  const handler = passHandler(cluster.pass, {
+    serverUrl: cluster.server.url,
+    cloud: quietCloud(cluster),
+    region: cluster.scenario.region,
+    newClaimName: (p) => `${p}-new`,
+    onReport: (r) => {
+      report = r;
+    },
+  });
+  const event = sqsEvent([{ wake: { source: 'schedule', reason: 'tick' }, dueAt: 0, id: 1 }]);
+  const timed = async (name: string) => {
+    const start = performance.now();
+    const response = await handler(event, lambdaContext(name, FUNCTION_TIMEOUT_MS));
+    if (response.batchItemFailures.length > 0) throw new Error(`pass ${name} failed`);
+    return performance.now() - start;
+  };
+  const coldMs = await timed(`steady-${run}-cold`);
+  await timed(`steady-${run}-settling`);
+  const quietMs: number[] = [];
+  for (let i = 1; i <= quiet; i++) {
+    quietMs.push(await timed(`steady-${run}-quiet-${i}`));
+    checkQuiet(report);
+  }
+  const rssRiseMiB = (process.resourceUsage().maxRSS * 1024 - seededRss) / MIB;
+  await cluster.close();
+  return { coldMs, quietMs, rssRiseMiB } satisfies Run;
+}
+
+export interface SteadySize {
+  readonly nodes: number;
+  /** Runs, each on a fresh cluster. */
+  readonly runs: number;
+  /** Quiet passes timed in each run. */
+  readonly quiet: number;
+}
+
+export const STEADY_SIZES: readonly SteadySize[] = [
+  { nodes: 0, runs: 3, quiet: 3 },
+  { nodes: 100, runs: 3, quiet: 3 },
+  { nodes: 1000, runs: 3, quiet: 3 },
+  { nodes: 5000, runs: 1, quiet: 3 },
+  { nodes: 10000, runs: 1, quiet: 3 },
+];
+
+export function benchSteadyPass(sizes: readonly SteadySize[] = STEADY_SIZES): Promise<void> {
   return withDynamoDbLocal(async (endpoint) => {
     console.log(
-      `\nquiet controller pass (nothing to do), DynamoDB Local, ${EC2_LATENCY_MS} ms DescribeInstances (median of ${runs})`,
+      `\nquiet controller pass (nothing to do), warm container, DynamoDB Local, ${EC2_LATENCY_MS} ms per EC2 call`,
     );
-    console.log('| nodes | pods | pass |');
-    console.log('|---:|---:|---:|');
+    console.log(
+      '| nodes | pods | quiet pass (median) | first pass of a container | peak RSS over the seeded cluster |',
+    );
+    console.log('|---:|---:|---:|---:|---:|');
     for (const size of sizes) {
-      const times: number[] = [];
-      for (let run = 1; run <= runs; run++) times.push(await onePass(endpoint, size, run));
-      console.log(`| ${size} | ${size * PODS_PER_NODE} | ${Math.round(median(times))} ms |`);
+      const runs: Run[] = [];
+      for (let run = 1; run <= size.runs; run++) {
+        runs.push(await oneRun(endpoint, size.nodes, run, size.quiet));
+      }
+      const quiet = median(runs.flatMap((r) => r.quietMs));
+      const cold = median(runs.map((r) => r.coldMs));
+      const rise = runs[0]?.rssRiseMiB ?? 0;
+      console.log(
+        `| ${size.nodes} | ${size.nodes * PODS_PER_NODE} | ${Math.round(quiet)} ms | ${(cold / 1000).toFixed(1)} s | ${Math.round(rise)} MiB |`,
+      );
     }
   });
 }

@@ -80,8 +80,11 @@ export function sqsEvent(batch: readonly QueuedWake[]): SQSEvent {
   };
 }
 
-/** The parts of a Lambda context the handlers read. */
-export function lambdaContext(requestId: string) {
+/**
+ * The parts of a Lambda context the handlers read; `remainingMs` is what is left of the
+ * invocation when the handler starts.
+ */
+export function lambdaContext(requestId: string, remainingMs = 60_000) {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: 'nodesmith-simulated',
@@ -91,7 +94,7 @@ export function lambdaContext(requestId: string) {
     awsRequestId: requestId,
     logGroupName: '/aws/lambda/nodesmith-simulated',
     logStreamName: 'simulated',
-    getRemainingTimeInMillis: () => 60_000,
+    getRemainingTimeInMillis: () => remainingMs,
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
