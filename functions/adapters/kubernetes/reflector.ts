@@ -50,8 +50,8 @@ function keyOf(object: WatchedObject): string {
 }
 
 /**
- * How a catch-up ended: a change reached the target, the server ended the watch at its timeout
- * or before it, or it answered 410 Gone.
+ * How a catch-up ended: a change reached or passed the target, the server ended the watch at its
+ * timeout or before it, or it answered 410 Gone.
  */
 type CatchUp = 'reached' | 'timed out' | 'ended' | 'expired';
 
@@ -102,10 +102,11 @@ export class Reflector<TObject, TDomain> {
     if (this.#objects.size <= options.pageSize) return this.#relist(apis, options.pageSize);
     try {
       const outcome = await this.#catchUp(apis, this.#revision, options);
-      // Ended by the server at its timeout: it sent every change up to then, after the target
-      // was read, so none of the kind's changes up to the target is missing (what a bookmark
-      // would say). A watch cut short keeps what it read, a consistent but older state.
-      if (outcome === 'timed out') this.#revision = Math.max(this.#revision ?? 0, options.target);
+      // A change past the target came, so every one up to it had; or the server ended the
+      // watch at its timeout, having sent every change up to then, after the target was read
+      // (what a bookmark would say): the kind is at the target. A watch cut short keeps what
+      // it read, a consistent but older state.
+      if (outcome === 'reached' || outcome === 'timed out') this.#revision = options.target;
       if (outcome !== 'expired') return this.#inOrder();
     } catch {
       // Any doubt about what was kept: it is thrown away and listed again below.
@@ -135,10 +136,10 @@ export class Reflector<TObject, TDomain> {
   }
 
   /**
-   * Applies the changes after `from` as the watch sends them, until one reaches the target
-   * (`reached`) or the server ends the watch (`timed out` when it lasted its timeout, `ended`
-   * sooner); `expired` when the server answered 410 Gone. Rejects on any other error event or
-   * failure.
+   * Applies the changes after `from` as the watch sends them, up to the target: `reached` once
+   * one is at it or past it (that one left unapplied), `timed out` when the server ended the
+   * watch at its timeout, `ended` when sooner; `expired` when the server answered 410 Gone.
+   * Rejects on any other error event or failure.
    */
   async #catchUp(apis: KubernetesApis, from: number, options: SyncOptions): Promise<CatchUp> {
     const { path, fieldSelector } = this.#kind;
@@ -160,8 +161,11 @@ export class Reflector<TObject, TDomain> {
           if (object.code === 410) return expired;
           throw new Error(`watching ${this.#kind.resource}: an error event (${object.code})`);
         }
+        // A change past the target is left for the next pass: the kind stays at the target,
+        // where the other kind is caught up to as well.
+        if (revisionOf(object) > options.target) return reached;
         this.#apply(type, object);
-        return revisionOf(object) >= options.target ? reached : READ_ON;
+        return revisionOf(object) === options.target ? reached : READ_ON;
       },
       'ended',
     );

@@ -125,6 +125,35 @@ describe('Class: WarmSnapshot', () => {
     expect(requestsFor(server, 'pods')).toEqual([]);
   });
 
+  it('stops at the revision it read, and leaves a later change for the next pass', async () => {
+    // Prepare
+    const { server, warm, cold } = await warmed();
+    seedCluster(server);
+    await warm.snapshot();
+    server.store.delete('pods', 'web-0', 'default');
+    let late = false;
+    // A pod comes after the pass read the cluster's revision, before its watch of pods is served.
+    server.controlAccess({
+      authenticate: async () => ({ name: 'tester', groups: [] }),
+      authorize: ({ verb, resource }) => {
+        if (verb === 'watch' && resource === 'pods' && !late) {
+          late = true;
+          seedPod(server, 'web-9', { nodeName: 'n1' });
+        }
+        return { allowed: true, reason: '' };
+      },
+    });
+    // Act
+    const read = await warm.snapshot();
+    server.controlAccess(undefined);
+    const next = await warm.snapshot();
+    // Assess
+    expect(late).toBe(true);
+    expect(read.pods.map((pod) => pod.name)).toEqual(['web-1', 'web-2']);
+    expect(next).toEqual(await cold.snapshot());
+    expect(next.pods.map((pod) => pod.name)).toEqual(['web-1', 'web-2', 'web-9']);
+  });
+
   it('lists a kind that fits in one page rather than watching it', async () => {
     // Prepare
     const { server, warm, cold } = await warmed();
