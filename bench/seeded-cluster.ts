@@ -152,7 +152,34 @@ export interface SeededCluster {
   readonly scenario: Scenario;
   /** The instances of the seeded nodes, as DescribeInstances lists them. */
   readonly instances: readonly ManagedInstance[];
+  /**
+   * From now on, each node's kubelet reports its status every five minutes (the kubelet's
+   * `nodeStatusReportFrequency`), spread over the nodes: a running cluster's nodes change
+   * about N/300 times a second even when nothing happens.
+   */
+  reportNodeStatus(): void;
   close(): Promise<void>;
+}
+
+/** The kubelet's `nodeStatusReportFrequency`. */
+const NODE_STATUS_REPORT_MS = 5 * 60_000;
+
+/** Starts the kubelets' status reports; returns the stop function. */
+function nodeStatusReports(server: FakeApiServer, nodes: readonly Seeded[]): () => void {
+  let next = 0;
+  const timer = setInterval(
+    () => {
+      const name = nodes[next % nodes.length]?.node ?? '';
+      next += 1;
+      const node = server.store.get('nodes', name);
+      if (node === undefined) return;
+      const lastHeartbeatTime = new Date().toISOString();
+      const conditions = [{ type: 'Ready', status: 'True', lastHeartbeatTime }];
+      server.store.update('nodes', { ...node, status: { ...(node.status as object), conditions } });
+    },
+    Math.max(1, NODE_STATUS_REPORT_MS / Math.max(1, nodes.length)),
+  );
+  return () => clearInterval(timer);
 }
 
 /** Fresh tables and a fresh API server holding `nodeCount` busy nodes of the `burst` pool. */
@@ -173,12 +200,17 @@ export async function seededCluster(
   await seedClaims(state, nodes, hashes, image);
   const server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
   seedCluster(server, nodes);
+  let stopReports = () => undefined as void;
   return {
     pass,
     server,
     scenario,
     instances: nodes.map((n) => n.instance),
+    reportNodeStatus: () => {
+      stopReports = nodeStatusReports(server, nodes);
+    },
     close: async () => {
+      stopReports();
       await server.close();
       pass.client.destroy();
     },
