@@ -42,6 +42,11 @@ export const DEFAULT_WATCH_SECONDS = 1;
 export interface WarmSnapshotOptions {
   /** How long a catch-up watch may stay open. @default 1 */
   readonly watchSeconds?: number;
+  /**
+   * How long a kind's catch-up may take before a fresh list of it races the watch. @default as
+   * long as the kind's last list took
+   */
+  readonly raceListAfterMs?: number;
 }
 
 /** Nodes read, and pods on their way: the rest of a snapshot is read meanwhile. */
@@ -54,9 +59,11 @@ export class WarmSnapshot {
   readonly #nodes = new Reflector(NODES);
   readonly #pods = new Reflector(PODS);
   readonly #watchSeconds: number;
+  readonly #raceListAfterMs: number | undefined;
 
   constructor(options: WarmSnapshotOptions = {}) {
     this.#watchSeconds = options.watchSeconds ?? DEFAULT_WATCH_SECONDS;
+    this.#raceListAfterMs = options.raceListAfterMs;
   }
 
   /**
@@ -70,7 +77,12 @@ export class WarmSnapshot {
       this.#nodes.forget();
       this.#pods.forget();
     }
-    const common = { watchSeconds: this.#watchSeconds, pageSize };
+    const raceListAfterMs = this.#raceListAfterMs;
+    const common = {
+      watchSeconds: this.#watchSeconds,
+      pageSize,
+      ...(raceListAfterMs === undefined ? {} : { raceListAfterMs }),
+    };
     const [nodes, pods] = await bothSettled(
       this.#nodes.sync(apis, { ...common, target }),
       this.#pods.sync(apis, { ...common, target }),

@@ -12,13 +12,20 @@ export type WatchVerdict<T> =
 
 export const READ_ON = { more: true } as const;
 
+export interface WatchRequest {
+  readonly path: string;
+  readonly query: Record<string, string | number | boolean>;
+  /** Closes the watch when it aborts; nothing more reaches the handler. */
+  readonly signal?: AbortSignal;
+}
+
 /**
- * Resolves with the handler's outcome, or with `ended` when the server ends the watch first;
- * rejects when the request fails or the handler throws.
+ * Resolves with the handler's outcome, or with `ended` when the server ends the watch first (or
+ * the signal aborts it); rejects when the request fails or the handler throws.
  */
 export function watchUntil<T, E>(
   watch: WatchClient,
-  request: { readonly path: string; readonly query: Record<string, string | number | boolean> },
+  request: WatchRequest,
   handle: (type: string, object: unknown) => WatchVerdict<T>,
   ended: E,
 ): Promise<T | E> {
@@ -31,6 +38,7 @@ export function watchUntil<T, E>(
       stop?.();
       finish();
     };
+    request.signal?.addEventListener('abort', () => settle(() => resolve(ended)), { once: true });
     const onEvent = (type: string, object: unknown) => {
       if (settled) return;
       try {

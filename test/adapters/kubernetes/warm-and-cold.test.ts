@@ -2,13 +2,16 @@
  * docs/design.md §3.3.1: a warm snapshot, kept between passes and caught up by watches, decides
  * what a cold one decides. For random sequences of cluster changes — nodes and pods coming,
  * changing, binding, finishing and going, passes reading in between, the server's watch cache
- * aging past what a warm snapshot last saw — the warm read equals a fresh list, object for object
- * and in order, and the planner makes the same plan of either.
+ * aging past what a warm snapshot last saw, catch-ups raced by lists or not — the warm read equals
+ * a fresh list, object for object and in order, and the planner makes the same plan of either.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kubernetesClusterFrom } from '../../../functions/adapters/kubernetes/kubernetes-cluster.ts';
-import { WarmSnapshot } from '../../../functions/adapters/kubernetes/warm-snapshot.ts';
+import {
+  WarmSnapshot,
+  type WarmSnapshotOptions,
+} from '../../../functions/adapters/kubernetes/warm-snapshot.ts';
 import type { ClusterObjects } from '../../../functions/domain/cluster-snapshot.ts';
 import { planProvisioning } from '../../../functions/domain/scheduling/plan-provisioning.ts';
 import { planningInput } from '../../../functions/domain/scheduling/planning-input.ts';
@@ -194,7 +197,7 @@ afterEach(async () => {
  * warm snapshot catches up rather than lists), a warm and a cold cluster on it, and a clock to
  * age its watch cache with.
  */
-async function cluster() {
+async function cluster(options: WarmSnapshotOptions) {
   let nowMs = NOW.getTime();
   await server?.close();
   const started = await startFakeApiServer({
@@ -213,7 +216,7 @@ async function cluster() {
   const kubeConfig = kubeConfigFor(started.url);
   return {
     server: started,
-    warm: kubernetesClusterFrom(kubeConfig, { pageSize: 1, warm: new WarmSnapshot() }),
+    warm: kubernetesClusterFrom(kubeConfig, { pageSize: 1, warm: new WarmSnapshot(options) }),
     cold: kubernetesClusterFrom(kubeConfig, { pageSize: 1 }),
     age: () => {
       nowMs += 120_000;
@@ -228,9 +231,11 @@ describe('a warm snapshot', () => {
         fc.array(change, { maxLength: 3 }),
         fc.array(change, { minLength: 1, maxLength: 12 }),
         fc.boolean(),
-        async (before, changes, aged) => {
+        // A catch-up either raced by a list once it takes longer than the last list did, or not.
+        fc.constantFrom<WarmSnapshotOptions>({}, { raceListAfterMs: 60_000 }),
+        async (before, changes, aged, options) => {
           // Prepare
-          const { server, warm, cold, age } = await cluster();
+          const { server, warm, cold, age } = await cluster(options);
           const pass = () => warm.snapshot();
           await play(before, { server, pass: async () => undefined, age: () => undefined });
           await pass();

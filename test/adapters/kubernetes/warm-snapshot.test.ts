@@ -27,10 +27,11 @@ async function warmed(options: Omit<FakeApiServerOptions, 'now'> = {}): Promise<
   const server = await startFakeApiServer({ ...options, now: () => new Date(nowMs) });
   current = server;
   const kubeConfig = kubeConfigFor(server.url);
+  // No list races a catch-up here, so what the watches do is what is seen.
   const warm = kubernetesClusterFrom(kubeConfig, {
     now: () => NOW,
     pageSize: 2,
-    warm: new WarmSnapshot(),
+    warm: new WarmSnapshot({ raceListAfterMs: 60_000 }),
   });
   const cold = kubernetesClusterFrom(kubeConfig, { now: () => NOW, pageSize: 2 });
   return { server, warm, cold, advance: (ms) => (nowMs += ms) };
@@ -152,6 +153,24 @@ describe('Class: WarmSnapshot', () => {
     expect(read.pods.map((pod) => pod.name)).toEqual(['web-1', 'web-2']);
     expect(next).toEqual(await cold.snapshot());
     expect(next.pods.map((pod) => pod.name)).toEqual(['web-1', 'web-2', 'web-9']);
+  });
+
+  it('races a list against a catch-up that takes longer than its last list did', async () => {
+    // Prepare
+    const { server, cold } = await warmed();
+    const warm = kubernetesClusterFrom(kubeConfigFor(server.url), {
+      pageSize: 2,
+      warm: new WarmSnapshot(),
+    });
+    seedCluster(server);
+    await warm.snapshot();
+    server.store.create('namespaces', { metadata: { name: 'elsewhere' } });
+    server.requests.clear();
+    // Act
+    const read = await warm.snapshot();
+    // Assess
+    expect(requestsFor(server, 'pods')).toEqual(['watch', 'list limit=2', 'list limit=2']);
+    expect(read).toEqual(await cold.snapshot());
   });
 
   it('lists a kind that fits in one page rather than watching it', async () => {
