@@ -32,6 +32,13 @@ export class NotFoundError extends portError('NotFound') {}
 /** Another writer won: a create found the record, a version or fencing token was stale. */
 export class ConflictError extends portError('Conflict') {}
 
+/**
+ * A Conflict error for a create whose name is already taken, rather than a stale version or
+ * fence: a caller that chose the name may choose another. Callers branching on Conflict still
+ * see it as one.
+ */
+export class NameTakenError extends ConflictError {}
+
 /** The backing service refused for rate or capacity; retrying later may succeed. */
 export class ThrottledError extends portError('Throttled') {}
 

@@ -84,8 +84,8 @@ export interface ClaimDeletion extends FencedWrite {
  */
 export interface NodeClaimStore {
   /**
-   * Records a new claim at version 1. Rejects with ConflictError when the name exists or the
-   * fence is stale. Creating is the "write intent" step: whoever loses the race must not launch.
+   * Records a new claim at version 1. Rejects with NameTakenError (a ConflictError) when the
+   * name exists, with ConflictError when the fence is stale. Creating is the "write intent" step: whoever loses the race must not launch.
    */
   create(claim: NewNodeClaimRecord, options?: FencedWrite): Promise<NodeClaimRecord>;
   /** The claim, or undefined. Strongly consistent: a write that resolved is seen. */

@@ -9,7 +9,7 @@ import type {
   NodeClaimRecord,
 } from '../../functions/domain/state/node-claim-record.ts';
 import { byName } from '../../functions/domain/state/order.ts';
-import { ConflictError, NotFoundError } from '../../functions/ports/errors.ts';
+import { ConflictError, NameTakenError, NotFoundError } from '../../functions/ports/errors.ts';
 import type {
   ClaimDeletion,
   FencedWrite,
@@ -29,7 +29,7 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   async create(claim: NewNodeClaimRecord, options: FencedWrite = {}): Promise<NodeClaimRecord> {
     const doing = `creating node claim ${claim.name}`;
     this.#lease.checkFence(options.fence, doing);
-    if (this.#claims.has(claim.name)) throw new ConflictError(`${doing}: it already exists`);
+    if (this.#claims.has(claim.name)) throw new NameTakenError(`${doing}: it already exists`);
     return this.#store({ ...claim, version: 1 });
   }
 

@@ -1,7 +1,7 @@
 /** Contract of the NodeClaim store: conditional create, versioned update, delete, queries. */
 import { describe, expect, it } from 'vitest';
 import type { NodeClaimRecord } from '../../functions/domain/state/node-claim-record.ts';
-import { ConflictError, NotFoundError } from '../../functions/ports/errors.ts';
+import { ConflictError, NameTakenError, NotFoundError } from '../../functions/ports/errors.ts';
 import {
   aNewNodeClaim,
   race,
@@ -49,8 +49,29 @@ function createContract(makeStore: StoreFactory): void {
     // Assess
     expect(outcome.fulfilled).toHaveLength(1);
     expect(outcome.rejected).toHaveLength(9);
-    for (const err of outcome.rejected) expect(err).toBeInstanceOf(ConflictError);
+    for (const err of outcome.rejected) expect(err).toBeInstanceOf(NameTakenError);
     expect(await nodeClaims.list()).toEqual(outcome.fulfilled);
+  });
+
+  it('tells a fenced create whose name is taken from one whose fence is stale', async () => {
+    // Prepare
+    const { lease, nodeClaims } = await makeStore();
+    const stale = await lease.acquire('pass-1', T0, 60);
+    const fence = await lease.acquire('pass-2', secondsAfter(T0, 61), 60);
+    if (stale === undefined || fence === undefined) throw new Error('the lease was free');
+    const taken = await nodeClaims.create(aNewNodeClaim({ name: 'default-k1x7q' }), { fence });
+    // Act
+    const again = await rejectionOf(
+      nodeClaims.create(aNewNodeClaim({ name: 'default-k1x7q', nodeClass: 'other' }), { fence }),
+    );
+    const fenced = await rejectionOf(
+      nodeClaims.create(aNewNodeClaim({ name: 'default-q2z9m' }), { fence: stale }),
+    );
+    // Assess
+    expect(again).toBeInstanceOf(NameTakenError);
+    expect(fenced).toBeInstanceOf(ConflictError);
+    expect(fenced).not.toBeInstanceOf(NameTakenError);
+    expect(await nodeClaims.list()).toEqual([taken]);
   });
 
   it('keeps when a claim was adopted from Karpenter, and finds it by its instance', async () => {

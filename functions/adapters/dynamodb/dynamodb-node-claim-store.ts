@@ -22,7 +22,7 @@ import type {
   NodeClaimRecord,
 } from '../../domain/state/node-claim-record.ts';
 import { byName } from '../../domain/state/order.ts';
-import { ConflictError, NotFoundError } from '../../ports/errors.ts';
+import { ConflictError, NameTakenError, NotFoundError } from '../../ports/errors.ts';
 import type { ClaimDeletion, FencedWrite, NodeClaimStore } from '../../ports/state-store.ts';
 import { admitsFence, hasVersion, isGoneOrHasVersion, isNew } from './conditions.ts';
 import {
@@ -56,6 +56,8 @@ interface WriteAttempt {
   readonly fence: Fence | undefined;
   /** The write asked for the old item on a failed condition: none back means it is gone. */
   readonly missingIsNotFound: boolean;
+  /** The write's only condition is that no claim has its name: failing it means the name is taken. */
+  readonly createsName?: boolean;
 }
 
 export class DynamoDbNodeClaimStore implements NodeClaimStore {
@@ -76,6 +78,7 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
       write: { Put: put },
       fence: options.fence,
       missingIsNotFound: false,
+      createsName: true,
     });
     return fromClaimItem(item);
   }
@@ -259,6 +262,9 @@ function classifyWriteError(err: unknown, attempt: WriteAttempt): unknown {
     });
   }
   const writeIndex = fence === undefined ? 0 : 1;
+  if (attempt.createsName === true && failedAt(err, writeIndex)) {
+    return new NameTakenError(`${doing}: the name is taken`, { cause: err });
+  }
   if (attempt.missingIsNotFound && isMissingItemFailure(err, writeIndex)) {
     return new NotFoundError(`${doing}: it does not exist`, { cause: err });
   }

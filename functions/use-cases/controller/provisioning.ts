@@ -22,9 +22,10 @@ import type {
   ProvisioningPlan,
   UnschedulablePod,
 } from '../../domain/scheduling/provisioning-plan.ts';
-import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { NewNodeClaimRecord, NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import type { Decision } from '../../ports/decisions.ts';
+import { NameTakenError } from '../../ports/errors.ts';
 import type { FencedWrite } from '../../ports/state-store.ts';
 import { type LaunchOutcome, launchClaim } from './claim-launch.ts';
 import { type DecisionLabels, decisionOf, podsReason } from './decisions.ts';
@@ -59,6 +60,12 @@ export interface RoundResult {
   /** Claims a limit refused at launch, with its message: a static pool's have no pod to tell. */
   readonly refusedClaims: { readonly nodePool: string; readonly message: string }[];
 }
+
+/**
+ * Names tried for one claim. At 36^5 names, even 100,000 claims make a second collision in a row
+ * about one in a million; a third means something other than chance.
+ */
+const NAME_ATTEMPTS = 3;
 
 export class Provisioning {
   readonly #deps: PassDependencies;
@@ -143,11 +150,7 @@ export class Provisioning {
         ...(stampedClass === undefined ? {} : { nodeClassHash: nodeClassHash(stampedClass) }),
       },
     );
-    // Counted at once, before the write resolves, so launches running beside this one see it
-    // when they check the pool's limits.
-    this.#claims.set(record.name, { ...record, version: 0 });
-    const pending = await deps.state.nodeClaims.create(record, write);
-    this.#replace(pending);
+    const pending = await this.#create(record, write);
     const outcome = await launchClaim(deps, {
       claim: pending,
       nodeClasses: snapshot.nodeClasses,
@@ -155,6 +158,28 @@ export class Provisioning {
       write,
     });
     this.#record(outcome, { planned, pending, round, overrun }, result);
+  }
+
+  /**
+   * Records the claim, under another generated name while its name is taken: five random
+   * characters, as Karpenter names claims, collide now and then among thousands of claims.
+   * The claim is counted at once, before the write resolves, so launches running beside this
+   * one see it when they check the pool's limits.
+   */
+  async #create(record: NewNodeClaimRecord, write: FencedWrite): Promise<NodeClaimRecord> {
+    const { state, newClaimName } = this.#deps;
+    for (let attempt = 1; ; attempt++) {
+      this.#claims.set(record.name, { ...record, version: 0 });
+      try {
+        const created = await state.nodeClaims.create(record, write);
+        this.#replace(created);
+        return created;
+      } catch (err) {
+        if (!(err instanceof NameTakenError) || attempt >= NAME_ATTEMPTS) throw err;
+        this.#drop(record.name);
+        record = { ...record, name: newClaimName(record.nodePool) };
+      }
+    }
   }
 
   /**

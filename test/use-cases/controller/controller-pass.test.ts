@@ -36,6 +36,29 @@ describe('a controller pass', () => {
     expect(nominated.length).toBeGreaterThan(0);
   });
 
+  it('names a claim again when the generated name is taken, and launches every claim', async () => {
+    // Prepare: the second and third names drawn are the first one again.
+    const world = await aPassWorld(server(), 40);
+    let n = 0;
+    const drawn: string[] = [];
+    const deps = {
+      ...world.deps,
+      newClaimName: (pool: string) => {
+        n += 1;
+        drawn.push(`${pool}-${String(n === 2 || n === 3 ? 1 : n).padStart(5, '0')}`);
+        return drawn.at(-1) ?? '';
+      },
+    };
+    // Act
+    const report = await runControllerPass(deps, { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' });
+    // Assess
+    const claims = await world.state.nodeClaims.list();
+    expect(report.launches.flatMap((l) => l.pods)).toHaveLength(40);
+    expect(drawn.slice(0, 3)).toEqual(['general-00001', 'general-00001', 'general-00001']);
+    expect(claims.map((c) => c.name).sort()).toEqual(report.launches.map((l) => l.claim.name).sort());
+    expect(new Set(claims.map((c) => c.instanceId)).size).toBe(claims.length);
+  });
+
   it('reports its launches as Karpenter counts them: claims created for pending pods, conditions Launched', async () => {
     // Prepare
     const { deps } = await aPassWorld(server(), 40);
