@@ -18,7 +18,10 @@ export interface CronSchedules {
 export const DEFAULT_BUDGET: DisruptionBudget = { nodes: '10%' };
 
 export interface PoolDisruptionCounts {
-  /** Initialized nodes of the pool that are not being terminated. */
+  /**
+   * Initialized nodes of the pool, those whose instance is being terminated included: Karpenter
+   * drops them once the claim is InstanceTerminating, so counting them allows at most as much.
+   */
   readonly nodes: number;
   /** Of those, nodes being disrupted or deleted, and nodes reporting NotReady. */
   readonly disrupting: number;

@@ -9,7 +9,6 @@ import type { LimitBudget } from '../limits/limit-budget.ts';
 import type { LimitRefusal } from '../limits/limit-scope.ts';
 import { ClaimsByLoad } from './claims-by-load.ts';
 import type { ExistingNode } from './existing-node.ts';
-import type { InstanceTypeOption } from './instance-type-option.ts';
 import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
 import { NewNodeClaim, type Placement } from './new-node-claim.ts';

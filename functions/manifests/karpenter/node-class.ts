@@ -17,7 +17,6 @@ import {
 } from './launch-settings.ts';
 import { nodeClassStatus } from './node-class-status.ts';
 import { nodeClassTags } from './node-class-tags.ts';
-import { notSupportedYet } from './not-supported-yet.ts';
 import { objectMeta } from './object-meta.ts';
 import { parseDocument } from './parse-document.ts';
 import {
