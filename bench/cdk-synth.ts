@@ -3,7 +3,7 @@
  * telemetry and the version check off), bundling every function with esbuild. The median of 3.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './median.ts';
@@ -35,8 +35,10 @@ function synthMs(): number {
       encoding: 'utf8',
     },
   );
+  const ms = performance.now() - start;
+  rmSync(outdir, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`cdk synth failed: ${result.stderr}`);
-  return performance.now() - start;
+  return ms;
 }
 
 export function benchCdkSynth(runs = 3): void {

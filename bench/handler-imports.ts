@@ -10,7 +10,7 @@
  * all of it pays, import and loading together.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -96,14 +96,18 @@ export async function benchHandlerImports(runs = 5): Promise<void> {
   console.log(`\nfunction bundles: size and import time in a fresh process (median of ${runs})`);
   console.log('| bundle | functions | size | loaded at import | import | budget | all of it |');
   console.log('|---|---|---:|---:|---:|---|---:|');
-  for (const { folder, functions } of BUNDLES) {
-    const outdir = join(dir, folder);
-    const files = filesOf(bundleFunction(folder, outdir, process.cwd()), outdir);
-    const ms = medianMs(files.all.slice(0, 1));
-    const all = medianMs(files.all);
-    const verdict = ms <= BUDGET_MS ? 'met' : 'over';
-    console.log(
-      `| ${folder} | ${functions} | ${files.kib} KiB | ${files.atImportKib} KiB | ${Math.round(ms)} ms | ≤ ${BUDGET_MS} ms, ${verdict} | ${Math.round(all)} ms |`,
-    );
+  try {
+    for (const { folder, functions } of BUNDLES) {
+      const outdir = join(dir, folder);
+      const files = filesOf(bundleFunction(folder, outdir, process.cwd()), outdir);
+      const ms = medianMs(files.all.slice(0, 1));
+      const all = medianMs(files.all);
+      const verdict = ms <= BUDGET_MS ? 'met' : 'over';
+      console.log(
+        `| ${folder} | ${functions} | ${files.kib} KiB | ${files.atImportKib} KiB | ${Math.round(ms)} ms | ≤ ${BUDGET_MS} ms, ${verdict} | ${Math.round(all)} ms |`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@
  * bound. `--pair` adds the planning budget as stated, this tree's whole process against the one
  * built from the budget's commit (bench/paired-plan.ts); `--pair-only` runs that alone.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InstanceType } from '../functions/domain/instance-type.ts';
@@ -112,10 +112,15 @@ function wholeProcess(
 ): { seconds: number; rssMiB: number } {
   const dir = mkdtempSync(join(tmpdir(), 'nodesmith-bench-'));
   const file = join(dir, 'cluster.yaml');
-  writeFileSync(file, podListYaml(nodePool, pods));
-  const measured = Array.from({ length: runs }, () =>
-    runPlanProcess('bin/nodesmith.mjs', file, join(dir, 'rss')),
-  );
+  let measured: ReturnType<typeof runPlanProcess>[];
+  try {
+    writeFileSync(file, podListYaml(nodePool, pods));
+    measured = Array.from({ length: runs }, () =>
+      runPlanProcess('bin/nodesmith.mjs', file, join(dir, 'rss')),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   return {
     seconds: median(measured.map((m) => m.seconds)),
     rssMiB: Math.max(...measured.map((m) => m.rssBytes)) / 2 ** 20,
