@@ -260,6 +260,8 @@ if (!process.argv.includes('--planning-only')) {
   await benchSteadyPass();
   const { benchBurstOnRunningCluster } = await import('./controller-pass.ts');
   await benchBurstOnRunningCluster();
+  const { benchDecisionLatency } = await import('./decision-latency.ts');
+  await benchDecisionLatency();
 }
 const { benchHandlerImports } = await import('./handler-imports.ts');
 await benchHandlerImports();

@@ -200,7 +200,7 @@ export async function seededCluster(
   await seedClaims(state, nodes, hashes, image);
   const server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
   seedCluster(server, nodes);
-  let stopReports = () => undefined as void;
+  let stopReports: () => void = () => {};
   return {
     pass,
     server,

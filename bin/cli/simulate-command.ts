@@ -11,19 +11,9 @@ import { renderHtmlReport } from '../../simulator/report/html-report.ts';
 import { runSimulation } from '../../simulator/run/run-simulation.ts';
 import type { SimulationReport } from '../../simulator/run/simulation-report.ts';
 import type { WakePath } from '../../simulator/run/world.ts';
-import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
-import {
-  consolidationScenario,
-  driftScenario,
-  spotInterruptionScenario,
-  subnetDriftScenario,
-} from '../../simulator/scenarios/disruption-scenarios.ts';
+import { BUILT_IN_SCENARIOS } from '../../simulator/scenarios/built-in-scenarios.ts';
 import { scenarioFromFiles } from '../../simulator/scenarios/from-files.ts';
-import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
-import { reservationsScenario } from '../../simulator/scenarios/reservations.ts';
 import type { Scenario } from '../../simulator/scenarios/scenario.ts';
-import { staticPoolsScenario } from '../../simulator/scenarios/static-pools.ts';
-import { takeoverScenario } from '../../simulator/scenarios/takeover.ts';
 import { clusterLimitsFromFile } from './limits-file.ts';
 import { readManifests } from './snapshot-from-files.ts';
 import { unschedulableTable } from './unschedulable-table.ts';
@@ -48,19 +38,6 @@ interface SimulateOptions {
   readonly deny?: string;
   readonly selfManaged?: boolean;
 }
-
-const SCENARIOS: Readonly<Record<string, (seed: number, pods: number) => Scenario>> = {
-  burst: burstScenario,
-  'capacity-errors': capacityErrorsScenario,
-  'spot-interruption': spotInterruptionScenario,
-  consolidation: consolidationScenario,
-  drift: driftScenario,
-  'subnet-drift': subnetDriftScenario,
-  limits: limitsScenario,
-  takeover: takeoverScenario,
-  'static-pools': staticPoolsScenario,
-  reservations: reservationsScenario,
-};
 
 function wholeNumber(option: string, value: string, min: number, max: number): number {
   const n = Number(value);
@@ -98,10 +75,10 @@ function builtScenario(options: SimulateOptions): Scenario {
       zones,
     });
   }
-  const build = SCENARIOS[options.scenario];
+  const build = BUILT_IN_SCENARIOS[options.scenario];
   if (build === undefined) {
     throw new UsageError(
-      `--scenario must be one of ${Object.keys(SCENARIOS).join(', ')}, got "${options.scenario}"`,
+      `--scenario must be one of ${Object.keys(BUILT_IN_SCENARIOS).join(', ')}, got "${options.scenario}"`,
     );
   }
   const seed = wholeNumber('--seed', options.seed, 0, 2 ** 31 - 1);
@@ -221,7 +198,7 @@ export function addSimulateCommand(program: Command): void {
     .description(
       'watch Nodesmith turn pending pods into running nodes in a simulated cluster and cloud, and write an HTML report',
     )
-    .option('--scenario <name>', `one of ${Object.keys(SCENARIOS).join(', ')}`, 'burst')
+    .option('--scenario <name>', `one of ${Object.keys(BUILT_IN_SCENARIOS).join(', ')}`, 'burst')
     .option(
       '-f, --file <file>',
       'simulate your own files or directories instead: what plan reads (repeatable)',

@@ -7,34 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../simulator/run/run-simulation.ts';
 import type { WakePath } from '../../simulator/run/world.ts';
-import { burstScenario, capacityErrorsScenario } from '../../simulator/scenarios/burst.ts';
-import {
-  consolidationScenario,
-  driftScenario,
-  spotInterruptionScenario,
-  subnetDriftScenario,
-} from '../../simulator/scenarios/disruption-scenarios.ts';
-import { limitsScenario } from '../../simulator/scenarios/limits-scenario.ts';
-import { reservationsScenario } from '../../simulator/scenarios/reservations.ts';
-import type { Scenario } from '../../simulator/scenarios/scenario.ts';
-import { staticPoolsScenario } from '../../simulator/scenarios/static-pools.ts';
-import { takeoverScenario } from '../../simulator/scenarios/takeover.ts';
+import { BUILT_IN_SCENARIOS } from '../../simulator/scenarios/built-in-scenarios.ts';
 
 const SEED = 3;
 const PODS = 12;
 
-const SCENARIOS: readonly (readonly [string, (seed: number, pods: number) => Scenario])[] = [
-  ['burst', burstScenario],
-  ['capacity-errors', capacityErrorsScenario],
-  ['spot-interruption', spotInterruptionScenario],
-  ['consolidation', consolidationScenario],
-  ['drift', driftScenario],
-  ['subnet-drift', subnetDriftScenario],
-  ['limits', limitsScenario],
-  ['takeover', takeoverScenario],
-  ['static-pools', staticPoolsScenario],
-  ['reservations', reservationsScenario],
-];
+const SCENARIOS = Object.entries(BUILT_IN_SCENARIOS);
 
 const WAKE_PATHS: readonly WakePath[] = ['admission', 'audit', 'tick'];
 
