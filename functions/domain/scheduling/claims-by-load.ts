@@ -20,6 +20,8 @@ export interface ClaimRoom {
 }
 
 export interface LoadedClaim {
+  /** The claim's placeholder hostname: hostname pod affinity confines a pod to a few of them. */
+  readonly hostname: string;
   /** How many pods the claim holds: its place in the order. */
   readonly load: number;
   /** Changes only when the claim takes a pod, which `moved` is told of. */
@@ -62,6 +64,28 @@ function fits(room: ClaimRoom, need: RoomNeed): boolean {
   if (need.coLocated) return !(need.cpu > room.cpu || need.memory > room.memory);
   if (need.cpu > room.efficientCpu || need.memory > room.efficientMemory) return false;
   return !(need.pods > room.efficientPods);
+}
+
+/**
+ * The claim `accepts` takes first when asked in `order` (one number per claim, least first). The
+ * first usually accepts: the least is picked each time rather than all of them sorted.
+ */
+function firstInOrder<T>(
+  candidates: T[],
+  order: number[],
+  accepts: (claim: T) => boolean,
+): T | undefined {
+  while (candidates.length > 0) {
+    let least = 0;
+    for (let i = 1; i < order.length; i++) if ((order[i] ?? 0) < (order[least] ?? 0)) least = i;
+    const claim = candidates[least] as T;
+    if (accepts(claim)) return claim;
+    candidates[least] = candidates[candidates.length - 1] as T;
+    order[least] = order[order.length - 1] ?? 0;
+    candidates.pop();
+    order.pop();
+  }
+  return undefined;
 }
 
 /** The claims of one count, in the order they reached it; a claim that moved on leaves a hole. */
@@ -109,6 +133,9 @@ class Bucket<T extends LoadedClaim> {
   }
 }
 
+/** More slots than a count's bucket ever has: (load, slot) as one number orders like the pair. */
+const SLOTS = 2 ** 32;
+
 interface Place {
   readonly load: number;
   readonly slot: number;
@@ -118,9 +145,11 @@ export class ClaimsByLoad<T extends LoadedClaim> {
   readonly all: T[] = [];
   private readonly buckets: Bucket<T>[] = [];
   private readonly places = new Map<T, Place>();
+  private readonly byHostname = new Map<string, T>();
 
   add(claim: T): void {
     this.all.push(claim);
+    this.byHostname.set(claim.hostname, claim);
     this.arrive(claim);
   }
 
@@ -142,6 +171,29 @@ export class ClaimsByLoad<T extends LoadedClaim> {
       if (found !== undefined) return found;
     }
     return undefined;
+  }
+
+  /**
+   * What `find` answers when only claims on `hostnames` may accept: those claims are put in
+   * order and asked, the others never looked at. A pod that hostname pod affinity confines to
+   * the few hosts already running a selected pod would otherwise be offered every claim in turn
+   * (nine in ten claims asked at 20,000 pods of Karpenter's benchmark mix were refused so).
+   */
+  findOnHosts(
+    hostnames: ReadonlySet<string>,
+    need: RoomNeed,
+    accepts: (claim: T) => boolean,
+  ): T | undefined {
+    const candidates: T[] = [];
+    const order: number[] = [];
+    for (const hostname of hostnames) {
+      const claim = this.byHostname.get(hostname);
+      const place = claim === undefined ? undefined : this.places.get(claim);
+      if (claim === undefined || place === undefined || !fits(claim.room, need)) continue;
+      candidates.push(claim);
+      order.push(place.load * SLOTS + place.slot);
+    }
+    return firstInOrder(candidates, order, accepts);
   }
 
   private arrive(claim: T): void {

@@ -75,7 +75,9 @@ function firstAccepting(
     placement = answer;
     return true;
   };
-  const claim = claims.find({ ...pod.core, coLocated: pod.coLocated }, accepts);
+  const need = { ...pod.core, coLocated: pod.coLocated };
+  const claim =
+    hosts === undefined ? claims.find(need, accepts) : claims.findOnHosts(hosts, need, accepts);
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);

@@ -155,4 +155,46 @@ describe('skipping claims without room', () => {
       { numRuns: 200 },
     );
   });
+
+  it('finds among a few hosts what asking every claim in order, those hosts only, would find', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 150 }),
+        fc.array(aStep, { minLength: 50, maxLength: 400, size: 'max' }),
+        fc.array(aNeed, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (count, steps, needs, refusing, confining) => {
+          // Prepare
+          const claims = new ClaimsByLoad<FakeClaim>();
+          const all = Array.from({ length: count }, (_, i) => new FakeClaim(`h${i}`, room(6, 6)));
+          for (const claim of all) claims.add(claim);
+          let order = [...all];
+          for (const step of steps) {
+            const claim = all[step.claim % count];
+            if (claim === undefined) continue;
+            claim.take({ ...room(step.cpu, step.memory, step.pods), efficientCpu: step.cpu - 1 });
+            claims.moved(claim);
+            order = [...order.filter((c) => c !== claim), claim];
+          }
+          const refused = new Set(refusing.map((i) => `h${i % count}`));
+          // Hosts no claim of the pass has (a node that already runs) are named too.
+          const hosts = new Set([...confining.map((i) => `h${i % count}`), 'existing-node']);
+          const sorted = [...order].sort((a, b) => a.load - b.load);
+
+          for (const pod of needs) {
+            // Act
+            const found = claims.findOnHosts(hosts, pod, (claim) => !refused.has(claim.hostname));
+
+            // Assess
+            const expected = sorted.find(
+              (c) => hosts.has(c.hostname) && hasRoom(c, pod) && !refused.has(c.hostname),
+            );
+            expect(found?.hostname).toBe(expected?.hostname);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
