@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { BundledInstanceTypes } from '../../functions/adapters/bundled/bundled-instance-types.ts';
 import type { ClusterSnapshot } from '../../functions/domain/cluster-snapshot.ts';
 import { onDemandPrices } from '../../functions/domain/instance-types/prices.ts';
-import { toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { type PlanReport, toPlanReport } from '../../functions/use-cases/plan/plan-report.ts';
+import { planReportJson } from '../../functions/use-cases/plan/plan-report-json.ts';
 import { whatIfPlan } from '../../functions/use-cases/plan/what-if-plan.ts';
 import { clusterLimitsFromFile } from './limits-file.ts';
 import { renderPlanTable } from './plan-table.ts';
@@ -97,6 +98,16 @@ async function snapshotFor(options: PlanOptions): Promise<ClusterSnapshot> {
   return snapshotFromCluster(options.kubeconfig, options.context, snapshot);
 }
 
+/** Indented for people at a terminal; compact when piped, where size and speed matter more. */
+function writeJson(report: PlanReport): void {
+  if (process.stdout.isTTY) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(planReportJson(report));
+  process.stdout.write('\n');
+}
+
 async function runPlan(options: PlanOptions): Promise<void> {
   checkOptions(options);
   const zones = options.zones
@@ -112,9 +123,7 @@ async function runPlan(options: PlanOptions): Promise<void> {
   const result = await whatIfPlan(snapshot, { region: options.region }, instanceTypes);
   for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
   const report = toPlanReport(result);
-  // Indented for people at a terminal; compact when piped, where size and speed matter more.
-  const indent = process.stdout.isTTY ? 2 : undefined;
-  if (options.output === 'json') process.stdout.write(`${JSON.stringify(report, null, indent)}\n`);
+  if (options.output === 'json') writeJson(report);
   else process.stdout.write(renderPlanTable(report, result.currency === 'CNY' ? '¥' : '$'));
 }
 

@@ -3,6 +3,7 @@
  * §6.3): the offering a launch would try first, every compatible type cheapest first, and the
  * pods it is for.
  */
+import type { InstanceType } from '../domain/instance-type.ts';
 import type { PlannedNodeClaim } from '../domain/scheduling/provisioning-plan.ts';
 import type { ChosenOffering } from '../domain/state/node-claim-record.ts';
 
@@ -18,6 +19,21 @@ export function money(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
+/**
+ * Each option list's names, made once per list: a plan's claims share a few lists
+ * (domain/scheduling/open-option-lists.ts), and a shared list of names is written once as JSON.
+ */
+const names = new WeakMap<readonly InstanceType[], readonly string[]>();
+
+function namesOf(types: readonly InstanceType[]): readonly string[] {
+  let known = names.get(types);
+  if (known === undefined) {
+    known = types.map((it) => it.name);
+    names.set(types, known);
+  }
+  return known;
+}
+
 export function nodeClaimReport(claim: PlannedNodeClaim): NodeClaimReport {
   return {
     nodePool: claim.nodePool,
@@ -25,7 +41,7 @@ export function nodeClaimReport(claim: PlannedNodeClaim): NodeClaimReport {
     zone: claim.offering.zone,
     capacityType: claim.offering.capacityType,
     pricePerHour: money(claim.offering.pricePerHour),
-    instanceTypeOptions: claim.instanceTypeOptions.map((it) => it.name),
+    instanceTypeOptions: namesOf(claim.instanceTypeOptions),
     pods: claim.pods,
   };
 }

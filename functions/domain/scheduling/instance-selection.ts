@@ -4,52 +4,45 @@
  * cheapest first and truncated without breaking minValues, and the offering a launch tries
  * first. Ties break by instance type name, then zone (docs/design.md §5.5).
  */
-import { CAPACITY_TYPE_ORDER, type InstanceType, type Offering } from '../instance-type.ts';
+import { CAPACITY_TYPE_ORDER } from '../instance-type.ts';
 import { type CapacityType, Label } from '../labels.ts';
 import { requirement } from '../requirements/requirement.ts';
 import { add, type Requirements, requirementsOf } from '../requirements/requirements.ts';
 import { unmetMinValues, withMinValues } from './min-values.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
+import type { OpenOptionList } from './open-option-lists.ts';
 import type { PricedIndex } from './option-masks.ts';
 
 /** Karpenter writes at most this many instance types on a NodeClaim. */
 export const MAX_INSTANCE_TYPES = 600;
 
-export interface PricedOption {
-  readonly instanceType: InstanceType;
-  readonly offering: Offering;
-}
-
-export interface InstanceSelection {
+export interface InstanceSelection extends OpenOptionList {
   readonly capacityType: CapacityType;
-  /** Cheapest first; the first one's offering is what a launch tries first. */
-  readonly options: readonly PricedOption[];
   readonly requirements: Requirements;
 }
 
 /**
  * The open options in price order, at most 600 — unless cutting there would break a minValues
- * requirement, in which case every open option is kept.
+ * requirement, in which case every open option is kept. The first option's offering is what a
+ * launch tries first.
  */
 function openOptions(
   template: NodeClaimTemplate,
   priced: readonly PricedIndex[],
   isOpen: (index: number) => boolean,
   reqs: Requirements,
-): PricedOption[] {
+): OpenOptionList {
   const flexible = withMinValues(reqs);
-  const ordered: PricedOption[] = [];
-  for (const { index, offering } of priced) {
-    const instanceType = template.options[index]?.instanceType;
-    if (instanceType === undefined || !isOpen(index)) continue;
-    ordered.push({ instanceType, offering });
-    // Without minValues nothing past the cap is ever needed, so stop collecting there.
-    if (flexible.length === 0 && ordered.length === MAX_INSTANCE_TYPES) break;
-  }
-  if (ordered.length <= MAX_INSTANCE_TYPES) return ordered;
-  const head = ordered.slice(0, MAX_INSTANCE_TYPES);
-  const asOptions = head.map((o) => ({ instanceType: o.instanceType, net: {} }));
-  return unmetMinValues(asOptions, flexible) === undefined ? head : ordered;
+  // Without minValues nothing past the cap is ever needed, so collecting stops there.
+  if (flexible.length === 0) return template.openLists.openList(priced, isOpen, MAX_INSTANCE_TYPES);
+  const all = template.openLists.openList(priced, isOpen, Number.POSITIVE_INFINITY);
+  if (all.options.length <= MAX_INSTANCE_TYPES) return all;
+  const head = all.instanceTypes
+    .slice(0, MAX_INSTANCE_TYPES)
+    .map((instanceType) => ({ instanceType, net: {} }));
+  return unmetMinValues(head, flexible) === undefined
+    ? template.openLists.openList(priced, isOpen, MAX_INSTANCE_TYPES)
+    : all;
 }
 
 export function selectInstances(options: {
@@ -65,9 +58,9 @@ export function selectInstances(options: {
     );
     const allowed = narrowed.get(Label.capacityType);
     if (allowed === undefined || allowed.values.size === 0) continue;
-    const options = openOptions(template, template.masks.priced(narrowed), isOpen, narrowed);
-    if (options.length === 0) continue;
-    return { capacityType, options, requirements: narrowed };
+    const open = openOptions(template, template.masks.priced(narrowed), isOpen, narrowed);
+    if (open.options.length === 0) continue;
+    return { capacityType, ...open, requirements: narrowed };
   }
   return undefined;
 }

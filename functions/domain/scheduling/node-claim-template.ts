@@ -25,6 +25,7 @@ import { GrowthBound } from './growth-bound.ts';
 import type { InstanceTypeOption } from './instance-type-option.ts';
 import { hasAvailableOffering, offeringFilter } from './offering-compatibility.ts';
 import { OFFERING_KEYS } from './offering-keys.ts';
+import { OpenOptionLists } from './open-option-lists.ts';
 import { OptionMasks } from './option-masks.ts';
 import { type OptionIndex, optionIndex } from './option-set.ts';
 
@@ -41,6 +42,8 @@ export interface NodeClaimTemplate {
   /** Label keys some option's instance type carries: only these can narrow the options. */
   readonly typeKeys: ReadonlySet<string>;
   readonly masks: OptionMasks;
+  /** Claims' open options in price order, one list object per distinct list. */
+  readonly openLists: OpenOptionLists;
   readonly efficiency: EfficiencyTable;
   /** How far a claim may grow, counting every resource (growth-bound.ts). */
   readonly growth: GrowthBound;
@@ -140,6 +143,7 @@ export function nodeClaimTemplate(options: {
     options: priced,
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
+    openLists: new OpenOptionLists(priced),
     efficiency: new EfficiencyTable(priced, prices),
     growth: new GrowthBound(priced, prices),
     typeKeys: new Set(compatible.flatMap((it) => [...it.requirements.keys()])),

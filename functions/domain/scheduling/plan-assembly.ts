@@ -102,7 +102,7 @@ export function plannedClaim(
     nodeClass: claim.template.nodePool.spec.template.spec.nodeClassRef.name,
     instanceType: first.instanceType,
     offering: first.offering,
-    instanceTypeOptions: selection.options.map((o) => o.instanceType),
+    instanceTypeOptions: selection.instanceTypes,
     requirements: claimRequirements(selection),
     labels: nodeLabels(claim, selection, region),
     taints: claim.template.taints,
