@@ -136,28 +136,33 @@ class Bucket<T extends LoadedClaim> {
 /** More slots than a count's bucket ever has: (load, slot) as one number orders like the pair. */
 const SLOTS = 2 ** 32;
 
-interface Place {
-  readonly load: number;
-  readonly slot: number;
+/** Where a claim is in the order: kept current as it moves, found by claim or by hostname. */
+interface Place<T> {
+  readonly claim: T;
+  load: number;
+  slot: number;
 }
 
 export class ClaimsByLoad<T extends LoadedClaim> {
   readonly all: T[] = [];
   private readonly buckets: Bucket<T>[] = [];
-  private readonly places = new Map<T, Place>();
-  private readonly byHostname = new Map<string, T>();
+  private readonly places = new Map<T, Place<T>>();
+  private readonly byHostname = new Map<string, Place<T>>();
 
   add(claim: T): void {
     this.all.push(claim);
-    this.byHostname.set(claim.hostname, claim);
-    this.arrive(claim);
+    const place = { claim, load: 0, slot: 0 };
+    this.places.set(claim, place);
+    this.byHostname.set(claim.hostname, place);
+    this.arrive(place);
   }
 
   /** The claim took a pod: it goes to the end of its new count, with its new room. */
   moved(claim: T): void {
     const place = this.places.get(claim);
-    if (place !== undefined) this.leave(place);
-    this.arrive(claim);
+    if (place === undefined) return;
+    this.leave(place);
+    this.arrive(place);
   }
 
   /**
@@ -187,21 +192,22 @@ export class ClaimsByLoad<T extends LoadedClaim> {
     const candidates: T[] = [];
     const order: number[] = [];
     for (const hostname of hostnames) {
-      const claim = this.byHostname.get(hostname);
-      const place = claim === undefined ? undefined : this.places.get(claim);
-      if (claim === undefined || place === undefined || !fits(claim.room, need)) continue;
-      candidates.push(claim);
+      const place = this.byHostname.get(hostname);
+      if (place === undefined || !fits(place.claim.room, need)) continue;
+      candidates.push(place.claim);
       order.push(place.load * SLOTS + place.slot);
     }
     return firstInOrder(candidates, order, accepts);
   }
 
-  private arrive(claim: T): void {
+  private arrive(place: Place<T>): void {
+    const { claim } = place;
     const bucket = this.bucket(claim.load);
     const slot = bucket.slots.length;
     bucket.slots.push(claim);
     bucket.live++;
-    this.places.set(claim, { load: claim.load, slot });
+    place.load = claim.load;
+    place.slot = slot;
     const block = Math.floor(slot / BLOCK);
     if (slot % BLOCK === 0) {
       for (let m = 0; m < MEASURES; m++) bucket.tops[block * MEASURES + m] = measure(claim.room, m);
@@ -213,22 +219,23 @@ export class ClaimsByLoad<T extends LoadedClaim> {
     }
   }
 
-  private leave(place: Place): void {
+  private leave(place: Place<T>): void {
     const bucket = this.bucket(place.load);
     bucket.slots[place.slot] = undefined;
     bucket.live--;
     if (bucket.slots.length > 2 * BLOCK && bucket.live * 2 < bucket.slots.length) {
-      this.compact(bucket, place.load);
+      this.compact(bucket);
     } else {
       bucket.refresh(Math.floor(place.slot / BLOCK));
     }
   }
 
   /** Drops the holes of a bucket that is mostly holes, keeping the order of those left. */
-  private compact(bucket: Bucket<T>, load: number): void {
+  private compact(bucket: Bucket<T>): void {
     bucket.slots = bucket.slots.filter((claim) => claim !== undefined);
     bucket.slots.forEach((claim, slot) => {
-      if (claim !== undefined) this.places.set(claim, { load, slot });
+      const place = claim === undefined ? undefined : this.places.get(claim);
+      if (place !== undefined) place.slot = slot;
     });
     bucket.tops = [];
     for (let block = 0; block * BLOCK < bucket.slots.length; block++) bucket.refresh(block);

@@ -28,12 +28,18 @@ const POINTS = Math.round((LOG2_MAX - LOG2_MIN) / STEP) + 1;
 export class EfficiencyTable {
   /** Grid points; NaN until first asked for. */
   readonly #points = new Float64Array(POINTS).fill(Number.NaN);
-  readonly #options: readonly InstanceTypeOption[];
-  readonly #prices: readonly number[];
+  /** Per option, what it leaves for pods and its price, unpacked once for every point. */
+  readonly #cpu: Float64Array;
+  readonly #memory: Float64Array;
+  readonly #prices: Float64Array;
+  /** Each option's cost at the point being worked out. */
+  readonly #costs: Float64Array;
 
   constructor(options: readonly InstanceTypeOption[], prices: readonly number[]) {
-    this.#options = options;
-    this.#prices = prices;
+    this.#cpu = Float64Array.from(options, (o) => o.net.cpu ?? 0);
+    this.#memory = Float64Array.from(options, (o) => o.net.memory ?? 0);
+    this.#prices = Float64Array.from(options, (_, i) => prices[i] ?? 0);
+    this.#costs = new Float64Array(options.length);
   }
 
   /** How many grid points there are. */
@@ -45,33 +51,33 @@ export class EfficiencyTable {
   at(p: number): number {
     let value = this.#points[p] ?? 0;
     if (Number.isNaN(value)) {
-      value = largestEfficient(this.#options, this.#prices, 2 ** (LOG2_MIN + p * STEP));
+      value = this.largestEfficient(2 ** (LOG2_MIN + p * STEP));
       this.#points[p] = value;
     }
     return value;
+  }
+
+  private largestEfficient(ratio: number): number {
+    const cpu = this.#cpu;
+    const memory = this.#memory;
+    const costs = this.#costs;
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < costs.length; i++) {
+      costs[i] = unitCost(this.#prices[i] ?? 0, cpu[i] ?? 0, memory[i] ?? 0, ratio);
+      best = Math.min(best, costs[i] ?? 0);
+    }
+    let largest = 0;
+    for (let i = 0; i < costs.length; i++) {
+      if ((costs[i] ?? 0) > best * CLAIM_EFFICIENCY_LIMIT) continue;
+      largest = Math.max(largest, Math.min(cpu[i] ?? 0, (memory[i] ?? 0) / ratio));
+    }
+    return largest;
   }
 }
 
 function unitCost(price: number, cpu: number, memory: number, ratio: number): number {
   if (cpu <= 0 || memory <= 0) return Number.POSITIVE_INFINITY;
   return price * Math.max(1 / cpu, ratio / memory);
-}
-
-function largestEfficient(
-  options: readonly InstanceTypeOption[],
-  prices: readonly number[],
-  ratio: number,
-): number {
-  const costs = options.map((o, i) =>
-    unitCost(prices[i] ?? 0, o.net.cpu ?? 0, o.net.memory ?? 0, ratio),
-  );
-  const best = Math.min(...costs);
-  let largest = 0;
-  options.forEach((o, i) => {
-    if ((costs[i] ?? Number.POSITIVE_INFINITY) > best * CLAIM_EFFICIENCY_LIMIT) return;
-    largest = Math.max(largest, Math.min(o.net.cpu ?? 0, (o.net.memory ?? 0) / ratio));
-  });
-  return largest;
 }
 
 /**

@@ -44,12 +44,17 @@ export class GrowthBound {
    * Infinite for no requests; 0 when no option can run them.
    */
   scale(requests: Resources): number {
-    const names = Object.keys(requests).filter((name) => (requests[name] ?? 0) > 0);
-    if (names.length === 0) return Number.POSITIVE_INFINITY;
-    const key = names.map((name) => `${name}=${requests[name]}`).join(',');
+    // Asked each time a claim takes a pod: the key is built without intermediate arrays.
+    let key = '';
+    for (const name in requests) {
+      const amount = requests[name] ?? 0;
+      if (amount > 0) key += `${name}=${amount},`;
+    }
+    if (key === '') return Number.POSITIVE_INFINITY;
     let scale = this.known.get(key);
     if (scale === undefined) {
       if (this.known.size >= KNOWN_LIMIT) this.known.clear();
+      const names = Object.keys(requests).filter((name) => (requests[name] ?? 0) > 0);
       scale = this.scaleOf(requests, names);
       this.known.set(key, scale);
     }

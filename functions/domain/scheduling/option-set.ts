@@ -81,9 +81,13 @@ export class OptionSet {
     const size = index.options.length;
     this.alive = new Uint8Array(size);
     this.count = 0;
-    for (let i = 0; i < size; i++) {
+    if (allowed === undefined) {
+      this.alive.fill(1);
+      this.count = size;
+    }
+    for (let i = 0; allowed !== undefined && i < size; i++) {
       const option = index.options[i];
-      if (allowed !== undefined && (option === undefined || !allowed(option))) continue;
+      if (option === undefined || !allowed(option)) continue;
       this.alive[i] = 1;
       this.count++;
     }

@@ -15,7 +15,7 @@ import { NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
-import { allowsRestricted, type Topology } from './topology/topology.ts';
+import { narrowedToPod, nodeAllows, type Topology } from './topology/topology.ts';
 import { isUnfit, limitUnfit, type Unfit, unfit } from './unfit.ts';
 
 export interface SchedulerInput {
@@ -64,11 +64,14 @@ function firstAccepting(
 ): NewNodeClaim | undefined {
   const constrainsHostname = pod.requirements.strict.has(Label.hostname);
   const hosts = topology.confinedHosts(pod.pod, constrainsHostname);
-  const restrictions = topology.restrictions(pod.pod, pod.requirements.strict);
+  const restrictions = narrowedToPod(
+    topology.restrictions(pod.pod, pod.requirements.strict),
+    pod.requirements.all,
+  );
   let placement: Placement | undefined;
   const accepts = (claim: NewNodeClaim): boolean => {
     if (hosts !== undefined && !hosts.has(claim.hostname)) return false;
-    if (!allowsRestricted(restrictions, claim.requirements, pod.requirements.all)) return false;
+    if (!nodeAllows(restrictions, claim.requirements)) return false;
     if (!mayOffer(claim, pod, topology, limits, constrainsHostname)) return false;
     const answer = claim.canAdd(pod, topology);
     if (isUnfit(answer) || !limits.admits(claim, answer)) return false;

@@ -43,13 +43,44 @@ export function allowsRestricted(
   nodeRequirements: Requirements,
   podRequirements: Requirements,
 ): boolean {
-  return restrictions.every(({ key, domains }) => {
-    const node = nodeRequirements.get(key);
+  return nodeAllows(narrowedToPod(restrictions, podRequirements), nodeRequirements);
+}
+
+/**
+ * The restrictions with only the domains the pod's requirements allow: what `nodeAllows` then
+ * holds each node to. Worked out once per pod, not once per node it is offered.
+ */
+export function narrowedToPod(
+  restrictions: readonly DomainRestriction[],
+  podRequirements: Requirements,
+): DomainRestriction[] {
+  return restrictions.map(({ key, domains }) => {
     const pod = podRequirements.get(key);
-    return domains.some(
-      (d) => (node === undefined || has(node, d)) && (pod === undefined || has(pod, d)),
-    );
+    return { key, domains: pod === undefined ? domains : domains.filter((d) => has(pod, d)) };
   });
+}
+
+/** Whether the node allows, for each restriction, one of its domains. */
+export function nodeAllows(
+  restrictions: readonly DomainRestriction[],
+  nodeRequirements: Requirements,
+): boolean {
+  for (const { key, domains } of restrictions) {
+    const node = nodeRequirements.get(key);
+    if (node === undefined) {
+      if (domains.length === 0) return false;
+      continue;
+    }
+    let allowed = false;
+    for (const domain of domains) {
+      if (has(node, domain)) {
+        allowed = true;
+        break;
+      }
+    }
+    if (!allowed) return false;
+  }
+  return true;
 }
 
 /** A node that already runs pods: where they count. */
