@@ -67,8 +67,8 @@ function fits(room: ClaimRoom, need: RoomNeed): boolean {
 }
 
 /**
- * The claim `accepts` takes first when asked in `order` (one number per claim, least first). The
- * first usually accepts: the least is picked each time rather than all of them sorted.
+ * The claim `accepts` takes first when asked in `order` (one number per claim, least first),
+ * the least picked each time rather than all of them sorted: few are ever asked.
  */
 function firstInOrder<T>(
   candidates: T[],
@@ -143,6 +143,10 @@ interface Place<T> {
   slot: number;
 }
 
+function orderOf(place: Place<unknown>): number {
+  return place.load * SLOTS + place.slot;
+}
+
 export class ClaimsByLoad<T extends LoadedClaim> {
   readonly all: T[] = [];
   private readonly buckets: Bucket<T>[] = [];
@@ -189,13 +193,21 @@ export class ClaimsByLoad<T extends LoadedClaim> {
     need: RoomNeed,
     accepts: (claim: T) => boolean,
   ): T | undefined {
+    // The first in order usually accepts: find it in one pass, and list the rest only if not.
+    let first: Place<T> | undefined;
+    for (const hostname of hostnames) {
+      const place = this.byHostname.get(hostname);
+      if (place === undefined || !fits(place.claim.room, need)) continue;
+      if (first === undefined || orderOf(place) < orderOf(first)) first = place;
+    }
+    if (first === undefined || accepts(first.claim)) return first?.claim;
     const candidates: T[] = [];
     const order: number[] = [];
     for (const hostname of hostnames) {
       const place = this.byHostname.get(hostname);
-      if (place === undefined || !fits(place.claim.room, need)) continue;
+      if (place === undefined || place === first || !fits(place.claim.room, need)) continue;
       candidates.push(place.claim);
-      order.push(place.load * SLOTS + place.slot);
+      order.push(orderOf(place));
     }
     return firstInOrder(candidates, order, accepts);
   }

@@ -245,21 +245,13 @@ export class NewNodeClaim {
     const required = keys.filter((k) => typeKeys.has(k)).map((k) => masks.keyMask(k, requirements));
     if (keys.some((k) => OFFERING_KEYS.has(k))) required.push(masks.offeringMask(requirements));
     // One mask asked per option, not each: the test runs for every open option.
-    const mask = required.length === 1 ? required[0] : bothOf(required);
+    const [first, ...rest] = required;
+    const mask =
+      first === undefined ? undefined : rest.reduce((all, next) => masks.both(all, next), first);
     if (!core.extended) return (i: number) => mask === undefined || mask[i] === 1;
     return (i: number) =>
       (mask === undefined || mask[i] === 1) && fits(total, options[i]?.net ?? {});
   }
-}
-
-/** 1 where every mask has 1; undefined for no masks (every option passes). */
-function bothOf(masks: readonly Uint8Array[]): Uint8Array | undefined {
-  const [first, ...rest] = masks;
-  if (first === undefined) return undefined;
-  const out = first.slice();
-  for (const mask of rest)
-    for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) & (mask[i] ?? 0);
-  return out;
 }
 
 const CORE_NAMES: ReadonlySet<string> = new Set([

@@ -43,6 +43,8 @@ export class OptionMasks {
   private readonly offeringKeys: readonly string[];
   private readonly masks = new Map<string, Uint8Array>();
   private readonly prices = new Map<string, readonly PricedIndex[]>();
+  /** Masks combined by `both`, by the two masks. */
+  private readonly pairs = new WeakMap<Uint8Array, WeakMap<Uint8Array, Uint8Array>>();
 
   constructor(options: readonly InstanceTypeOption[], offeringKeys: readonly string[]) {
     this.options = options;
@@ -70,6 +72,21 @@ export class OptionMasks {
       const accept = offeringFilter(reqs);
       mask = Uint8Array.from(this.options, (o) => (o.instanceType.offerings.some(accept) ? 1 : 0));
       this.masks.set(id, mask);
+    }
+    return mask;
+  }
+
+  /** 1 where both masks have 1: what a claim's options must pass under two changed keys. */
+  both(a: Uint8Array, b: Uint8Array): Uint8Array {
+    let withA = this.pairs.get(a);
+    if (withA === undefined) {
+      withA = new WeakMap();
+      this.pairs.set(a, withA);
+    }
+    let mask = withA.get(b);
+    if (mask === undefined) {
+      mask = a.map((bit, i) => bit & (b[i] ?? 0));
+      withA.set(b, mask);
     }
     return mask;
   }

@@ -149,6 +149,8 @@ export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly inverse = new Map<string, TopologyGroup>();
   private readonly owned = new Map<string, TopologyGroup[]>();
+  /** Every group, declared and inverse, by topology key: a new domain concerns only its key's. */
+  private readonly byKey = new Map<string, TopologyGroup[]>();
   private readonly matchingCache = new Map<string, { version: number; groups: MatchingGroup[] }>();
   private inverseVersion = 0;
   /** Domains opened during the pass (new nodes' hostnames), for groups created later. */
@@ -223,7 +225,7 @@ export class Topology {
     const opened = this.opened.get(key) ?? new Set<string>();
     this.opened.set(key, opened);
     opened.add(domain);
-    for (const group of this.allGroups()) if (group.key === key) group.register(domain);
+    for (const group of this.byKey.get(key) ?? []) group.register(domain);
   }
 
   /**
@@ -270,11 +272,6 @@ export class Topology {
     }
   }
 
-  private *allGroups(): Iterable<TopologyGroup> {
-    yield* this.groups.values();
-    yield* this.inverse.values();
-  }
-
   /** The groups that constrain a pod: those it owns and the inverse ones that select it. */
   private matching(pod: Pod): readonly MatchingGroup[] {
     const cached = this.matchingCache.get(pod.uid);
@@ -297,6 +294,7 @@ export class Topology {
     const group = this.newGroup(spec);
     this.countExisting(group);
     this.groups.set(key, group);
+    this.keyed(group);
     return group;
   }
 
@@ -306,8 +304,15 @@ export class Topology {
     if (existing !== undefined) return existing;
     const group = this.newGroup(spec);
     this.inverse.set(key, group);
+    this.keyed(group);
     this.inverseVersion++;
     return group;
+  }
+
+  private keyed(group: TopologyGroup): void {
+    const same = this.byKey.get(group.key);
+    if (same === undefined) this.byKey.set(group.key, [group]);
+    else same.push(group);
   }
 
   private newGroup(spec: TopologyGroupSpec): TopologyGroup {
