@@ -49,6 +49,13 @@ export interface FakeApiServerOptions {
    * `--default-watch-cache-size`, when absent.
    */
   readonly watchCacheSize?: number;
+  /**
+   * kube-apiserver's WatchList feature gate (KEP-3157): watches may stream the current state
+   * first (`sendInitialEvents`); on by default, as since Kubernetes 1.34 (it was off in 1.33 and
+   * before 1.32). Off, such a watch is refused 422 and a watch from no resourceVersion sends the
+   * state as it always did, without the bookmark that ends it.
+   */
+  readonly watchList?: boolean;
 }
 
 export interface FakeApiServer {
@@ -196,6 +203,7 @@ export async function startFakeApiServer(
       now,
       customResources: options.customResourceDefinitions ?? true,
       watchCache,
+      watchList: options.watchList ?? true,
     },
     requests: new RequestLog(),
     faults: new FaultInjector(),

@@ -4,8 +4,9 @@
  * reads the cluster's revision first (a one-item list), then catches nodes and pods up to it at
  * once, and pods again to wherever nodes got when a node changed after that, so pods are never
  * read older than nodes, as a cold pass reads them (§3.3). Each catch-up is a short watch from
- * the revision last seen; a 410, an error or anything unexpected lists that kind again. Built once per container, outliving the clients
- * of each pass (a cluster object is built for each token).
+ * the revision last seen, raced by a streamed list where the server offers one; a 410, an error
+ * or anything unexpected reads that kind whole again. Built once per container, outliving the
+ * clients of each pass (a cluster object is built for each token).
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { Node } from '../../domain/node.ts';
@@ -43,10 +44,10 @@ export interface WarmSnapshotOptions {
   /** How long a catch-up watch may stay open. @default 1 */
   readonly watchSeconds?: number;
   /**
-   * How long a kind's catch-up may take before a fresh list of it races the watch. @default as
-   * long as the kind's last list took
+   * How long a kind's catch-up may take before a whole read of it races the watch. @default at
+   * once for a streamed list, as long as the kind's last list took for a list
    */
-  readonly raceListAfterMs?: number;
+  readonly raceAfterMs?: number;
 }
 
 /** Nodes read, and pods on their way: the rest of a snapshot is read meanwhile. */
@@ -59,11 +60,11 @@ export class WarmSnapshot {
   readonly #nodes = new Reflector(NODES);
   readonly #pods = new Reflector(PODS);
   readonly #watchSeconds: number;
-  readonly #raceListAfterMs: number | undefined;
+  readonly #raceAfterMs: number | undefined;
 
   constructor(options: WarmSnapshotOptions = {}) {
     this.#watchSeconds = options.watchSeconds ?? DEFAULT_WATCH_SECONDS;
-    this.#raceListAfterMs = options.raceListAfterMs;
+    this.#raceAfterMs = options.raceAfterMs;
   }
 
   /**
@@ -77,11 +78,11 @@ export class WarmSnapshot {
       this.#nodes.forget();
       this.#pods.forget();
     }
-    const raceListAfterMs = this.#raceListAfterMs;
+    const raceAfterMs = this.#raceAfterMs;
     const common = {
       watchSeconds: this.#watchSeconds,
       pageSize,
-      ...(raceListAfterMs === undefined ? {} : { raceListAfterMs }),
+      ...(raceAfterMs === undefined ? {} : { raceAfterMs }),
     };
     const [nodes, pods] = await bothSettled(
       this.#nodes.sync(apis, { ...common, target }),

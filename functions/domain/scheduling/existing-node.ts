@@ -35,7 +35,7 @@ export class ExistingNode {
   readonly pods: SchedulingPod[] = [];
   readonly launching: boolean;
   private reqs: Requirements;
-  private available: Resources;
+  private left: Resources;
   private readonly hostPorts = new HostPortUsage();
 
   constructor(input: ExistingNodeInput) {
@@ -44,11 +44,13 @@ export class ExistingNode {
     // No pod bound yet: a NodeClaim in flight or a fresh node (launching-nodes.ts).
     this.launching = input.boundPods.length === 0;
     this.reqs = input.requirements;
-    this.available = subtract(
-      subtract(input.allocatable, input.boundRequests),
-      input.pendingDaemons,
-    );
+    this.left = subtract(subtract(input.allocatable, input.boundRequests), input.pendingDaemons);
     for (const pod of input.boundPods) this.hostPorts.add(hostPortsOf(pod));
+  }
+
+  /** What the node has left for pending pods. */
+  get available(): Resources {
+    return this.left;
   }
 
   /**
@@ -60,19 +62,19 @@ export class ExistingNode {
     if (taint !== undefined) return unfit('Taints', `did not tolerate ${formatTaint(taint)}`);
     const portConflict = this.hostPorts.conflict(pod.hostPorts);
     if (portConflict !== undefined) return unfit('HostPorts', portConflict);
-    if (!fits(pod.requests, this.available)) return unfit('Resources', 'exceeds node resources');
+    if (!fits(pod.requests, this.left)) return unfit('Resources', 'exceeds node resources');
     // An existing node has the labels it has: a well-known label it lacks cannot be assumed.
     const incompatible = compatibilityReason(this.reqs, pod.requirements.all, false);
     if (incompatible !== undefined) return unfit('Requirements', incompatible);
     const placed = topology.addRequirements(pod.pod, pod.requirements.strict, this.reqs);
     if (!placed.ok) return unfit('Topology', placed.reason);
-    return { available: subtract(this.available, pod.requests) };
+    return { available: subtract(this.left, pod.requests) };
   }
 
   /** Takes the pod as `canAdd` worked out. */
   add(pod: SchedulingPod, placement: NodePlacement, topology: Topology): void {
     this.pods.push(pod);
-    this.available = placement.available;
+    this.left = placement.available;
     this.hostPorts.add(pod.hostPorts);
     topology.record(pod.pod, this.reqs, this.taints);
   }

@@ -15,6 +15,7 @@ import { NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
+import { SettledNodes } from './settled-nodes.ts';
 import { narrowedToPod, nodeAllows, type Topology } from './topology/topology.ts';
 import { isUnfit, limitUnfit, type Unfit, unfit } from './unfit.ts';
 
@@ -104,13 +105,13 @@ export class Scheduler {
   private readonly claims = new ClaimsByLoad<NewNodeClaim>();
   private readonly limits: LimitedOptions;
   private readonly failures = new Map<string, PoolUnfit[]>();
-  private readonly settled: readonly ExistingNode[];
+  private readonly settled: SettledNodes;
   private readonly launching: LaunchingNodes;
 
   constructor(input: SchedulerInput) {
     this.input = input;
     this.limits = new LimitedOptions(input.budget);
-    this.settled = input.existingNodes.filter((n) => !n.launching);
+    this.settled = new SettledNodes(input.existingNodes.filter((n) => !n.launching));
     this.launching = new LaunchingNodes(input.existingNodes.filter((n) => n.launching));
   }
 
@@ -146,13 +147,7 @@ export class Scheduler {
   }
 
   private add(pod: SchedulingPod): PoolUnfit[] | undefined {
-    for (const node of this.settled) {
-      const answer = node.canAdd(pod, this.input.topology);
-      if (!isUnfit(answer)) {
-        node.add(pod, answer, this.input.topology);
-        return undefined;
-      }
-    }
+    if (this.settled.place(pod, this.input.topology) !== undefined) return undefined;
     if (this.launching.place(pod, this.input.topology) !== undefined) return undefined;
     const claim = firstAccepting(this.claims, pod, this.input.topology, this.limits);
     if (claim !== undefined) return undefined;

@@ -16,6 +16,8 @@ export interface Registry {
   readonly customResources: boolean;
   /** Each resource's recent changes, which watches resume from. */
   readonly watchCache: WatchCache;
+  /** kube-apiserver's WatchList feature gate: watches may stream the current state first. */
+  readonly watchList: boolean;
 }
 
 /**

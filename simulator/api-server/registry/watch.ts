@@ -1,22 +1,26 @@
 /**
  * watch: what a `GET <collection>?watch=true` sends, as kube-apiserver's cacher sends it
  * (kubernetes/kubernetes, staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go and
- * cache_watcher.go). From `resourceVersion` unset or `0`, every object the selectors pick as
- * ADDED, then each change; from a resourceVersion, each change after it, from the watch cache,
- * or one ERROR event with the 410 Expired Status when the cache no longer holds them all. A
- * change is judged against the selectors before and after it: an object that stops matching is
- * DELETED (its last content, at the change's revision), one that starts matching is ADDED.
+ * cache_watcher.go). A streamed list (`sendInitialEvents=true`, which a watch from no
+ * resourceVersion or `0` is by default) sends every object the selectors pick as ADDED, then,
+ * when bookmarks are allowed, a BOOKMARK at the revision of that state annotated
+ * `k8s.io/initial-events-end: "true"`, then each change (watch-list-options.ts has when a watch
+ * is one); from a resourceVersion, each change after it, from the watch cache, or one ERROR event
+ * with the 410 Expired Status when the cache no longer holds them all. A change is judged against the selectors before and after it: an
+ * object that stops matching is DELETED (its last content, at the change's revision), one that
+ * starts matching is ADDED.
  */
 
 import { checkSupportedFields, matchesFields, parseFieldSelector } from '../field-selector.ts';
 import type { JsonObject } from '../json.ts';
 import { matchesLabels, parseLabelSelector } from '../label-selector.ts';
 import { labelsOf, namespaceOf } from '../object-meta.ts';
-import type { ResourceDescriptor } from '../resource-descriptor.ts';
+import { apiVersionOf, type ResourceDescriptor } from '../resource-descriptor.ts';
 import { ApiError, badRequest } from '../status-errors.ts';
 import type { WatchCacheEvent } from '../watch-cache.ts';
 import type { Registry } from './context.ts';
 import { selectObjects } from './read.ts';
+import { sendInitialEventsOf } from './watch-list-options.ts';
 
 /** kube-apiserver's `--min-request-timeout`; it picks between this and twice this at random. */
 const DEFAULT_TIMEOUT_SECONDS = 1800;
@@ -34,8 +38,11 @@ export interface WatchRequest {
   readonly allowBookmarks: boolean;
   /** What the watch sends before any later change. */
   readonly backlog: readonly WatchEvent[];
-  /** The backlog is the 410 Expired error: the watch ends after it. */
-  readonly expired: boolean;
+  /**
+   * The backlog is one ERROR event (410 Expired, or 504 for a revision the store has not
+   * reached): the watch ends after it.
+   */
+  readonly failed: boolean;
   /** The event a later change makes for this watch, if any. */
   readonly eventOf: (change: WatchCacheEvent) => WatchEvent | undefined;
 }
@@ -68,6 +75,43 @@ function tooOldResourceVersion(requested: number, oldestServable: number): Watch
   return { type: 'ERROR', object: expired.status };
 }
 
+/**
+ * `errors.NewTimeoutError` as `storage.NewTooLargeResourceVersionError` makes it: a streamed list
+ * not older than a revision the store has not reached. kube-apiserver waits 3 seconds for its
+ * watch cache to catch up with etcd first; this store is the cache, never behind, so it answers
+ * at once.
+ */
+function tooLargeResourceVersion(requested: number, current: number): WatchEvent {
+  const tooLarge = new ApiError({
+    code: 504,
+    reason: 'Timeout',
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    details: {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    },
+  });
+  return { type: 'ERROR', object: tooLarge.status };
+}
+
+/**
+ * A BOOKMARK: the kind and apiVersion of the watched objects and the revision the watch is at;
+ * the one that ends a streamed list's initial events says so in an annotation
+ * (storage.AnnotateInitialEventsEndBookmark).
+ */
+export function bookmark(
+  descriptor: ResourceDescriptor,
+  resourceVersion: number,
+  initialEventsEnd = false,
+): WatchEvent {
+  const metadata: JsonObject = { resourceVersion: String(resourceVersion) };
+  if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+  return {
+    type: 'BOOKMARK',
+    object: { kind: descriptor.kind, apiVersion: apiVersionOf(descriptor), metadata },
+  };
+}
+
 /** The object with the revision of the change that made it leave the watch. */
 function atRevision(object: JsonObject, resourceVersion: number): JsonObject {
   const metadata = { ...(object.metadata as JsonObject), resourceVersion: String(resourceVersion) };
@@ -81,6 +125,8 @@ export function openWatch(
   namespace: string | undefined,
   query: URLSearchParams,
 ): WatchRequest {
+  // Options are defaulted and validated before the storage reads selectors and revisions.
+  const sendInitialEvents = sendInitialEventsOf(query, registry.watchList);
   const labels = parseLabelSelector(query.get('labelSelector') ?? '');
   const fields = parseFieldSelector(query.get('fieldSelector') ?? '');
   checkSupportedFields(descriptor, fields);
@@ -98,23 +144,33 @@ export function openWatch(
     if (!before || change.previous === undefined) return undefined;
     return { type: 'DELETED', object: atRevision(change.previous, change.resourceVersion) };
   };
+  const allowBookmarks = /^(true|1)$/.test(query.get('allowWatchBookmarks') ?? '');
   const common = {
     descriptor,
     namespace,
     timeoutSeconds: parseTimeout(query.get('timeoutSeconds')),
-    allowBookmarks: /^(true|1)$/.test(query.get('allowWatchBookmarks') ?? ''),
+    allowBookmarks,
     eventOf,
+    failed: false,
   };
-  if (from === undefined) {
-    const current = selectObjects(registry, descriptor, namespace, query);
-    const backlog = current.map((object): WatchEvent => ({ type: 'ADDED', object }));
-    return { ...common, backlog, expired: false };
+  const current = Number(registry.store.resourceVersion);
+  if (sendInitialEvents ?? from === undefined) {
+    if (from !== undefined && from > current) {
+      return { ...common, backlog: [tooLargeResourceVersion(from, current)], failed: true };
+    }
+    const state = selectObjects(registry, descriptor, namespace, query);
+    const backlog = state.map((object): WatchEvent => ({ type: 'ADDED', object }));
+    // cacher.go, setInitialEventsEndBookmarkIfRequested: only a streamed list asked for so.
+    if (sendInitialEvents === true && allowBookmarks)
+      backlog.push(bookmark(descriptor, current, true));
+    return { ...common, backlog };
   }
-  const changes = registry.watchCache.changesSince(descriptor.resource, from);
+  // Without the state first: the changes after the revision asked for, or after now.
+  const changes = registry.watchCache.changesSince(descriptor.resource, from ?? current);
   if ('tooOld' in changes) {
-    const backlog = [tooOldResourceVersion(from, changes.oldestServable)];
-    return { ...common, backlog, expired: true };
+    const backlog = [tooOldResourceVersion(from ?? current, changes.oldestServable)];
+    return { ...common, backlog, failed: true };
   }
   const backlog = changes.map(eventOf).filter((event) => event !== undefined);
-  return { ...common, backlog, expired: false };
+  return { ...common, backlog };
 }

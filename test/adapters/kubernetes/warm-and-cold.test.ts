@@ -2,8 +2,9 @@
  * docs/design.md §3.3.1: a warm snapshot, kept between passes and caught up by watches, decides
  * what a cold one decides. For random sequences of cluster changes — nodes and pods coming,
  * changing, binding, finishing and going, passes reading in between, the server's watch cache
- * aging past what a warm snapshot last saw, catch-ups raced by lists or not — the warm read equals
- * a fresh list, object for object and in order, and the planner makes the same plan of either.
+ * aging past what a warm snapshot last saw, catch-ups raced by whole reads or not, on a server that
+ * streams lists and on one that does not — the warm read equals a fresh list, object for object
+ * and in order, and the planner makes the same plan of either.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -197,13 +198,14 @@ afterEach(async () => {
  * warm snapshot catches up rather than lists), a warm and a cold cluster on it, and a clock to
  * age its watch cache with.
  */
-async function cluster(options: WarmSnapshotOptions) {
+async function cluster(options: WarmSnapshotOptions, watchList: boolean) {
   let nowMs = NOW.getTime();
   await server?.close();
   const started = await startFakeApiServer({
     namespaces: NAMESPACES,
     now: () => new Date(nowMs),
     watchCacheSize: 2,
+    watchList,
   });
   server = started;
   NODES.forEach((_, node) => {
@@ -231,11 +233,14 @@ describe('a warm snapshot', () => {
         fc.array(change, { maxLength: 3 }),
         fc.array(change, { minLength: 1, maxLength: 12 }),
         fc.boolean(),
-        // A catch-up either raced by a list once it takes longer than the last list did, or not.
-        fc.constantFrom<WarmSnapshotOptions>({}, { raceListAfterMs: 60_000 }),
-        async (before, changes, aged, options) => {
+        // A catch-up either raced by a whole read (a streamed list at once, a list once it takes
+        // longer than the last list did), or not.
+        fc.constantFrom<WarmSnapshotOptions>({}, { raceAfterMs: 60_000 }),
+        // A server that streams lists, or one without the WatchList feature gate.
+        fc.boolean(),
+        async (before, changes, aged, options, watchList) => {
           // Prepare
-          const { server, warm, cold, age } = await cluster(options);
+          const { server, warm, cold, age } = await cluster(options, watchList);
           const pass = () => warm.snapshot();
           await play(before, { server, pass: async () => undefined, age: () => undefined });
           await pass();

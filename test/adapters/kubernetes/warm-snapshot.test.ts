@@ -5,6 +5,7 @@ import type { Cluster } from '../../../functions/ports/cluster.ts';
 import {
   type FakeApiServer,
   type FakeApiServerOptions,
+  type JsonObject,
   kubeConfigFor,
   startFakeApiServer,
 } from '../../../simulator/api-server/index.ts';
@@ -12,8 +13,10 @@ import { closeAllowed, NOW, seedNode, seedPod, UNSCHEDULABLE } from './support.t
 
 interface Warmed {
   readonly server: FakeApiServer;
-  /** Keeps nodes and pods between snapshots. */
+  /** Keeps nodes and pods between snapshots; nothing races its catch-ups. */
   readonly warm: Cluster;
+  /** Keeps nodes and pods too; a whole read races each catch-up, as deployed. */
+  readonly racing: Cluster;
   /** Lists everything on every snapshot. */
   readonly cold: Cluster;
   /** Moves the server's clock, which ages the changes its watch cache keeps. */
@@ -31,10 +34,11 @@ async function warmed(options: Omit<FakeApiServerOptions, 'now'> = {}): Promise<
   const warm = kubernetesClusterFrom(kubeConfig, {
     now: () => NOW,
     pageSize: 2,
-    warm: new WarmSnapshot({ raceListAfterMs: 60_000 }),
+    warm: new WarmSnapshot({ raceAfterMs: 60_000 }),
   });
+  const racing = kubernetesClusterFrom(kubeConfig, { pageSize: 2, warm: new WarmSnapshot() });
   const cold = kubernetesClusterFrom(kubeConfig, { now: () => NOW, pageSize: 2 });
-  return { server, warm, cold, advance: (ms) => (nowMs += ms) };
+  return { server, warm, racing, cold, advance: (ms) => (nowMs += ms) };
 }
 
 afterEach(async () => {
@@ -43,11 +47,18 @@ afterEach(async () => {
   if (server !== undefined) await closeAllowed(server);
 });
 
+/** Each request for the kind: a list, a watch, or a streamed list (a watch sending the state). */
 function requestsFor(server: FakeApiServer, resource: 'nodes' | 'pods'): string[] {
   return server.requests.entries
     .filter((entry) => entry.path === `/api/v1/${resource}`)
-    .map((entry) => (entry.query.watch === 'true' ? 'watch' : `list limit=${entry.query.limit}`));
+    .map((entry) => {
+      if (entry.query.watch !== 'true') return `list limit=${entry.query.limit}`;
+      return entry.query.sendInitialEvents === 'true' ? 'stream' : 'watch';
+    });
 }
+
+/** A server that does not stream lists, as one without the WatchList feature gate. */
+const NO_STREAMS = { watchList: false } as const;
 
 /** A pod bound to n1 that finishes, one that comes, and a node that goes. */
 function changeTheCluster(server: FakeApiServer): void {
@@ -157,11 +168,7 @@ describe('Class: WarmSnapshot', () => {
 
   it('races a list against a catch-up that takes longer than its last list did', async () => {
     // Prepare
-    const { server, cold } = await warmed();
-    const warm = kubernetesClusterFrom(kubeConfigFor(server.url), {
-      pageSize: 2,
-      warm: new WarmSnapshot(),
-    });
+    const { server, racing: warm, cold } = await warmed(NO_STREAMS);
     seedCluster(server);
     await warm.snapshot();
     server.store.create('namespaces', { metadata: { name: 'elsewhere' } });
@@ -175,7 +182,7 @@ describe('Class: WarmSnapshot', () => {
 
   it('lists a kind that fits in one page rather than watching it', async () => {
     // Prepare
-    const { server, warm, cold } = await warmed();
+    const { server, warm, cold } = await warmed(NO_STREAMS);
     seedCluster(server);
     await warm.snapshot();
     server.store.delete('pods', 'web-0', 'default');
@@ -195,7 +202,7 @@ describe('Class: WarmSnapshot', () => {
 
   it('lists again when the server no longer keeps the changes (410 Gone)', async () => {
     // Prepare
-    const { server, warm, cold, advance } = await warmed({ watchCacheSize: 2 });
+    const { server, warm, cold, advance } = await warmed({ watchCacheSize: 2, ...NO_STREAMS });
     seedCluster(server);
     await warm.snapshot();
     changeTheCluster(server);
@@ -214,7 +221,7 @@ describe('Class: WarmSnapshot', () => {
 
   it('lists again when a catch-up watch fails', async () => {
     // Prepare
-    const { server, warm, cold } = await warmed();
+    const { server, warm, cold } = await warmed(NO_STREAMS);
     seedCluster(server);
     await warm.snapshot();
     changeTheCluster(server);
@@ -225,6 +232,113 @@ describe('Class: WarmSnapshot', () => {
     // Assess
     expect(requestsFor(server, 'pods')).toEqual(['watch', 'list limit=2', 'list limit=2']);
     expect(relisted).toEqual(await cold.snapshot());
+  });
+
+  it('reads each kind whole by a streamed list where the server streams lists', async () => {
+    // Prepare
+    const { server, warm, cold } = await warmed();
+    seedCluster(server);
+    // Act
+    const read = await warm.snapshot();
+    // Assess
+    expect(requestsFor(server, 'nodes')).toEqual(['list limit=1', 'stream']);
+    expect(requestsFor(server, 'pods')).toEqual(['stream']);
+    const [stream] = server.requests.matching('GET', '/api/v1/pods');
+    expect(stream?.query).toMatchObject({
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: 'true',
+      resourceVersion: server.store.resourceVersion,
+    });
+    expect(read).toEqual(await cold.snapshot());
+  });
+
+  it('lists, from then on, when the server refuses to stream lists', async () => {
+    // Prepare
+    const { server, racing: warm, cold } = await warmed(NO_STREAMS);
+    seedCluster(server);
+    await warm.snapshot();
+    const first = { nodes: requestsFor(server, 'nodes'), pods: requestsFor(server, 'pods') };
+    changeTheCluster(server);
+    server.requests.clear();
+    // Act
+    const read = await warm.snapshot();
+    const then = [...requestsFor(server, 'nodes'), ...requestsFor(server, 'pods')];
+    // Assess
+    expect(first).toEqual({
+      nodes: ['list limit=1', 'stream', 'list limit=2', 'list limit=2'],
+      pods: ['stream', 'list limit=2', 'list limit=2'],
+    });
+    expect(then).not.toContain('stream');
+    expect(read).toEqual(await cold.snapshot());
+  });
+
+  it('proves by a streamed list that a kind did not change, and keeps its objects', async () => {
+    // Prepare
+    const { server, racing: warm, cold } = await warmed();
+    seedCluster(server);
+    const first = await warm.snapshot();
+    server.store.create('namespaces', { metadata: { name: 'elsewhere' } });
+    server.requests.clear();
+    // Act
+    const read = await warm.snapshot();
+    const requests = { nodes: requestsFor(server, 'nodes'), pods: requestsFor(server, 'pods') };
+    server.requests.clear();
+    await warm.snapshot();
+    // Both kinds were left at the revision read: nothing is caught up the next time.
+    const next = { nodes: requestsFor(server, 'nodes'), pods: requestsFor(server, 'pods') };
+    // Assess
+    expect(requests).toEqual({
+      nodes: ['list limit=1', 'watch', 'stream'],
+      pods: ['watch', 'stream'],
+    });
+    expect(next).toEqual({ nodes: ['list limit=1'], pods: [] });
+    read.pods.forEach((pod, i) => {
+      expect(pod).toBe(first.pods[i]);
+    });
+    expect(read).toEqual(await cold.snapshot());
+  });
+
+  it('reads into the domain only the objects a streamed list shows changed', async () => {
+    // Prepare
+    const { server, racing: warm, cold } = await warmed();
+    seedCluster(server);
+    const first = await warm.snapshot();
+    const web1 = server.store.get('pods', 'web-1', 'default');
+    if (web1 === undefined) throw new Error('web-1 was not seeded');
+    const metadata = { ...(web1.metadata as JsonObject), labels: { tier: 'front' } };
+    server.store.update('pods', { ...web1, metadata });
+    server.store.create('namespaces', { metadata: { name: 'elsewhere' } });
+    // Act
+    const read = await warm.snapshot();
+    // Assess
+    expect(read.pods.map((pod) => pod.name)).toEqual(['web-0', 'web-1', 'web-2']);
+    expect(read.pods[0]).toBe(first.pods[0]);
+    expect(read.pods[1]).not.toBe(first.pods[1]);
+    expect(read.pods[2]).toBe(first.pods[2]);
+    expect(read).toEqual(await cold.snapshot());
+  });
+
+  it.each([
+    ['410 Gone', 'expired'],
+    ['a failed catch-up watch', 'failed'],
+  ])('reads the kind whole by a streamed list after %s', async (_, how) => {
+    // Prepare
+    const { server, warm, cold, advance } = await warmed({ watchCacheSize: 2 });
+    seedCluster(server);
+    await warm.snapshot();
+    changeTheCluster(server);
+    if (how === 'expired') {
+      advance(120_000);
+      for (let i = 4; i < 14; i++) seedPod(server, `web-${i}`, { nodeName: 'n1' });
+    } else {
+      server.faults.inject({ method: 'GET', path: '/api/v1/pods', status: 500 });
+    }
+    server.requests.clear();
+    // Act
+    const read = await warm.snapshot();
+    // Assess
+    expect(requestsFor(server, 'pods')).toEqual(['watch', 'stream']);
+    expect(read).toEqual(await cold.snapshot());
   });
 
   it('lists again when the cluster revision went back, as after a restore', async () => {

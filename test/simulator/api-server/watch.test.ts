@@ -2,7 +2,7 @@ import { Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kubeConfigFor } from '../../../simulator/api-server/kube-config.ts';
 import type { FakeApiServerOptions } from '../../../simulator/api-server/server.ts';
-import { failureOf, type Harness, podManifest, startHarness } from './harness.ts';
+import { failureOf, failureStatus, type Harness, podManifest, startHarness } from './harness.ts';
 
 let h: Harness | undefined;
 let nowMs = Date.parse('2026-11-20T09:00:00Z');
@@ -237,6 +237,155 @@ describe('watch', () => {
     expect(failure.body).toMatchObject({
       reason: 'BadRequest',
       message: expect.stringMatching(message),
+    });
+  });
+
+  it('streams the current state, ends it with a bookmark, then sends each change (sendInitialEvents)', async () => {
+    // Prepare
+    const { server, core } = await start();
+    await core.createNamespacedPod({ namespace: 'default', body: podManifest('a') });
+    const from = server.store.resourceVersion;
+    await core.createNamespacedPod({ namespace: 'default', body: podManifest('b') });
+    const stateAt = server.store.resourceVersion;
+    const watched = await watch(server, '/api/v1/pods', {
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      resourceVersion: from,
+      allowWatchBookmarks: true,
+    });
+    await watched.received(3);
+    // Act
+    await core.deleteNamespacedPod({ namespace: 'default', name: 'a', gracePeriodSeconds: 0 });
+    const events = await watched.received(4);
+    watched.stop();
+    // Assess
+    expect(brief(events)).toEqual(['ADDED a', 'ADDED b', 'BOOKMARK undefined', 'DELETED a']);
+    expect(events[2]?.resourceVersion).toBe(stateAt);
+    expect(events[2]?.object).toMatchObject({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } },
+    });
+  });
+
+  it('sends a change stored while it streams a large state after that state and its bookmark', async () => {
+    // Prepare
+    const { server, core } = await start();
+    const names = Array.from({ length: 600 }, (_, i) => `p-${String(i).padStart(3, '0')}`);
+    for (const name of names)
+      server.store.create('pods', {
+        ...podManifest(name),
+        metadata: { name, namespace: 'default' },
+      });
+    const watched = await watch(server, '/api/v1/pods', {
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+    });
+    // Act
+    await core.deleteNamespacedPod({ namespace: 'default', name: 'p-000', gracePeriodSeconds: 0 });
+    const events = await watched.received(602);
+    watched.stop();
+    // Assess
+    expect(brief(events)).toEqual([
+      ...names.map((name) => `ADDED ${name}`),
+      'BOOKMARK undefined',
+      'DELETED p-000',
+    ]);
+  });
+
+  it('streams the state from no resourceVersion, ended by the bookmark when bookmarks are allowed', async () => {
+    // Prepare
+    const { server, core } = await start();
+    await core.createNamespacedPod({ namespace: 'default', body: podManifest('a') });
+    // Act
+    const watched = await watch(server, '/api/v1/pods', { allowWatchBookmarks: true });
+    const events = await watched.received(2);
+    watched.stop();
+    // Assess
+    expect(brief(events)).toEqual(['ADDED a', 'BOOKMARK undefined']);
+    expect(events[1]?.object).toMatchObject({
+      metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } },
+    });
+  });
+
+  it('sends only the changes after its resourceVersion without sendInitialEvents', async () => {
+    // Prepare
+    const { server, core } = await start();
+    await core.createNamespacedPod({ namespace: 'default', body: podManifest('a') });
+    const from = server.store.resourceVersion;
+    await core.createNamespacedPod({ namespace: 'default', body: podManifest('b') });
+    // Act
+    const watched = await watch(server, '/api/v1/pods', {
+      sendInitialEvents: false,
+      resourceVersionMatch: 'NotOlderThan',
+      resourceVersion: from,
+      allowWatchBookmarks: true,
+    });
+    const events = await watched.received(1);
+    watched.stop();
+    // Assess
+    expect(brief(events)).toEqual(['ADDED b']);
+  });
+
+  it('answers a streamed list not older than a revision the store has not reached with 504', async () => {
+    // Prepare
+    const { server } = await start();
+    const ahead = Number(server.store.resourceVersion) + 5;
+    // Act
+    const watched = await watch(server, '/api/v1/pods', {
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      resourceVersion: ahead,
+      allowWatchBookmarks: true,
+    });
+    const error = await watched.ended;
+    // Assess
+    expect(error).toBeNull();
+    expect(watched.events.map((e) => e.object)).toEqual([
+      failureStatus(504, {
+        reason: 'Timeout',
+        message: `Timeout: Too large resource version: ${ahead}, current: ${server.store.resourceVersion}`,
+        details: {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds: 1,
+        },
+      }),
+    ]);
+  });
+
+  it.each([
+    [
+      { sendInitialEvents: true },
+      {},
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    ],
+    [
+      { resourceVersionMatch: 'NotOlderThan', resourceVersion: '1' },
+      {},
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    ],
+    [
+      { sendInitialEvents: true, resourceVersionMatch: 'Exact' },
+      {},
+      '[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    ],
+    [
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' },
+      { watchList: false },
+      'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+    ],
+  ])('answers the watch options %j (server %j) with 422 Invalid', async (query, options, cause) => {
+    // Prepare
+    const { core } = await start(options);
+    // Act
+    const failure = await failureOf(core.listPodForAllNamespaces({ watch: true, ...query }));
+    // Assess
+    expect(failure.code).toBe(422);
+    expect(failure.body).toMatchObject({
+      reason: 'Invalid',
+      message: `ListOptions.meta.k8s.io "" is invalid: ${cause}`,
+      details: { group: 'meta.k8s.io', kind: 'ListOptions' },
     });
   });
 });
