@@ -55,7 +55,9 @@ describe('a controller pass', () => {
     const claims = await world.state.nodeClaims.list();
     expect(report.launches.flatMap((l) => l.pods)).toHaveLength(40);
     expect(drawn.slice(0, 3)).toEqual(['general-00001', 'general-00001', 'general-00001']);
-    expect(claims.map((c) => c.name).sort()).toEqual(report.launches.map((l) => l.claim.name).sort());
+    expect(claims.map((c) => c.name).sort()).toEqual(
+      report.launches.map((l) => l.claim.name).sort(),
+    );
     expect(new Set(claims.map((c) => c.instanceId)).size).toBe(claims.length);
   });
 
