@@ -37,6 +37,9 @@ function ignoreReason(pod: Pod, requireUnschedulableMark: boolean): string | und
  * provisioned for (core: provisioner.go, validateKarpenterManagedLabelCanExist).
  */
 function refusesManagedNodes(pod: Pod): boolean {
+  // Only a nodeSelector or a node affinity can ask for anything: most pods have neither.
+  if (pod.spec.nodeSelector === undefined && pod.spec.affinity?.nodeAffinity === undefined)
+    return false;
   const requirement = podRequirements(pod, preferencesOf(pod), NO_REQUIREMENTS).all.get(
     Label.nodePool,
   );

@@ -69,11 +69,13 @@ function firstAccepting(
     topology.restrictions(pod.pod, pod.requirements.strict),
     pod.requirements.all,
   );
+  const blocked = topology.hostBlocker(pod.pod, constrainsHostname);
   let placement: Placement | undefined;
   const accepts = (claim: NewNodeClaim): boolean => {
     if (hosts !== undefined && !hosts.has(claim.hostname)) return false;
     if (!nodeAllows(restrictions, claim.requirements)) return false;
-    if (!mayOffer(claim, pod, topology, limits, constrainsHostname)) return false;
+    if (!claim.hasRoomFor(pod) || !limits.mayTake(claim, pod) || blocked(claim.hostname))
+      return false;
     const answer = claim.canAdd(pod, topology);
     if (isUnfit(answer) || !limits.admits(claim, answer)) return false;
     placement = answer;
@@ -86,18 +88,6 @@ function firstAccepting(
   claim.add(pod, placement, topology);
   claims.moved(claim);
   return claim;
-}
-
-/** The checks that rule a claim out before the full placement is worked out. */
-function mayOffer(
-  claim: NewNodeClaim,
-  pod: SchedulingPod,
-  topology: Topology,
-  limits: LimitedOptions,
-  constrainsHostname: boolean,
-): boolean {
-  if (!claim.hasRoomFor(pod) || !limits.mayTake(claim, pod)) return false;
-  return topology.blockedOnHost(pod.pod, claim.hostname, constrainsHostname) === undefined;
 }
 
 export class Scheduler {

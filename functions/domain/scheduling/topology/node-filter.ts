@@ -26,10 +26,25 @@ export interface NodeFilter {
 
 export const ANY_NODE: NodeFilter = { terms: [], key: '*' };
 
+/** The filter of a spread that honors node affinity, on a pod that asks for none: most spreads. */
+const UNAFFINED: NodeFilter = { terms: [], key: JSON.stringify([[{}, null], null]) };
+
+function asksNoNodes(pod: Pod): boolean {
+  return (
+    pod.spec.nodeSelector === undefined &&
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution === undefined
+  );
+}
+
 export function nodeFilterFor(pod: Pod, spread: TopologySpreadConstraint): NodeFilter {
   const honorAffinity = (spread.nodeAffinityPolicy ?? 'Honor') === 'Honor';
   const honorTaints = spread.nodeTaintsPolicy === 'Honor';
   if (!honorAffinity && !honorTaints) return ANY_NODE;
+  if (honorAffinity && !honorTaints && asksNoNodes(pod)) return UNAFFINED;
+  return filterOf(pod, honorAffinity, honorTaints);
+}
+
+function filterOf(pod: Pod, honorAffinity: boolean, honorTaints: boolean): NodeFilter {
   const selector = fromLabels(pod.spec.nodeSelector);
   const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const terms = !honorAffinity

@@ -135,6 +135,8 @@ function blocksHost(
   }
 }
 
+const NO_HOST_BLOCKED = (): boolean => false;
+
 /**
  * An anti-affinity blocks every domain the pod might still land in ("Schrödinger's pod");
  * spreads and affinities only count a decided domain.
@@ -174,20 +176,21 @@ export class Topology {
   }
 
   /**
-   * A cheap early answer for one candidate hostname: the hostname-keyed anti-affinity or
-   * spread that already rules it out. Most failed placements at scale end here.
+   * A cheap early answer for the hostnames a pod is offered: whether a hostname-keyed
+   * anti-affinity or spread already rules one out. Most failed placements at scale end here, so
+   * the pod's hostname groups are picked out once; the answer holds until the next placement is
+   * recorded.
    */
-  blockedOnHost(
-    pod: Pod,
-    hostname: string,
-    podConstrainsHostname: boolean,
-  ): TopologyGroup | undefined {
-    for (const { group, selfSelecting } of this.matching(pod)) {
-      if (group.key !== Label.hostname) continue;
-      if (blocksHost(group, group.count(hostname) ?? 0, selfSelecting, podConstrainsHostname))
-        return group;
-    }
-    return undefined;
+  hostBlocker(pod: Pod, podConstrainsHostname: boolean): (hostname: string) => boolean {
+    const groups = this.matching(pod).filter(({ group }) => group.key === Label.hostname);
+    if (groups.length === 0) return NO_HOST_BLOCKED;
+    return (hostname) => {
+      for (const { group, selfSelecting } of groups) {
+        const count = group.count(hostname) ?? 0;
+        if (blocksHost(group, count, selfSelecting, podConstrainsHostname)) return true;
+      }
+      return false;
+    };
   }
 
   /**
