@@ -7,7 +7,8 @@
 import { Label } from '../labels.ts';
 import type { LimitBudget } from '../limits/limit-budget.ts';
 import type { LimitRefusal } from '../limits/limit-scope.ts';
-import { ClaimsByLoad } from './claims-by-load.ts';
+import { has } from '../requirements/requirement.ts';
+import { ClaimsByLoad, type ClaimView, type RoomNeed } from './claims-by-load.ts';
 import type { ExistingNode } from './existing-node.ts';
 import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
@@ -16,7 +17,13 @@ import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import { SettledNodes } from './settled-nodes.ts';
-import { narrowedToPod, nodeAllows, type Topology } from './topology/topology.ts';
+import {
+  type DomainRestriction,
+  type LastingHostBlock,
+  narrowedToPod,
+  nodeAllows,
+  type Topology,
+} from './topology/topology.ts';
 import { isUnfit, limitUnfit, type Unfit, unfit } from './unfit.ts';
 
 export interface SchedulerInput {
@@ -69,6 +76,8 @@ function firstAccepting(
     topology.restrictions(pod.pod, pod.requirements.strict),
     pod.requirements.all,
   );
+  // A restriction the pod allows no domain of leaves it no claim at all.
+  if (restrictions.some((r) => r.domains.length === 0)) return undefined;
   const blocked = topology.hostBlocker(pod.pod, constrainsHostname);
   let placement: Placement | undefined;
   const accepts = (claim: NewNodeClaim): boolean => {
@@ -82,12 +91,48 @@ function firstAccepting(
     return true;
   };
   const need = { ...pod.core, coLocated: pod.coLocated };
-  const claim =
-    hosts === undefined ? claims.find(need, accepts) : claims.findOnHosts(hosts, need, accepts);
+  const claim = offer(claims, need, accepts, hosts, () =>
+    claimView(topology.lastingHostBlock(pod.pod), restrictions),
+  );
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);
   return claim;
+}
+
+/** Finds the claim in the narrowest way known: among the confining hosts, within a view, else in full. */
+function offer(
+  claims: ClaimsByLoad<NewNodeClaim>,
+  need: RoomNeed,
+  accepts: (claim: NewNodeClaim) => boolean,
+  hosts: ReadonlySet<string> | undefined,
+  view: () => ClaimView<NewNodeClaim> | undefined,
+): NewNodeClaim | undefined {
+  if (hosts !== undefined) return claims.findOnHosts(hosts, need, accepts);
+  const within = view();
+  return within === undefined ? claims.find(need, accepts) : claims.findIn(within, need, accepts);
+}
+
+/**
+ * The claims a pod can only be taken by, as a lasting view (ClaimView): those its hostname
+ * anti-affinity leaves free, or those allowing the one domain a restriction leaves it. A claim's
+ * requirements change only as it takes a pod, as do the counts on its host.
+ */
+function claimView(
+  block: LastingHostBlock | undefined,
+  restrictions: readonly DomainRestriction[],
+): ClaimView<NewNodeClaim> | undefined {
+  if (block !== undefined) return { id: block.id, holds: (claim) => !block.blocks(claim.hostname) };
+  for (const { key, domains } of restrictions) {
+    const [domain] = domains;
+    if (domain === undefined || domains.length > 1) continue;
+    const holds = (claim: NewNodeClaim) => {
+      const node = claim.requirements.get(key);
+      return node === undefined || has(node, domain);
+    };
+    return { id: `${key}=${domain}`, holds };
+  }
+  return undefined;
 }
 
 export class Scheduler {

@@ -3,22 +3,25 @@ import { describe, expect, it } from 'vitest';
 import {
   type ClaimRoom,
   ClaimsByLoad,
+  type ClaimView,
   type LoadedClaim,
   type RoomNeed,
 } from '../../../functions/domain/scheduling/claims-by-load.ts';
 
-/** A claim as the order sees it: pods held and room left, both changed by `take`. */
+/** A claim as the order sees it: pods held, room left and zone, all changed by `take`. */
 class FakeClaim implements LoadedClaim {
   load = 1;
+  zone: string | undefined;
 
   constructor(
     readonly hostname: string,
     public room: ClaimRoom,
   ) {}
 
-  take(room: ClaimRoom): void {
+  take(room: ClaimRoom, zone?: string): void {
     this.load++;
     this.room = room;
+    if (zone !== undefined) this.zone = zone;
   }
 }
 
@@ -149,6 +152,64 @@ describe('skipping claims without room', () => {
             // Assess
             const expected = sorted.find((c) => hasRoom(c, pod) && !refused.has(c.hostname));
             expect(found?.hostname).toBe(expected?.hostname);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('finds within a view what asking every claim in order, those it holds only, would find', () => {
+    // Prepare: a claim's zone is set, and set again, only by a pod it takes; the view holds
+    // the claims that can be in zone a, as a restriction to one zone would.
+    const inZoneA: ClaimView<FakeClaim> = {
+      id: 'zone=a',
+      holds: (claim) => claim.zone === undefined || claim.zone === 'a',
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 150 }),
+        fc.array(fc.record({ step: aStep, zone: fc.constantFrom(undefined, 'a', 'b') }), {
+          minLength: 50,
+          maxLength: 400,
+          size: 'max',
+        }),
+        fc.nat(),
+        fc.array(aNeed, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (count, steps, viewFrom, needs, refusing) => {
+          const claims = new ClaimsByLoad<FakeClaim>();
+          const all = Array.from({ length: count }, (_, i) => new FakeClaim(`h${i}`, room(6, 6)));
+          let order: FakeClaim[] = [];
+          const refused = new Set(refusing.map((i) => `h${i % count}`));
+          const expected = (pod: RoomNeed) =>
+            [...order]
+              .sort((a, b) => a.load - b.load)
+              .find((c) => inZoneA.holds(c) && hasRoom(c, pod) && !refused.has(c.hostname));
+          steps.forEach(({ step, zone }, i) => {
+            // The view is first asked for part-way, and kept from then on.
+            if (i === viewFrom % steps.length) claims.findIn(inZoneA, need(0, 0), () => false);
+            const claim = all[step.claim % count];
+            if (claim === undefined) return;
+            if (!order.includes(claim)) {
+              claims.add(claim);
+              order.push(claim);
+              return;
+            }
+            claim.take(
+              { ...room(step.cpu, step.memory, step.pods), efficientCpu: step.cpu - 1 },
+              zone,
+            );
+            claims.moved(claim);
+            order = [...order.filter((c) => c !== claim), claim];
+          });
+
+          for (const pod of needs) {
+            // Act
+            const found = claims.findIn(inZoneA, pod, (claim) => !refused.has(claim.hostname));
+
+            // Assess
+            expect(found?.hostname).toBe(expected(pod)?.hostname);
           }
         },
       ),

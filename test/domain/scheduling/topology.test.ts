@@ -9,7 +9,12 @@ import {
   Topology,
 } from '../../../functions/domain/scheduling/topology/topology.ts';
 import { aPod } from '../../support/builders.ts';
-import { anAffinityTerm, aSpread, podAffinity } from '../../support/scheduling-builders.ts';
+import {
+  anAffinityTerm,
+  aSpread,
+  podAffinity,
+  podAntiAffinity,
+} from '../../support/scheduling-builders.ts';
 
 const DB = { app: 'db' };
 
@@ -102,5 +107,33 @@ describe('the domains a zonal spread allows a pod now', () => {
     expect(allowsRestricted(restrictions, on(Label.zone, 'b'), new Map())).toBe(true);
     expect(allowsRestricted(restrictions, new Map(), on(Label.zone, 'a'))).toBe(false);
     expect(allowsRestricted(restrictions, new Map(), new Map())).toBe(true);
+  });
+});
+
+describe('the hosts a hostname anti-affinity keeps a pod off', () => {
+  const repelling = () =>
+    aPod({ labels: DB, affinity: podAntiAffinity(anAffinityTerm(Label.hostname, DB)) });
+
+  it('are those running a selected pod, named the same for every pod of the group', () => {
+    // Prepare
+    const [first, second, third] = [repelling(), repelling(), repelling()];
+    const plain = aPod({ labels: { app: 'web' } });
+    const topology = aTopology([first, second, third, plain]);
+    topology.record(first, on(Label.hostname, 'host-1'), []);
+
+    // Act
+    const before = topology.lastingHostBlock(second);
+    topology.record(second, on(Label.hostname, 'host-2'), []);
+    const after = topology.lastingHostBlock(third);
+
+    // Assess
+    expect(topology.lastingHostBlock(plain)).toBeUndefined();
+    expect(before?.id).toBe(after?.id);
+    expect(['host-1', 'host-2', 'host-3'].map((h) => after?.blocks(h))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(before?.blocks('host-2')).toBe(true);
   });
 });

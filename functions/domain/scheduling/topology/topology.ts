@@ -83,6 +83,13 @@ export function nodeAllows(
   return true;
 }
 
+/** A test of hosts that, once it blocks a host, blocks it for the rest of the pass. */
+export interface LastingHostBlock {
+  /** Unique to the group within the pass. */
+  readonly id: string;
+  readonly blocks: (hostname: string) => boolean;
+}
+
 /** A node that already runs pods: where they count. */
 export interface PlacedNode {
   readonly name: string;
@@ -151,6 +158,8 @@ export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly inverse = new Map<string, TopologyGroup>();
   private readonly owned = new Map<string, TopologyGroup[]>();
+  /** Names for the groups lastingHostBlock hands out, unique within the pass. */
+  private readonly ids = new Map<TopologyGroup, string>();
   /** Every group, declared and inverse, by topology key: a new domain concerns only its key's. */
   private readonly byKey = new Map<string, TopologyGroup[]>();
   private readonly matchingCache = new Map<string, { version: number; groups: MatchingGroup[] }>();
@@ -191,6 +200,24 @@ export class Topology {
       }
       return false;
     };
+  }
+
+  /**
+   * The pod's hostname anti-affinity, if it has one, as a lasting test of hosts: a host it
+   * blocks runs a selected pod, and counts only grow, so the host stays blocked. Claims can then
+   * be kept apart by it (ClaimsByLoad.findIn) rather than refused one by one.
+   */
+  lastingHostBlock(pod: Pod): LastingHostBlock | undefined {
+    for (const { group } of this.matching(pod)) {
+      if (group.key !== Label.hostname || group.spec.type !== 'antiAffinity') continue;
+      let id = this.ids.get(group);
+      if (id === undefined) {
+        id = `anti-affinity#${this.ids.size}`;
+        this.ids.set(group, id);
+      }
+      return { id, blocks: (hostname) => (group.count(hostname) ?? 0) > 0 };
+    }
+    return undefined;
   }
 
   /**
