@@ -20,8 +20,6 @@ export interface ClaimRoom {
 }
 
 export interface LoadedClaim {
-  /** The claim's placeholder hostname: hostname pod affinity confines a pod to a few of them. */
-  readonly hostname: string;
   /** How many pods the claim holds: its place in the order. */
   readonly load: number;
   /** Changes only when the claim takes a pod, which `moved` is told of. */
@@ -59,7 +57,7 @@ function measure(room: ClaimRoom, m: number): number {
 }
 
 /** Whether the need fits the room, compared as NewNodeClaim.hasRoomFor compares them. */
-export function fits(room: ClaimRoom, need: RoomNeed): boolean {
+function fits(room: ClaimRoom, need: RoomNeed): boolean {
   if (need.pods > room.pods) return false;
   if (need.coLocated) return !(need.cpu > room.cpu || need.memory > room.memory);
   if (need.cpu > room.efficientCpu || need.memory > room.efficientMemory) return false;
@@ -111,19 +109,11 @@ class Bucket<T extends LoadedClaim> {
   }
 }
 
-/** More slots than a count's bucket ever has: (load, slot) as one number orders like the pair. */
-const SLOTS = 2 ** 32;
-
 /** Where a claim is in the order, kept current as it moves. */
-export interface Place<T> {
+interface Place<T> {
   readonly claim: T;
   load: number;
   slot: number;
-}
-
-/** The place as one number: a claim earlier in the order has a smaller one. */
-export function orderOf(place: Place<unknown>): number {
-  return place.load * SLOTS + place.slot;
 }
 
 export class LoadOrder<T extends LoadedClaim> {
@@ -131,11 +121,10 @@ export class LoadOrder<T extends LoadedClaim> {
   private readonly places = new Map<T, Place<T>>();
 
   /** A claim joins at the end of its count. */
-  add(claim: T): Place<T> {
+  add(claim: T): void {
     const place = { claim, load: 0, slot: 0 };
     this.places.set(claim, place);
     this.arrive(place);
-    return place;
   }
 
   has(claim: T): boolean {

@@ -19,6 +19,7 @@ import type { SchedulingPod } from './scheduling-pod.ts';
 import { SettledNodes } from './settled-nodes.ts';
 import {
   type DomainRestriction,
+  type HostConfinement,
   type LastingHostBlock,
   narrowedToPod,
   nodeAllows,
@@ -71,7 +72,8 @@ function firstAccepting(
   limits: LimitedOptions,
 ): NewNodeClaim | undefined {
   const constrainsHostname = pod.requirements.strict.has(Label.hostname);
-  const hosts = topology.confinedHosts(pod.pod, constrainsHostname);
+  const confinement = topology.confinement(pod.pod, constrainsHostname);
+  const hosts = confinement?.hosts;
   const restrictions = narrowedToPod(
     topology.restrictions(pod.pod, pod.requirements.strict),
     pod.requirements.all,
@@ -91,38 +93,34 @@ function firstAccepting(
     return true;
   };
   const need = { ...pod.core, coLocated: pod.coLocated };
-  const claim = offer(claims, need, accepts, hosts, () =>
-    claimView(topology.lastingHostBlock(pod.pod), restrictions),
-  );
+  const view = claimView(confinement, () => topology.lastingHostBlock(pod.pod), restrictions);
+  const claim =
+    view === undefined ? claims.find(need, accepts) : claims.findIn(view, need, accepts);
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);
   return claim;
 }
 
-/** Finds the claim in the narrowest way known: among the confining hosts, within a view, else in full. */
-function offer(
-  claims: ClaimsByLoad<NewNodeClaim>,
-  need: RoomNeed,
-  accepts: (claim: NewNodeClaim) => boolean,
-  hosts: ReadonlySet<string> | undefined,
-  view: () => ClaimView<NewNodeClaim> | undefined,
-): NewNodeClaim | undefined {
-  if (hosts !== undefined) return claims.findOnHosts(hosts, need, accepts);
-  const within = view();
-  return within === undefined ? claims.find(need, accepts) : claims.findIn(within, need, accepts);
-}
-
 /**
- * The claims a pod can only be taken by, as a lasting view (ClaimView): those its hostname
- * anti-affinity leaves free, or those allowing the one domain a restriction leaves it. A claim's
- * requirements change only as it takes a pod, as do the counts on its host.
+ * The claims a pod can only be taken by, as a lasting view (ClaimView): those on the hosts a
+ * hostname affinity confines it to, those its hostname anti-affinity leaves free, or those
+ * allowing the one domain a restriction leaves it. A claim's requirements change only as it
+ * takes a pod, as do the counts on its host.
  */
 function claimView(
-  block: LastingHostBlock | undefined,
+  confinement: HostConfinement | undefined,
+  block: () => LastingHostBlock | undefined,
   restrictions: readonly DomainRestriction[],
 ): ClaimView<NewNodeClaim> | undefined {
-  if (block !== undefined) return { id: block.id, holds: (claim) => !block.blocks(claim.hostname) };
+  if (confinement !== undefined) {
+    const { id, hosts } = confinement;
+    return { id, holds: (claim) => hosts.has(claim.hostname) };
+  }
+  const blocking = block();
+  if (blocking !== undefined) {
+    return { id: blocking.id, holds: (claim) => !blocking.blocks(claim.hostname) };
+  }
   for (const { key, domains } of restrictions) {
     const [domain] = domains;
     if (domain === undefined || domains.length > 1) continue;

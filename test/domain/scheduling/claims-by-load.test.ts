@@ -217,7 +217,7 @@ describe('skipping claims without room', () => {
     );
   });
 
-  it('finds among a few hosts what asking every claim in order, those hosts only, would find', () => {
+  it('finds among the claims on a few hosts what asking every claim in order, those only, would find', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 150 }),
@@ -245,7 +245,8 @@ describe('skipping claims without room', () => {
 
           for (const pod of needs) {
             // Act
-            const found = claims.findOnHosts(hosts, pod, (claim) => !refused.has(claim.hostname));
+            const onHosts = { id: 'hosts', holds: (claim: FakeClaim) => hosts.has(claim.hostname) };
+            const found = claims.findIn(onHosts, pod, (claim) => !refused.has(claim.hostname));
 
             // Assess
             const expected = sorted.find(

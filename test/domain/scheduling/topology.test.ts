@@ -51,7 +51,7 @@ describe('the hosts a hostname pod affinity confines a pod to', () => {
     topology.record(second, on(Label.hostname, 'host-2'), []);
 
     // Act
-    const hosts = topology.confinedHosts(third, false);
+    const hosts = topology.confinement(third, false)?.hosts;
 
     // Assess
     expect([...(hosts ?? [])].sort()).toEqual(['host-1', 'host-2']);
@@ -69,10 +69,10 @@ describe('the hosts a hostname pod affinity confines a pod to', () => {
 
     // Act
     const answers = [
-      topology.confinedHosts(follower, false),
-      topology.confinedHosts(founder, false),
-      topology.confinedHosts(follower, true),
-      topology.confinedHosts(plain, false),
+      topology.confinement(follower, false)?.hosts,
+      topology.confinement(founder, false)?.hosts,
+      topology.confinement(follower, true)?.hosts,
+      topology.confinement(plain, false)?.hosts,
     ];
 
     // Assess

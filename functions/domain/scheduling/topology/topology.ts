@@ -90,6 +90,13 @@ export interface LastingHostBlock {
   readonly blocks: (hostname: string) => boolean;
 }
 
+/** The hosts a hostname pod affinity confines a pod to, named by its group. */
+export interface HostConfinement {
+  /** Unique to the group within the pass. */
+  readonly id: string;
+  readonly hosts: ReadonlySet<string>;
+}
+
 /** A node that already runs pods: where they count. */
 export interface PlacedNode {
   readonly name: string;
@@ -158,7 +165,7 @@ export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly inverse = new Map<string, TopologyGroup>();
   private readonly owned = new Map<string, TopologyGroup[]>();
-  /** Names for the groups lastingHostBlock hands out, unique within the pass. */
+  /** Names for the groups confinement and lastingHostBlock hand out, unique within the pass. */
   private readonly ids = new Map<TopologyGroup, string>();
   /** Every group, declared and inverse, by topology key: a new domain concerns only its key's. */
   private readonly byKey = new Map<string, TopologyGroup[]>();
@@ -210,12 +217,7 @@ export class Topology {
   lastingHostBlock(pod: Pod): LastingHostBlock | undefined {
     for (const { group } of this.matching(pod)) {
       if (group.key !== Label.hostname || group.spec.type !== 'antiAffinity') continue;
-      let id = this.ids.get(group);
-      if (id === undefined) {
-        id = `anti-affinity#${this.ids.size}`;
-        this.ids.set(group, id);
-      }
-      return { id, blocks: (hostname) => (group.count(hostname) ?? 0) > 0 };
+      return { id: this.idOf(group), blocks: (hostname) => (group.count(hostname) ?? 0) > 0 };
     }
     return undefined;
   }
@@ -224,17 +226,19 @@ export class Topology {
    * The only hostnames the pod may join, when a hostname pod affinity confines it to the hosts
    * that already run a selected pod (every other host is blocked on host, see blocksHost);
    * undefined when no such affinity binds it. A pod that starts its own group is not confined.
+   * The hosts only ever grow, and only as a pod lands on one of them.
    */
-  confinedHosts(pod: Pod, podConstrainsHostname: boolean): ReadonlySet<string> | undefined {
+  confinement(pod: Pod, podConstrainsHostname: boolean): HostConfinement | undefined {
     if (podConstrainsHostname) return undefined;
-    let hosts: ReadonlySet<string> | undefined;
+    let confining: TopologyGroup | undefined;
     for (const { group, selfSelecting } of this.matching(pod)) {
       if (group.key !== Label.hostname || group.spec.type !== 'affinity') continue;
       if (!group.isOccupied && selfSelecting) continue;
-      const occupied = group.occupiedDomains;
-      if (hosts === undefined || occupied.size < hosts.size) hosts = occupied;
+      const size = group.occupiedDomains.size;
+      if (confining === undefined || size < confining.occupiedDomains.size) confining = group;
     }
-    return hosts;
+    if (confining === undefined) return undefined;
+    return { id: this.idOf(confining), hosts: confining.occupiedDomains };
   }
 
   /**
@@ -337,6 +341,15 @@ export class Topology {
     this.keyed(group);
     this.inverseVersion++;
     return group;
+  }
+
+  private idOf(group: TopologyGroup): string {
+    let id = this.ids.get(group);
+    if (id === undefined) {
+      id = `${group.spec.type}#${this.ids.size}`;
+      this.ids.set(group, id);
+    }
+    return id;
   }
 
   private keyed(group: TopologyGroup): void {
