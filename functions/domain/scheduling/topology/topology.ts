@@ -306,6 +306,18 @@ export class Topology {
     }
   }
 
+  /**
+   * Whether any group constrains the pod or counts it. A pod none does may move between new
+   * nodes without changing what any other pod's constraints see (repacking.ts).
+   */
+  touches(pod: Pod): boolean {
+    if (this.groups.size === 0 && this.inverse.size === 0) return false;
+    if (this.matching(pod).length > 0) return true;
+    for (const group of this.groups.values())
+      if (group.selects(pod.namespace, pod.labels)) return true;
+    return false;
+  }
+
   /** The groups that constrain a pod: those it owns and the inverse ones that select it. */
   private matching(pod: Pod): readonly MatchingGroup[] {
     const cached = this.matchingCache.get(pod.uid);
