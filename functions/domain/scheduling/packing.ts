@@ -52,7 +52,7 @@ export interface Packing {
 }
 
 /** Greedy runs, each with worths learnt from the one before. */
-const ROUNDS = 4;
+const ROUNDS = 3;
 /** Types a size may be packed into: the few cheapest for it alone. */
 const TYPES_PER_SIZE = 3;
 /** A fill adds at most this share of the room left for the size in one step. */
@@ -124,6 +124,8 @@ interface Problem {
   readonly memory: Float64Array;
   readonly pods: Float64Array;
   readonly counts: Float64Array;
+  /** Every size's index, in order: where each fill's list of sizes that may go in starts. */
+  readonly sizes: readonly number[];
   readonly candidates: readonly Candidate[];
 }
 
@@ -133,14 +135,14 @@ interface Problem {
  * only fills, so it leaves the list for good.
  */
 interface NodeFill {
-  readonly counts: Float64Array;
+  readonly counts: number[];
   cpu: number;
   memory: number;
   pods: number;
   cpuShare: number;
   memoryShare: number;
   podsShare: number;
-  readonly open: Int32Array;
+  readonly open: number[];
   openCount: number;
 }
 
@@ -223,14 +225,14 @@ function take(problem: Problem, c: Candidate, node: NodeFill, s: number, count: 
 /** Fills one node of a candidate type, a share of the room left at a time. */
 function fill(problem: Problem, c: Candidate, left: Float64Array, worths: Float64Array): NodeFill {
   const node: NodeFill = {
-    counts: new Float64Array(left.length),
+    counts: new Array<number>(left.length).fill(0),
     cpu: 0,
     memory: 0,
     pods: 0,
     cpuShare: 0,
     memoryShare: 0,
     podsShare: 0,
-    open: Int32Array.from(left.keys()),
+    open: problem.sizes.slice(),
     openCount: left.length,
   };
   for (let s = nextSize(problem, c, node, left, worths); s >= 0; ) {
@@ -250,7 +252,7 @@ function cheapestHolding(catalog: PackingCatalog, node: NodeFill): number {
   return -1;
 }
 
-function worthOf(counts: Float64Array, worths: Float64Array): number {
+function worthOf(counts: readonly number[], worths: Float64Array): number {
   let worth = 0;
   for (let s = 0; s < counts.length; s++) worth += (counts[s] ?? 0) * (worths[s] ?? 0);
   return worth;
@@ -259,7 +261,7 @@ function worthOf(counts: Float64Array, worths: Float64Array): number {
 /** A candidate's filled node, with the type it launches as and its worth per dollar. */
 interface Offer {
   readonly type: number;
-  readonly counts: Float64Array;
+  readonly counts: readonly number[];
   readonly score: number;
 }
 
@@ -314,7 +316,7 @@ class Offers {
   }
 
   /** The sizes a node was taken of: the candidates holding any of them are filled again. */
-  taken(counts: Float64Array): void {
+  taken(counts: readonly number[]): void {
     for (let c = 0; c < this.offers.length; c++) {
       const offer = this.offers[c];
       if (offer === undefined) continue;
@@ -355,7 +357,7 @@ function greedy(problem: Problem, worths: Float64Array): Packing | undefined {
       left[s] = (left[s] ?? 0) - n * copies;
     });
     offers.taken(offer.counts);
-    nodes.push({ type: offer.type, counts: [...offer.counts], copies });
+    nodes.push({ type: offer.type, counts: offer.counts, copies });
     price += copies * (problem.catalog.shapes[offer.type]?.price ?? 0);
   }
   return { nodes, price };
@@ -366,7 +368,7 @@ function learnt(problem: Problem, packing: Packing, worths: Float64Array): Float
   const cost = new Float64Array(worths.length);
   const placed = new Float64Array(worths.length);
   for (const node of packing.nodes) {
-    const counts = Float64Array.from(node.counts);
+    const { counts } = node;
     const worth = worthOf(counts, worths);
     const price = problem.catalog.shapes[node.type]?.price ?? 0;
     if (worth <= 0) continue;
@@ -400,6 +402,7 @@ export function packSizes(sizes: readonly PodSize[], catalog: PackingCatalog): P
     memory: Float64Array.from(sizes, (s) => s.memory),
     pods: Float64Array.from(sizes, (s) => s.pods),
     counts: Float64Array.from(sizes, (s) => s.count),
+    sizes: sizes.map((_, s) => s),
     candidates: [...types]
       .sort((a, b) => a - b)
       .map((type) => candidateOf(type, catalog.shapes[type] as NodeShape, sizes)),
