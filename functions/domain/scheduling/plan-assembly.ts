@@ -213,14 +213,12 @@ function plannedClaims(parts: PlanParts): {
 }
 
 function unplaced(parts: PlanParts): UnschedulablePod[] {
-  const placed = new Set(
-    [
-      ...parts.result.newClaims.flatMap((c) => c.pods),
-      ...parts.existing.flatMap((n) => n.pods),
-    ].map((p) => p.uid),
-  );
+  // The scheduler places the very objects it was given, so they are told apart by identity.
+  const placed = new Set<SchedulingPod>();
+  for (const { pods } of [...parts.result.newClaims, ...parts.existing])
+    for (const pod of pods) placed.add(pod);
   const failed = parts.pods
-    .filter((pod) => !placed.has(pod.uid))
+    .filter((pod) => !placed.has(pod))
     .map((pod) => {
       const failures = parts.result.failures.get(pod.uid) ?? [];
       return unschedulable(

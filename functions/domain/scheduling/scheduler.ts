@@ -94,10 +94,9 @@ function firstAccepting(
     placement = answer;
     return true;
   };
-  const need = { ...pod.core, coLocated: pod.coLocated };
   const view = claimView(confinement, () => topology.lastingHostBlock(pod.pod), restrictions);
   const claim =
-    view === undefined ? claims.find(need, accepts) : claims.findIn(view, need, accepts);
+    view === undefined ? claims.find(pod.need, accepts) : claims.findIn(view, pod.need, accepts);
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);
