@@ -102,18 +102,18 @@ function cheapestFor(size: PodSize, catalog: PackingCatalog): { type: number; co
 interface Candidate {
   readonly type: number;
   readonly shape: NodeShape;
-  readonly cpu: Float64Array;
-  readonly memory: Float64Array;
-  readonly pods: Float64Array;
+  readonly cpu: readonly number[];
+  readonly memory: readonly number[];
+  readonly pods: readonly number[];
 }
 
 function candidateOf(type: number, shape: NodeShape, sizes: readonly PodSize[]): Candidate {
   return {
     type,
     shape,
-    cpu: Float64Array.from(sizes, (s) => s.cpu / shape.cpu),
-    memory: Float64Array.from(sizes, (s) => s.memory / shape.memory),
-    pods: Float64Array.from(sizes, (s) => s.pods / shape.pods),
+    cpu: sizes.map((s) => s.cpu / shape.cpu),
+    memory: sizes.map((s) => s.memory / shape.memory),
+    pods: sizes.map((s) => s.pods / shape.pods),
   };
 }
 

@@ -77,16 +77,28 @@ function sizeOf(keys: SizeKeys, { cpu, memory, pods }: SchedulingPod['core'], ne
   return s;
 }
 
+/** Largest CPU first, then memory, then pod slots, as the queue orders pods. */
+function bySizeOrder(a: readonly SchedulingPod[], b: readonly SchedulingPod[]): number {
+  const x = (a[0] as SchedulingPod).core;
+  const y = (b[0] as SchedulingPod).core;
+  return y.cpu - x.cpu || y.memory - x.memory || y.pods - x.pods;
+}
+
+/**
+ * The pods grouped by size, the sizes in one order whatever the claims they came from, so the
+ * packing depends only on the pods; each size's pods in the order the claims held them.
+ */
 function bySize(claims: readonly NewNodeClaim[]): Sized {
   const keys: SizeKeys = new Map();
-  const pods: SchedulingPod[][] = [];
+  const groups: SchedulingPod[][] = [];
   for (const claim of claims) {
     for (const pod of claim.pods) {
-      const s = sizeOf(keys, pod.core, pods.length);
-      if (s === pods.length) pods.push([]);
-      pods[s]?.push(pod);
+      const s = sizeOf(keys, pod.core, groups.length);
+      if (s === groups.length) groups.push([]);
+      groups[s]?.push(pod);
     }
   }
+  const pods = groups.sort(bySizeOrder);
   const sizes = pods.map((same) => {
     const { cpu, memory, pods: slots } = (same[0] as SchedulingPod).core;
     return { cpu, memory, pods: slots, count: same.length };
