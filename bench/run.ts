@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: the planning budgets of docs/design.md §7, measured. Prints, per size of
  * Karpenter's "diverse" mix and of a plain mix: planning time (median), pods/second, whole
- * `nodesmith plan` process time and peak RSS, nodes, $/hour and the ratio to the fractional lower
- * bound. `--pair` adds the planning budget as stated, this tree's whole process against the one
+ * `nodesmith plan` process time and peak RSS, nodes, $/hour and the ratios to the fractional
+ * lower bound and, for plain mixes, to one node group; then the cost budgets (§7.2) judged on
+ * them. `--pair` adds the planning budget as stated, this tree's whole process against the one
  * built from the budget's commit (bench/paired-plan.ts); `--pair-only` runs that alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { nodeClaimTemplate } from '../functions/domain/scheduling/node-claim-tem
 import { planProvisioning } from '../functions/domain/scheduling/plan-provisioning.ts';
 import { podRequests } from '../functions/domain/scheduling/pod-requests.ts';
 import type { ProvisioningPlan } from '../functions/domain/scheduling/provisioning-plan.ts';
+import { costVerdicts } from './cost-budgets.ts';
 import { fractionalLowerBound } from './lower-bound.ts';
 import { median } from './median.ts';
 import { cheapestNodeGroup, type NodeGroupCost } from './node-group.ts';
@@ -175,11 +177,16 @@ function measure(c: Case, types: readonly InstanceType[]): Row {
   };
 }
 
+/** The plan's $/hour ÷ the one-node-group yardstick; plain mixes only. */
+function nodeGroupRatio(r: Row): number | undefined {
+  return r.nodeGroup === undefined ? undefined : r.pricePerHour / r.nodeGroup.pricePerHour;
+}
+
 function nodeGroupCells(r: Row): string[] {
   const group = r.nodeGroup;
   if (group === undefined) return ['—', '—'];
   const cost = `${group.nodes} × ${group.instanceType}, ${group.pricePerHour.toFixed(2)}`;
-  return [cost, (r.pricePerHour / group.pricePerHour).toFixed(3)];
+  return [cost, (nodeGroupRatio(r) ?? 0).toFixed(3)];
 }
 
 function print(rows: readonly Row[]): void {
@@ -244,7 +251,11 @@ const cases: Case[] = [
   { mix: 'plain, any type', nodePool: ANY_TYPE, pods: plainPods(5000), runs: 5, nodeGroup: true },
 ];
 console.log(`catalog: ${types.length} instance types (us-east-1, on-demand list prices)`);
-print(cases.map((c) => measure(c, types)));
+const rows = cases.map((c) => measure(c, types));
+print(rows);
+console.log('\ncost of plans (docs/design.md §7.2)');
+const costRows = rows.map((r) => ({ ...r, nodeGroupRatio: nodeGroupRatio(r) }));
+for (const line of costVerdicts(costRows)) console.log(`  ${line}`);
 if (process.argv.includes('--pair')) benchPairedPlan(ANY_TYPE, PAIRED);
 
 if (!process.argv.includes('--planning-only')) {

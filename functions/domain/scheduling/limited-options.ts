@@ -53,6 +53,11 @@ export class LimitedOptions {
     return { kind: 'open', allowed };
   }
 
+  /** Whether any limit, the pool's or the cluster's, counts the pool's claims. */
+  isLimited(template: NodeClaimTemplate): boolean {
+    return this.budget.isLimited(template.name);
+  }
+
   /** A claim just opened counts as its cheapest option. */
   opened(claim: NewNodeClaim): void {
     if (this.budget.isLimited(claim.template.name))

@@ -101,6 +101,11 @@ export class NewNodeClaim {
       : this.set.cheapestAfter(placement.proposal);
   }
 
+  /** The price of the cheapest open option, what the claim costs launched; infinite with none. */
+  get price(): number {
+    return this.template.prices[this.set.cheapestIndex()] ?? Number.POSITIVE_INFINITY;
+  }
+
   /** Whether the pod's requests fit the cheapest open option beside the claim's: no growth needed. */
   fitsCheapest(pod: SchedulingPod): boolean {
     const net = this.set.cheapest()?.net;

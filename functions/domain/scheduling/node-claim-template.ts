@@ -38,6 +38,8 @@ export interface NodeClaimTemplate {
   readonly startupTaints: readonly Taint[];
   /** Cheapest first (by the cheapest offering the pool allows), then by name. */
   readonly options: readonly InstanceTypeOption[];
+  /** Each option's price: its cheapest offering the pool allows, in the options' order. */
+  readonly prices: readonly number[];
   readonly index: OptionIndex;
   /** Label keys some option's instance type carries: only these can narrow the options. */
   readonly typeKeys: ReadonlySet<string>;
@@ -141,6 +143,7 @@ export function nodeClaimTemplate(options: {
     taints,
     startupTaints: nodePool.spec.template.spec.startupTaints ?? [],
     options: priced,
+    prices,
     index: optionIndex(priced),
     masks: new OptionMasks(priced, [...OFFERING_KEYS]),
     openLists: new OpenOptionLists(priced),

@@ -107,8 +107,13 @@ export class OptionSet {
 
   /** The first open option in template order: the cheapest, what the claim launches today. */
   cheapest(): InstanceTypeOption | undefined {
+    return this.index.options[this.cheapestIndex()];
+  }
+
+  /** The cheapest open option's index in template order; the option count when none is open. */
+  cheapestIndex(): number {
     while (this.first < this.alive.length && this.alive[this.first] === 0) this.first++;
-    return this.index.options[this.first];
+    return this.first;
   }
 
   /** The cheapest option left once `proposal`, the latest one made, is accepted. */

@@ -8,8 +8,8 @@ import type { LimitRefusal } from '../limits/limit-scope.ts';
 import { type Pod, podKey } from '../pod.ts';
 import { customLabels, type Requirements } from '../requirements/requirements.ts';
 import type { ExistingNode } from './existing-node.ts';
+import type { FilledNodeClaim } from './filled-node-claim.ts';
 import type { InstanceSelection } from './instance-selection.ts';
-import type { NewNodeClaim } from './new-node-claim.ts';
 import type { PendingSelection } from './pending-pods.ts';
 import { selectPlaced } from './placed-selection.ts';
 import type { PlacementLedger } from './placement-ledger.ts';
@@ -53,7 +53,7 @@ function overLimit(limits: LimitBudget, planned: PlannedNodeClaim): LimitRefusal
 }
 
 function nodeLabels(
-  claim: NewNodeClaim,
+  claim: FilledNodeClaim,
   selection: InstanceSelection,
   region: string | undefined,
 ): Labels {
@@ -89,7 +89,7 @@ function claimRequirements(selection: InstanceSelection): Requirements {
 
 /** A filled claim as a launch decision; undefined when no option is left. */
 export function plannedClaim(
-  claim: NewNodeClaim,
+  claim: FilledNodeClaim,
   name: string,
   selection: InstanceSelection,
   region: string | undefined,
@@ -139,7 +139,7 @@ function unschedulable(pod: Pod, reasons: readonly NodePoolReason[]): Unschedula
 }
 
 /** Why a filled claim is not planned: its placement group's rule, else no offering left. */
-function refusalOf(claim: NewNodeClaim, refused: Unfit | undefined): NodePoolReason {
+function refusalOf(claim: FilledNodeClaim, refused: Unfit | undefined): NodePoolReason {
   const nodePool = claim.template.name;
   return refused === undefined
     ? {
@@ -150,20 +150,37 @@ function refusalOf(claim: NewNodeClaim, refused: Unfit | undefined): NodePoolRea
     : { nodePool, code: refused.code, message: refused.reason };
 }
 
-/** The claim's launch decision within the plan's ledgers, or why it has none. */
-function placedClaim(
-  parts: PlanParts,
-  claim: NewNodeClaim,
-  name: string,
-  ledger: ReservationLedger,
-): PlannedNodeClaim | NodePoolReason {
+type Selection = InstanceSelection | Unfit | undefined;
+
+/** What a claim's launch is chosen from, and the selections already made for claims alike. */
+interface SelectionContext {
+  readonly ledger: ReservationLedger;
+  readonly alike: Map<object, Selection>;
+}
+
+/** The claim's instance selection within the plan's ledgers, made once for claims alike. */
+function selectionOf(parts: PlanParts, claim: FilledNodeClaim, context: SelectionContext) {
+  const key = claim.alike;
+  if (key !== undefined && context.alike.has(key)) return context.alike.get(key);
   const selection = selectPlaced({
     template: claim.template,
     requirements: claim.requirements,
     isOpen: (i) => claim.isOpen(i),
-    ledger,
+    ledger: context.ledger,
     placements: parts.placements,
   });
+  if (key !== undefined) context.alike.set(key, selection);
+  return selection;
+}
+
+/** The claim's launch decision within the plan's ledgers, or why it has none. */
+function placedClaim(
+  parts: PlanParts,
+  claim: FilledNodeClaim,
+  name: string,
+  context: SelectionContext,
+): PlannedNodeClaim | NodePoolReason {
+  const selection = selectionOf(parts, claim, context);
   if (selection === undefined || isUnfit(selection)) return refusalOf(claim, selection);
   const planned = plannedClaim(claim, name, selection, parts.region);
   if (planned === undefined) return refusalOf(claim, undefined);
@@ -181,9 +198,10 @@ function plannedClaims(parts: PlanParts): {
   const perPool = new Map<string, number>();
   // The pools claims were opened from, each pool once.
   const ledger = new ReservationLedger(new Set(parts.result.newClaims.map((c) => c.template)));
+  const context: SelectionContext = { ledger, alike: new Map() };
   for (const claim of parts.result.newClaims) {
     const index = perPool.get(claim.template.name) ?? 0;
-    const planned = placedClaim(parts, claim, `${claim.template.name}-${index}`, ledger);
+    const planned = placedClaim(parts, claim, `${claim.template.name}-${index}`, context);
     if ('code' in planned) {
       for (const pod of claim.pods) failed.push(unschedulable(pod.pod, [planned]));
       continue;
@@ -195,14 +213,12 @@ function plannedClaims(parts: PlanParts): {
 }
 
 function unplaced(parts: PlanParts): UnschedulablePod[] {
-  const placed = new Set(
-    [
-      ...parts.result.newClaims.flatMap((c) => c.pods),
-      ...parts.existing.flatMap((n) => n.pods),
-    ].map((p) => p.uid),
-  );
+  // The scheduler places the very objects it was given, so they are told apart by identity.
+  const placed = new Set<SchedulingPod>();
+  for (const { pods } of [...parts.result.newClaims, ...parts.existing])
+    for (const pod of pods) placed.add(pod);
   const failed = parts.pods
-    .filter((pod) => !placed.has(pod.uid))
+    .filter((pod) => !placed.has(pod))
     .map((pod) => {
       const failures = parts.result.failures.get(pod.uid) ?? [];
       return unschedulable(

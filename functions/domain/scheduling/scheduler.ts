@@ -10,11 +10,13 @@ import type { LimitRefusal } from '../limits/limit-scope.ts';
 import { has } from '../requirements/requirement.ts';
 import { ClaimsByLoad, type ClaimView, type RoomNeed } from './claims-by-load.ts';
 import type { ExistingNode } from './existing-node.ts';
+import type { FilledNodeClaim } from './filled-node-claim.ts';
 import { LaunchingNodes } from './launching-nodes.ts';
 import { LimitedOptions } from './limited-options.ts';
 import { NewNodeClaim, type Placement } from './new-node-claim.ts';
 import type { NodeClaimTemplate } from './node-claim-template.ts';
 import { Queue } from './queue.ts';
+import { repackFreeClaims } from './repacking.ts';
 import type { SchedulingPod } from './scheduling-pod.ts';
 import { SettledNodes } from './settled-nodes.ts';
 import {
@@ -54,7 +56,7 @@ export interface PoolUnfit extends Unfit {
 }
 
 export interface SchedulerResult {
-  readonly newClaims: readonly NewNodeClaim[];
+  readonly newClaims: readonly FilledNodeClaim[];
   readonly failures: ReadonlyMap<string, readonly PoolUnfit[]>;
 }
 
@@ -92,10 +94,9 @@ function firstAccepting(
     placement = answer;
     return true;
   };
-  const need = { ...pod.core, coLocated: pod.coLocated };
   const view = claimView(confinement, () => topology.lastingHostBlock(pod.pod), restrictions);
   const claim =
-    view === undefined ? claims.find(need, accepts) : claims.findIn(view, need, accepts);
+    view === undefined ? claims.find(pod.need, accepts) : claims.findIn(view, pod.need, accepts);
   if (claim === undefined || placement === undefined) return undefined;
   claim.add(pod, placement, topology);
   claims.moved(claim);
@@ -140,6 +141,7 @@ export class Scheduler {
   private readonly failures = new Map<string, PoolUnfit[]>();
   private readonly settled: SettledNodes;
   private readonly launching: LaunchingNodes;
+  private stopped = false;
 
   constructor(input: SchedulerInput) {
     this.input = input;
@@ -167,11 +169,18 @@ export class Scheduler {
       if (relaxed) this.input.topology.update(pod.pod, pod.preferences);
       queue.push(pod, relaxed);
     }
-    return { newClaims: this.claims.all, failures: this.failures };
+    return { newClaims: this.finalClaims(), failures: this.failures };
+  }
+
+  /** The claims opened, the free ones packed again by cost unless time ran out (repacking.ts). */
+  private finalClaims(): readonly FilledNodeClaim[] {
+    if (this.stopped) return this.claims.all;
+    return repackFreeClaims(this.claims.all, this.input.topology, this.limits);
   }
 
   /** The pods left when time ran out keep no place and say why; the next pass takes them up. */
   private stopAtDeadline(left: readonly SchedulingPod[]): void {
+    this.stopped = true;
     const reason = unfit(
       'Deadline',
       'the pass reached its deadline before this pod; the next pass continues',

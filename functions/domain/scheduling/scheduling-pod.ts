@@ -7,6 +7,7 @@ import type { Pod } from '../pod.ts';
 import type { Requirements } from '../requirements/requirements.ts';
 import { ResourceName, type Resources } from '../resources.ts';
 import type { Toleration } from '../taints.ts';
+import type { RoomNeed } from './claims-by-load.ts';
 import { type HostPort, hostPortsOf } from './host-ports.ts';
 import { type PodRequirements, podRequirements } from './pod-requirements.ts';
 import { type Preferences, preferencesOf, relax, withoutPreferences } from './preferences.ts';
@@ -44,6 +45,8 @@ export class SchedulingPod {
   readonly hostPorts: readonly HostPort[];
   /** Must share a node with other pods (hostname pod affinity): it cannot go elsewhere. */
   readonly coLocated: boolean;
+  /** What the pod needs of a claim's room (claims-by-load.ts), made once. */
+  readonly need: RoomNeed;
   private readonly volumes: Requirements;
   private prefs: Preferences;
   private reqs: PodRequirements;
@@ -60,6 +63,8 @@ export class SchedulingPod {
     this.core = coreRequests(options.requests);
     this.hostPorts = hostPortsOf(options.pod);
     this.coLocated = hasHostnameAffinity(options.pod);
+    const { cpu, memory, pods } = this.core;
+    this.need = { cpu, memory, pods, coLocated: this.coLocated };
     this.volumes = options.volumes;
     this.prefs = preferencesOf(options.pod);
     if (options.ignorePreferences) this.prefs = withoutPreferences(this.prefs);

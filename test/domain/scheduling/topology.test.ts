@@ -137,3 +137,22 @@ describe('the hosts a hostname anti-affinity keeps a pod off', () => {
     expect(before?.blocks('host-2')).toBe(true);
   });
 });
+
+describe('whether any topology group constrains or counts a pod', () => {
+  it('is so for a pod with a constraint, a pod another pod selects, and no other', () => {
+    // Prepare
+    const spread = aPod({
+      labels: { app: 'web' },
+      topologySpreadConstraints: [aSpread({ matchLabels: DB })],
+    });
+    const selected = aPod({ labels: DB });
+    const plain = aPod({ labels: { app: 'batch' } });
+    const topology = aTopology([spread, selected, plain]);
+
+    // Act
+    const touched = [spread, selected, plain].map((pod) => topology.touches(pod));
+
+    // Assess
+    expect(touched).toEqual([true, true, false]);
+  });
+});

@@ -182,10 +182,12 @@ export class Topology {
 
   /** (Re)declares the groups a pending pod owns under its current preferences. */
   update(pod: Pod, prefs: Preferences): void {
-    for (const group of this.owned.get(pod.uid) ?? []) group.owners.delete(pod.uid);
-    const groups = ownedGroupSpecs(pod, prefs, this.input.namespaces).map((spec) =>
-      this.groupFor(spec),
-    );
+    const before = this.owned.get(pod.uid) ?? [];
+    const specs = ownedGroupSpecs(pod, prefs, this.input.namespaces);
+    // Most pods of a large plan own no group, before or after: nothing to change.
+    if (specs.length === 0 && before.length === 0) return;
+    for (const group of before) group.owners.delete(pod.uid);
+    const groups = specs.map((spec) => this.groupFor(spec));
     for (const group of groups) group.owners.add(pod.uid);
     this.owned.set(pod.uid, groups);
     this.matchingCache.delete(pod.uid);
@@ -304,6 +306,18 @@ export class Topology {
       if (!domains.complement) for (const d of domains.values) group.record(d);
       group.owners.add(pod.uid);
     }
+  }
+
+  /**
+   * Whether any group constrains the pod or counts it. A pod none does may move between new
+   * nodes without changing what any other pod's constraints see (repacking.ts).
+   */
+  touches(pod: Pod): boolean {
+    if (this.groups.size === 0 && this.inverse.size === 0) return false;
+    if (this.matching(pod).length > 0) return true;
+    for (const group of this.groups.values())
+      if (group.selects(pod.namespace, pod.labels)) return true;
+    return false;
   }
 
   /** The groups that constrain a pod: those it owns and the inverse ones that select it. */
