@@ -3,8 +3,11 @@
  * Karpenter's "diverse" mix and of a plain mix: planning time (median), pods/second, whole
  * `nodesmith plan` process time and peak RSS, nodes, $/hour and the ratios to the fractional
  * lower bound and, for plain mixes, to one node group; then the cost budgets (§7.2) judged on
- * them. `--pair` adds the planning budget as stated, this tree's whole process against the one
- * built from the budget's commit (bench/paired-plan.ts); `--pair-only` runs that alone.
+ * them; then the planning budget as stated, this tree's whole process against the one built from
+ * the budget's commit in alternating pairs (bench/paired-plan.ts; `--no-pair` leaves it out,
+ * `--pair-only` runs it alone); then limits, a consolidation decision, controller passes, the
+ * steady and burst passes at scale and decision latency per scenario (`--planning-only` leaves
+ * these out); then each function's import time and `cdk synth`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,7 +215,7 @@ function print(rows: readonly Row[]): void {
   }
 }
 
-/** The paired planning run: 7 pairs at 5,000 pods and 5 at 20,000 (`--pair`, `--pair-only`). */
+/** The paired planning run: 7 pairs at 5,000 pods and 5 at 20,000. */
 const PAIRED = [
   { pods: 5000, pairs: 7 },
   { pods: 20000, pairs: 5 },
@@ -256,7 +259,7 @@ print(rows);
 console.log('\ncost of plans (docs/design.md §7.2)');
 const costRows = rows.map((r) => ({ ...r, nodeGroupRatio: nodeGroupRatio(r) }));
 for (const line of costVerdicts(costRows)) console.log(`  ${line}`);
-if (process.argv.includes('--pair')) benchPairedPlan(ANY_TYPE, PAIRED);
+if (!process.argv.includes('--no-pair')) benchPairedPlan(ANY_TYPE, PAIRED);
 
 if (!process.argv.includes('--planning-only')) {
   const { benchLimits } = await import('./limits.ts');
