@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { Label } from '../../../functions/domain/labels.ts';
 import type { Pod } from '../../../functions/domain/pod.ts';
 import { requirement } from '../../../functions/domain/requirements/requirement.ts';
-import { requirementsOf } from '../../../functions/domain/requirements/requirements.ts';
+import {
+  type Requirements,
+  requirementsOf,
+} from '../../../functions/domain/requirements/requirements.ts';
 import { preferencesOf } from '../../../functions/domain/scheduling/preferences.ts';
 import {
-  allowsRestricted,
+  narrowedToPod,
+  nodeAllows,
   Topology,
 } from '../../../functions/domain/scheduling/topology/topology.ts';
 import { aPod } from '../../support/builders.ts';
@@ -103,10 +107,12 @@ describe('the domains a zonal spread allows a pod now', () => {
 
     // Assess
     expect(restrictions).toEqual([{ key: Label.zone, domains: ['b', 'c'] }]);
-    expect(allowsRestricted(restrictions, on(Label.zone, 'a'), new Map())).toBe(false);
-    expect(allowsRestricted(restrictions, on(Label.zone, 'b'), new Map())).toBe(true);
-    expect(allowsRestricted(restrictions, new Map(), on(Label.zone, 'a'))).toBe(false);
-    expect(allowsRestricted(restrictions, new Map(), new Map())).toBe(true);
+    const allows = (node: Requirements, pod: Requirements) =>
+      nodeAllows(narrowedToPod(restrictions, pod), node);
+    expect(allows(on(Label.zone, 'a'), new Map())).toBe(false);
+    expect(allows(on(Label.zone, 'b'), new Map())).toBe(true);
+    expect(allows(new Map(), on(Label.zone, 'a'))).toBe(false);
+    expect(allows(new Map(), new Map())).toBe(true);
   });
 });
 

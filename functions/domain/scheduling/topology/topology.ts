@@ -35,18 +35,6 @@ export interface DomainRestriction {
 }
 
 /**
- * Whether a node allows, for each restriction, a domain the pod allows too. When it does not,
- * `addRequirements` refuses the node for the pod: a cheap test to ask first.
- */
-export function allowsRestricted(
-  restrictions: readonly DomainRestriction[],
-  nodeRequirements: Requirements,
-  podRequirements: Requirements,
-): boolean {
-  return nodeAllows(narrowedToPod(restrictions, podRequirements), nodeRequirements);
-}
-
-/**
  * The restrictions with only the domains the pod's requirements allow: what `nodeAllows` then
  * holds each node to. Worked out once per pod, not once per node it is offered.
  */
