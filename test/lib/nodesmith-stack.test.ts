@@ -627,7 +627,7 @@ describe('the API', () => {
 
     // Assess
     expect(stage.Properties.RouteSettings).toEqual({
-      'POST /v1/wake/{token}': { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 },
+      'POST /v1/wake/{token}': { ThrottlingBurstLimit: 5, ThrottlingRateLimit: 10 },
     });
     expect(eks.template.toJSON().Resources[stageId].DependsOn).toContain(routeId);
     const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
