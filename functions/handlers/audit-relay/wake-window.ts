@@ -1,9 +1,9 @@
 /**
  * The admission wake's window as a relay container takes its turns in it (domain
  * wake-window.ts). The window is the cluster's, kept in the state table, so a burst that Lambda
- * spreads over twenty containers still makes two wakes, not two per container. What a container
- * has seen spares it the table: once it knows that the open window's delayed wake is taken, its
- * calls until the window closes are covered without a write.
+ * spreads over as many containers as the route lets through at once still makes two wakes, not
+ * two per container. What a container has seen spares it the table: once it knows that the open
+ * window's delayed wake is taken, its calls until the window closes are covered without a write.
  *
  * When the table cannot be reached the container keeps a window of its own for a while, as if it
  * were the only one: a wake carries no work (docs/design.md §1.2), so waking more often only
