@@ -44,13 +44,16 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 export const WAKE_ROUTE_KEY = 'POST /v1/wake/{token}';
 
 /**
- * The wake route's own limits. One call a window wakes the controller, so calls over the limit
- * (answered 429, which kube-apiserver ignores under `failurePolicy: Ignore`) lose nothing, and
- * the limit caps what a caller holding the token can run up: 10 a second is at most 26 million
- * requests a month (docs/cost.md).
+ * The wake route's own limits. Two calls a window do the wake's work (the wake at once and the
+ * delayed one, in the window every relay container shares), so calls over the limit (answered
+ * 429, which kube-apiserver ignores under `failurePolicy: Ignore`) lose nothing. The burst keeps a
+ * burst of admission calls from starting more than five relay containers, each cold start holding
+ * its call and the API request it admits, with room for a call that fails; the rate caps what a
+ * caller holding the token can run up: 10 a second is at most 26 million requests a month
+ * (docs/cost.md).
  */
 // The route settings are passed to CloudFormation as they are, in its own capitalisation.
-const WAKE_THROTTLING = { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 };
+const WAKE_THROTTLING = { ThrottlingBurstLimit: 5, ThrottlingRateLimit: 10 };
 
 export class ControlApi extends Construct {
   readonly api: HttpApi;

@@ -17,13 +17,14 @@ import {
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { Variable } from '../functions/contract/environment.ts';
+import { WAKE_WINDOW_PARTITION } from '../functions/contract/state-tables.ts';
 import type { NodesmithConfig } from './config.ts';
 import { grantControllerPermissions } from './controller-permissions.ts';
 import { NodesmithFunction, type NodesmithFunctionProps } from './nodesmith-function.ts';
@@ -183,9 +184,11 @@ export class NodesmithFunctions extends Construct {
 
   /**
    * The admission wake: it answers within the webhook configuration's two-second timeout, so a
-   * longer run would only be an invocation kube-apiserver no longer waits for.
+   * longer run would only be an invocation kube-apiserver no longer waits for. Its containers
+   * share one wake window, an item of the state table, and may write that item and no other.
    */
   #wakeWebhook(): IFunction {
+    const { state } = this.#props.tables;
     const webhook = this.make('WakeWebhook', {
       handlerFolder: 'audit-relay',
       handlerExport: 'admission',
@@ -195,8 +198,18 @@ export class NodesmithFunctions extends Construct {
       environment: {
         [Variable.workQueueUrl]: this.#props.queues.work.queueUrl,
         [Variable.wakeTokenSecretArn]: this.wakeToken.secretArn,
+        [Variable.stateTable]: state.tableName,
       },
     });
+    roleOf(webhook).addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [state.tableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [WAKE_WINDOW_PARTITION] },
+        },
+      }),
+    );
     this.wakeToken.grantRead(webhook);
     Validations.of(this.wakeToken).acknowledge({
       id: 'AwsSolutions-SMG4',

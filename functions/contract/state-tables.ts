@@ -9,3 +9,8 @@ export const INSTANCE_ID_INDEX = 'byInstanceId';
 export const STATE_PK = 'pk';
 export const STATE_SK = 'sk';
 export const STATE_TTL = 'ttl';
+/**
+ * The partition of the admission wake's window: the only one the relay may write, which its IAM
+ * policy names (`dynamodb:LeadingKeys`).
+ */
+export const WAKE_WINDOW_PARTITION = 'WakeWindow';

@@ -1,8 +1,9 @@
 /**
  * Where Nodesmith keeps what must outlive one invocation (docs/design.md §4): NodePools and
- * EC2NodeClasses, NodeClaims, unavailable offerings, the one-writer lease and the events already
- * handled. Split by consumer: the api function needs only the document stores, the interruption
- * function the claims, offerings and events, the controller all of them.
+ * EC2NodeClasses, NodeClaims, unavailable offerings, the one-writer lease, the events already
+ * handled and the admission wake's window. Split by consumer: the api function needs only the
+ * document stores, the interruption function the claims, offerings and events, the admission
+ * wake only its window, the controller the rest.
  *
  * Every method may reject with ThrottledError when the backing service refuses for rate; the
  * other port errors are listed per method. Records handed out are copies: changing one changes
@@ -24,6 +25,7 @@ import type { PastDisruption } from '../domain/state/past-disruption.ts';
 import type { RefusingLimit } from '../domain/state/refusing-limit.ts';
 import type { NamedDocument, StoredDocument } from '../domain/state/stored-document.ts';
 import type { OfferingKey, UnavailableOffering } from '../domain/state/unavailable-offering.ts';
+import type { WakeTurn } from '../domain/state/wake-window.ts';
 
 /** A replacement of a stored document, valid only against the version the caller read. */
 export interface DocumentChange<TDocument extends NamedDocument> {
@@ -187,6 +189,24 @@ export interface RefusingLimitStore {
   end(key: string): Promise<void>;
 }
 
+/**
+ * The admission wake's window, one for the cluster, shared by every relay container (domain
+ * `takeWakeTurn`).
+ *
+ * @example
+ * const { outcome, window } = await state.wakeWindow.takeTurn(now, 1000);
+ * if (outcome === 'woke') await waker.wake(wake);
+ */
+export interface WakeWindowStore {
+  /**
+   * Takes a call's turn at `now`: `woke` opens a window of `windowMs` when none is open,
+   * `deferred` takes the open window's delayed wake, `covered` finds it taken; each with the
+   * window as the call leaves it. Safe under races: of concurrent calls exactly one opens a
+   * window and exactly one takes its delayed wake.
+   */
+  takeTurn(now: Date, windowMs: number): Promise<WakeTurn>;
+}
+
 /** The whole state store; consumers take the parts they use (`Pick<StateStore, 'nodeClaims'>`). */
 export interface StateStore {
   readonly nodePools: NodePoolStore;
@@ -199,4 +219,5 @@ export interface StateStore {
   readonly eventsSeen: EventsSeenStore;
   readonly pastDisruptions: PastDisruptionStore;
   readonly refusingLimits: RefusingLimitStore;
+  readonly wakeWindow: WakeWindowStore;
 }

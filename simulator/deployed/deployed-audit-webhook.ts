@@ -61,12 +61,11 @@ export class DeployedAuditWebhook {
       headers: { authorization: `Bearer ${token}` },
       body: JSON.stringify(eventList),
     });
-    const text = await answer.text();
     if (answer.status >= 200 && answer.status <= 299) return answer.status;
     this.#failed += 1;
     if (answer.status >= 400 && answer.status <= 499 && answer.status !== 429) {
       this.#refused.push(
-        `the audit webhook's batch was answered ${answer.status}: ${reason(text)}`,
+        `the audit webhook's batch was answered ${answer.status}: ${reason(answer.body)}`,
       );
     }
     return answer.status;

@@ -2,8 +2,11 @@
  * The template's HTTP API as the cluster's webhooks reach the deployed stack: its routes and its
  * stage's throttling served on a port of 127.0.0.1, where the execute-api host of the stack's
  * `ApiUrl` output would have taken the calls. One per run: the admission wake and the audit
- * webhook share it, and its stage, as they share the deployed API.
+ * webhook share it, and its stage, as they share the deployed API. The calls go over kept-alive
+ * connections, as kube-apiserver's webhook client keeps its own: a burst of admission calls
+ * opens no connection per call.
  */
+import { Agent, request } from 'node:http';
 import type { CloudFormationTemplate } from '../iam/template-policies.ts';
 import { type HttpApi, startHttpApi } from '../lambda/http-api.ts';
 import { httpApiRoutes } from '../lambda/http-api-routes.ts';
@@ -25,8 +28,15 @@ export interface ApiPost {
   readonly body: string;
 }
 
+/** What the API answered: its status and its body. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
 export class DeployedHttpApi {
   readonly #api: HttpApi;
+  readonly #agent = new Agent({ keepAlive: true });
 
   private constructor(api: HttpApi) {
     this.#api = api;
@@ -49,15 +59,29 @@ export class DeployedHttpApi {
   }
 
   /** A POST to a URL of the stack's API, reaching the same path here. */
-  post(url: string, request: ApiPost): Promise<Response> {
-    return fetch(new URL(new URL(url).pathname, this.#api.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...request.headers },
-      body: request.body,
+  post(url: string, post: ApiPost): Promise<ApiAnswer> {
+    const target = new URL(new URL(url).pathname, this.#api.url);
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(post.body)),
+      ...post.headers,
+    };
+    return new Promise((resolve, reject) => {
+      const sent = request(target, { method: 'POST', headers, agent: this.#agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+        response.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end(post.body);
     });
   }
 
   close(): Promise<void> {
+    this.#agent.destroy();
     return this.#api.close();
   }
 }

@@ -22,6 +22,7 @@ import type { AccessControl } from '../api-server/access-control.ts';
 import type { JsonObject } from '../api-server/json.ts';
 import { tokenFileAuthenticator } from '../api-server/token-file.ts';
 import { accountLookups } from '../aws/account-lookups.ts';
+import { type DatedDynamoDb, startDatedDynamoDb } from '../aws/dynamodb/dated-dynamodb.ts';
 import { eksAuthenticator } from '../aws/eks/eks-authenticator.ts';
 import {
   type AwsEndpoint,
@@ -263,18 +264,21 @@ function controlClusterAccess(
   return denied;
 }
 
-/** Each function from its bundle, with its role's own key, DynamoDB on DynamoDB Local. */
+/**
+ * Each function from its bundle, with its role's own key, DynamoDB on DynamoDB Local through
+ * the front that dates its answers on the functions' clock.
+ */
 function startFunctions(
   options: DeploymentOptions,
-  endpointUrl: string,
+  endpoints: { readonly aws: string; readonly dynamodb: string },
   resolve: ResolveValue,
   now: Now,
 ) {
   return lambdaFunctions(options.stack, {
     resolve,
     region: options.region,
-    endpointUrl,
-    serviceEndpoints: { DYNAMODB: options.dynamodbEndpoint },
+    endpointUrl: endpoints.aws,
+    serviceEndpoints: { DYNAMODB: endpoints.dynamodb },
     now,
     credentialsOf,
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
@@ -366,6 +370,7 @@ export class DeployedNodesmith implements Nodesmith {
   readonly #context: DeploymentContext;
   readonly #account: DeployedAccount;
   readonly #endpoint: AwsEndpoint;
+  readonly #dynamodb: DatedDynamoDb;
   readonly #functions: Record<string, LambdaFunction>;
   readonly #mappings: readonly SqsEventSourceMapping[];
   readonly #schedules: ScheduledRules;
@@ -384,6 +389,7 @@ export class DeployedNodesmith implements Nodesmith {
     context: DeploymentContext;
     account: DeployedAccount;
     endpoint: AwsEndpoint;
+    dynamodb: DatedDynamoDb;
     functions: Record<string, LambdaFunction>;
     mappings: readonly SqsEventSourceMapping[];
     schedules: ScheduledRules;
@@ -399,6 +405,7 @@ export class DeployedNodesmith implements Nodesmith {
     this.#context = parts.context;
     this.#account = parts.account;
     this.#endpoint = parts.endpoint;
+    this.#dynamodb = parts.dynamodb;
     this.#functions = parts.functions;
     this.#mappings = parts.mappings;
     this.#schedules = parts.schedules;
@@ -416,7 +423,13 @@ export class DeployedNodesmith implements Nodesmith {
     const opened = await openAccount(world, options, now);
     const { account, endpoint, resolve } = opened;
     const kubernetesDenied = controlClusterAccess(world, options, opened);
-    const functions = startFunctions(options, endpoint.url, resolve, now);
+    const dynamodb = await startDatedDynamoDb({ target: options.dynamodbEndpoint, now });
+    const functions = startFunctions(
+      options,
+      { aws: endpoint.url, dynamodb: dynamodb.url },
+      resolve,
+      now,
+    );
     const invoke = (logicalId: string, event: unknown) => {
       const fn = functions[logicalId];
       if (fn === undefined) throw new Error(`the template has no function ${logicalId}`);
@@ -427,6 +440,7 @@ export class DeployedNodesmith implements Nodesmith {
       context: options.context,
       account,
       endpoint,
+      dynamodb,
       functions,
       kubernetesDenied,
       ...(await startWebhooks(options.stack, account, resolve, invoke, now)),
@@ -531,5 +545,6 @@ export class DeployedNodesmith implements Nodesmith {
     await Promise.all(Object.values(this.#functions).map((f) => f.close()));
     await this.#httpApi.close();
     await this.#endpoint.close();
+    await this.#dynamodb.close();
   }
 }

@@ -42,6 +42,6 @@ export class DeployedWakeRoute {
   async admission(url: string, review: JsonObject): Promise<unknown> {
     const answer = await this.#api.post(url, { headers: {}, body: JSON.stringify(review) });
     if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}`);
-    return answer.json();
+    return JSON.parse(answer.body);
   }
 }

@@ -14,6 +14,7 @@ import { MemoryNodeClaimStore } from './memory-node-claim-store.ts';
 import { MemoryPastDisruptionStore } from './memory-past-disruption-store.ts';
 import { MemoryRefusingLimitStore } from './memory-refusing-limit-store.ts';
 import { MemoryUnavailableOfferingStore } from './memory-unavailable-offering-store.ts';
+import { MemoryWakeWindowStore } from './memory-wake-window-store.ts';
 
 /** A fresh, empty store. */
 export function makeMemoryStateStore(): StateStore {
@@ -29,5 +30,6 @@ export function makeMemoryStateStore(): StateStore {
     eventsSeen: new MemoryEventsSeenStore(),
     pastDisruptions: new MemoryPastDisruptionStore(),
     refusingLimits: new MemoryRefusingLimitStore(),
+    wakeWindow: new MemoryWakeWindowStore(),
   };
 }

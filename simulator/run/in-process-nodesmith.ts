@@ -114,6 +114,7 @@ export class InProcessNodesmith implements Nodesmith {
     const world = this.#world;
     return makeAdmissionHandler({
       tokens: async () => ({ current: WAKE_TOKEN }),
+      state: world.state,
       waker: world.queue,
       now: () => world.clock.now().getTime(),
     });

@@ -11,6 +11,7 @@ import { leaseStoreContract } from './lease-store.contract.ts';
 import { nodeClaimStoreContract } from './node-claim-store.contract.ts';
 import { refusingLimitStoreContract } from './refusing-limit-store.contract.ts';
 import type { StoreFactory } from './state-fixtures.ts';
+import { wakeWindowStoreContract } from './wake-window-store.contract.ts';
 
 export type { StoreFactory } from './state-fixtures.ts';
 
@@ -22,5 +23,6 @@ export function describeStateStoreContract(name: string, makeStore: StoreFactory
     leaseStoreContract(makeStore);
     expiringRecordsContract(makeStore);
     refusingLimitStoreContract(makeStore);
+    wakeWindowStoreContract(makeStore);
   });
 }

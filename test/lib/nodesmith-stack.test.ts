@@ -8,7 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TTL_ATTRIBUTE, tableDefinitions } from '../../functions/adapters/dynamodb/tables.ts';
 import { Variable } from '../../functions/contract/environment.ts';
-import { INSTANCE_ID_INDEX } from '../../functions/contract/state-tables.ts';
+import { INSTANCE_ID_INDEX, WAKE_WINDOW_PARTITION } from '../../functions/contract/state-tables.ts';
 import { apiRoutes } from '../../functions/handlers/api/routes.ts';
 import { startingLimits } from '../../functions/manifests/nodesmith/starting-limits.ts';
 import { makeMemoryStateStore } from '../../simulator/memory/memory-state-store.ts';
@@ -224,6 +224,7 @@ describe('the functions', () => {
     ]);
     expect(env('WakeWebhook')).toEqual([
       'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+      'STATE_TABLE',
       'WAKE_TOKEN_SECRET_ARN',
       'WORK_QUEUE_URL',
     ]);
@@ -270,8 +271,11 @@ describe('the functions', () => {
       Controller: { folder: 'controller', readByTheOther: [] },
       Interruption: { folder: 'interruption', readByTheOther: [] },
       Api: { folder: 'api', readByTheOther: [] },
-      // Only a self-managed cluster has an audit webhook.
-      AuditWebhook: { folder: 'audit-relay', readByTheOther: [Variable.wakeTokenSecretArn] },
+      // Only a self-managed cluster has an audit webhook; only the admission wake keeps a window.
+      AuditWebhook: {
+        folder: 'audit-relay',
+        readByTheOther: [Variable.wakeTokenSecretArn, Variable.stateTable],
+      },
       WakeWebhook: { folder: 'audit-relay', readByTheOther: [Variable.auditTokenSecretArn] },
     };
     // Lambda sets AWS_REGION itself; the controller reads these only for a self-managed cluster.
@@ -556,9 +560,25 @@ describe('IAM', () => {
     const selfManagedServices = (prefix: string) =>
       [...new Set(actionsOf(statementsOf(selfManaged, prefix)).map((a) => a.split(':')[0]))].sort();
     expect(selfManagedServices('AuditWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
-    expect(services('WakeWebhookRole')).toEqual(['logs', 'secretsmanager', 'sqs']);
+    expect(services('WakeWebhookRole')).toEqual(['dynamodb', 'logs', 'secretsmanager', 'sqs']);
     expect(services('AuditLogsRole')).toEqual(['logs', 'sqs']);
     expect(services('ApiRole')).toEqual(['dynamodb', 'eks', 'logs', 'sqs']);
+  });
+
+  it('lets the admission wake write its window and no other item of the state table', () => {
+    const writing = statementsOf(eks, 'WakeWebhookRole').filter((s) =>
+      actionsOf([s]).some((a) => a.startsWith('dynamodb:')),
+    );
+    expect(writing).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^State[0-9A-F]{8}$/), 'Arn'] },
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [WAKE_WINDOW_PARTITION] },
+        },
+      },
+    ]);
   });
 
   it('maps the functions that talk to Kubernetes to the RBAC group on EKS, and reads the kubeconfig secret otherwise', () => {
@@ -607,7 +627,7 @@ describe('the API', () => {
 
     // Assess
     expect(stage.Properties.RouteSettings).toEqual({
-      'POST /v1/wake/{token}': { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 },
+      'POST /v1/wake/{token}': { ThrottlingBurstLimit: 5, ThrottlingRateLimit: 10 },
     });
     expect(eks.template.toJSON().Resources[stageId].DependsOn).toContain(routeId);
     const format = JSON.parse(stage.Properties.AccessLogSettings.Format);

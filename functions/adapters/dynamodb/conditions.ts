@@ -4,6 +4,7 @@
  * the lease still carrying the writer's token.
  */
 import type { Fence, LeaseGrant } from '../../domain/state/lease.ts';
+import type { WakeWindow } from '../../domain/state/wake-window.ts';
 import { StateAttribute } from './keys.ts';
 
 export interface ConditionParts {
@@ -84,5 +85,26 @@ export function admitsFence(fence: Fence): ConditionParts {
       '#token': StateAttribute.fencingToken,
     },
     ExpressionAttributeValues: { ':token': fence.fencingToken },
+  };
+}
+
+/** Open a wake window: none was ever opened, or the last one closed by `now` (domain `takeWakeTurn`). */
+export function isWakeWindowClosed(now: Date): ConditionParts {
+  return {
+    ConditionExpression: 'attribute_not_exists(#endsAt) OR #endsAt <= :now',
+    ExpressionAttributeNames: { '#endsAt': StateAttribute.endsAt },
+    ExpressionAttributeValues: { ':now': now.toISOString() },
+  };
+}
+
+/** Take the delayed wake: the window read is still the one stored, and nobody took it yet. */
+export function isDeferredWakeFree(window: WakeWindow): ConditionParts {
+  return {
+    ConditionExpression: '#endsAt = :endsAt AND #deferredTaken = :free',
+    ExpressionAttributeNames: {
+      '#endsAt': StateAttribute.endsAt,
+      '#deferredTaken': StateAttribute.deferredTaken,
+    },
+    ExpressionAttributeValues: { ':endsAt': window.endsAt, ':free': false },
   };
 }

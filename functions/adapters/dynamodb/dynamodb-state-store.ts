@@ -19,6 +19,7 @@ import { DynamoDbNodeClaimStore } from './dynamodb-node-claim-store.ts';
 import { DynamoDbPastDisruptionStore } from './dynamodb-past-disruption-store.ts';
 import { DynamoDbRefusingLimitStore } from './dynamodb-refusing-limit-store.ts';
 import { DynamoDbUnavailableOfferingStore } from './dynamodb-unavailable-offering-store.ts';
+import { DynamoDbWakeWindowStore } from './dynamodb-wake-window-store.ts';
 import { type DocumentPartition, Partition } from './keys.ts';
 import type { DocumentClient } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
@@ -48,6 +49,7 @@ export function makeDynamoDbStateStore({
     eventsSeen: new DynamoDbEventsSeenStore(client, tables.state),
     pastDisruptions: new DynamoDbPastDisruptionStore(client, tables.state),
     refusingLimits: new DynamoDbRefusingLimitStore(client, tables.state),
+    wakeWindow: new DynamoDbWakeWindowStore(client, tables.state),
   };
   return warmClaims === undefined ? state : withWarmClaims(state, nodeClaims, warmClaims);
 }

@@ -10,6 +10,7 @@ import {
   STATE_PK,
   STATE_SK,
   STATE_TTL,
+  WAKE_WINDOW_PARTITION,
 } from '../../contract/state-tables.ts';
 import type { OfferingKey } from '../../domain/state/unavailable-offering.ts';
 import { offeringId } from '../../domain/state/unavailable-offering.ts';
@@ -26,6 +27,8 @@ export const StateAttribute = {
   expiresAt: 'expiresAt',
   acquiredAt: 'acquiredAt',
   previousAcquiredAt: 'previousAcquiredAt',
+  endsAt: 'endsAt',
+  deferredTaken: 'deferredTaken',
   ttl: STATE_TTL,
 } as const;
 
@@ -47,6 +50,7 @@ export const Partition = {
   pastDisruption: 'PastDisruption',
   refusingLimit: 'RefusingLimit',
   claimsRevision: 'ClaimsRevision',
+  wakeWindow: WAKE_WINDOW_PARTITION,
 } as const;
 export type DocumentPartition =
   | typeof Partition.nodePool
@@ -67,6 +71,9 @@ export const LEASE_KEY: StateKey = { pk: Partition.lease, sk: 'controller' };
  * controller reads it to know whether anyone but a pass wrote a claim since it last read them.
  */
 export const CLAIMS_REVISION_KEY: StateKey = { pk: Partition.claimsRevision, sk: 'claims' };
+
+/** The admission wake's one window, shared by every relay container (domain wake-window.ts). */
+export const WAKE_WINDOW_KEY: StateKey = { pk: Partition.wakeWindow, sk: 'admission' };
 
 export function documentKey(partition: DocumentPartition, name: string): StateKey {
   return { pk: partition, sk: name };

@@ -11,6 +11,7 @@ import type { PastDisruption } from '../../domain/state/past-disruption.ts';
 import type { RefusingLimit } from '../../domain/state/refusing-limit.ts';
 import type { NamedDocument, StoredDocument } from '../../domain/state/stored-document.ts';
 import type { UnavailableOffering } from '../../domain/state/unavailable-offering.ts';
+import type { WakeWindow } from '../../domain/state/wake-window.ts';
 import {
   type DocumentPartition,
   documentKey,
@@ -166,4 +167,17 @@ export function fromRefusingLimitItem(item: Item): RefusingLimit {
     message: text(item, 'message', what),
     since: text(item, 'since', what),
   };
+}
+
+/**
+ * The wake window a failed condition handed back: DynamoDB's own attribute values (`{S}`,
+ * `{BOOL}`), which the document client does not unmarshall inside an error.
+ */
+export function fromWakeWindowAttributes(attributes: unknown): WakeWindow {
+  const item = (attributes ?? {}) as Record<string, { S?: unknown; BOOL?: unknown } | undefined>;
+  const endsAt = item.endsAt?.S;
+  if (typeof endsAt !== 'string') {
+    throw new Error('reading wake window: field endsAt is not a string');
+  }
+  return { endsAt, deferredTaken: item.deferredTaken?.BOOL === true };
 }

@@ -155,8 +155,11 @@ export class Ec2PriceProvider implements PriceProvider {
    * instance types, their templates) can be kept for as long as they hold.
    */
   async prices(options: PriceOptions = {}): Promise<OfferingPrices> {
-    const live = await this.#liveOnDemand(this.#linux);
-    const spot = await this.#linux.spot.current();
+    // Two lists of pages each, from two services: a cold container reads them side by side.
+    const [live, spot] = await Promise.all([
+      this.#liveOnDemand(this.#linux),
+      this.#linux.spot.current(),
+    ]);
     const linux = this.#linuxPrices.get([live, spot], () => this.#merged(live, spot));
     if (options.windows !== true) return linux;
     const windows = await this.#windowsPrices();
@@ -186,8 +189,10 @@ export class Ec2PriceProvider implements PriceProvider {
   }
 
   async #windowsPrices(): Promise<WindowsPrices | undefined> {
-    const onDemand = await this.#liveOnDemand(this.#windows);
-    const spot = await this.#windows.spot.current();
+    const [onDemand, spot] = await Promise.all([
+      this.#liveOnDemand(this.#windows),
+      this.#windows.spot.current(),
+    ]);
     if (onDemand === undefined && spot === undefined) return undefined;
     return this.#windowsLists.get([onDemand, spot], () => ({
       onDemand: onDemand ?? new Map(),

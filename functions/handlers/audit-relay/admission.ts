@@ -2,16 +2,18 @@
  * The admission wake's middy chain (docs/audit-relay.md, "The admission wake"): kube-apiserver
  * calls it for pod creations, the scheduler's `pods/status` updates and node deletions, through
  * API Gateway at `POST /v1/wake/{token}`. It answers every AdmissionReview `allowed: true` with no
- * patch, so it can neither block nor change an object, and turns what it saw into at most one
- * wake a window. The API server waits on the answer (at most the configuration's two seconds),
- * so the wake gets a budget within that and a failed or slow wake is logged, never answered: the
- * minute tick covers what it would have brought sooner.
+ * patch, so it can neither block nor change an object, and turns what it saw into at most two
+ * wakes a window, the cluster's window that every container shares (wake-window.ts). The API
+ * server waits on the answer (at most the configuration's two seconds), so the wake gets a budget
+ * within that and a failed or slow wake is logged, never answered: the minute tick covers what it
+ * would have brought sooner.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { admissionSignal } from '../../domain/admission/admission-signal.ts';
+import type { StateStore } from '../../ports/state-store.ts';
 import type { Waker } from '../../ports/wake.ts';
 import {
   type AdmissionReview,
@@ -23,7 +25,7 @@ import { firstIssue } from './event.ts';
 import type { WebhookHandler } from './handler.ts';
 import { bodyBytes, DEFAULT_MAX_BODY_BYTES, reply, tooLarge } from './http-reply.ts';
 import { pathTokenMatches, type WakeTokens } from './path-token.ts';
-import { type WakeOutcome, WakeWindow } from './wake-window.ts';
+import { SharedWakeWindow, type WakeOutcome } from './wake-window.ts';
 
 /** How long calls after a wake are covered by it (SQS delays in whole seconds). */
 export const WAKE_WINDOW_MS = 1000;
@@ -33,6 +35,8 @@ export const WAKE_BUDGET_MS = 1000;
 export interface AdmissionDependencies {
   /** The accepted tokens (from Secrets Manager, cached by the caller). */
   readonly tokens: () => Promise<WakeTokens>;
+  /** The cluster's wake window, shared with the other containers. */
+  readonly state: Pick<StateStore, 'wakeWindow'>;
   readonly waker: Waker;
   /** Epoch milliseconds. */
   readonly now: () => number;
@@ -77,7 +81,14 @@ function readReview(body: Buffer, maxBytes: number): Read {
 export function makeAdmissionHandler(options: AdmissionDependencies): AdmissionHandler {
   const logger = options.logger ?? new Logger({ serviceName: 'nodesmith-audit-relay' });
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const window = new WakeWindow(options.waker, WAKE_WINDOW_MS, options.now);
+  const window = new SharedWakeWindow({
+    store: options.state.wakeWindow,
+    waker: options.waker,
+    windowMs: WAKE_WINDOW_MS,
+    now: options.now,
+    onStoreError: (err) =>
+      logger.warn('wake window not reached; this container keeps its own', { error: String(err) }),
+  });
   const wake = async (reason: string) => {
     const sent = window.saw({ source: 'admission', reason });
     try {

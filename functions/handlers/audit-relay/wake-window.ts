@@ -1,47 +1,84 @@
 /**
- * Admission calls come one object at a time, hundreds a second in a burst; the relay turns them
- * into at most two wakes a window per container, as the audit webhook turns a batch into one: the
- * first call wakes at once, and the first after it within the window sends one wake delayed to
- * the window's end, so a pod created after the woken pass took its snapshot still gets a pass
- * without waiting for the tick. The rest are already covered (docs/design.md §1.2: a wake
- * carries no work).
+ * The admission wake's window as a relay container takes its turns in it (domain
+ * wake-window.ts). The window is the cluster's, kept in the state table, so a burst that Lambda
+ * spreads over as many containers as the route lets through at once still makes two wakes, not
+ * two per container. What a container has seen spares it the table: once it knows that the open
+ * window's delayed wake is taken, its calls until the window closes are covered without a write.
+ *
+ * When the table cannot be reached the container keeps a window of its own for a while, as if it
+ * were the only one: a wake carries no work (docs/design.md §1.2), so waking more often only
+ * costs passes, where not waking would leave pods to the tick. A wake that fails is sent again,
+ * at once, by the container's next call that the window would have covered.
  */
+import { isLive } from '../../domain/state/expiry.ts';
+import {
+  secondsToEnd,
+  takeWakeTurn,
+  type WakeOutcome,
+  type WakeTurn,
+  type WakeWindow,
+} from '../../domain/state/wake-window.ts';
+import type { WakeWindowStore } from '../../ports/state-store.ts';
 import type { Wake, Waker } from '../../ports/wake.ts';
 
-export type WakeOutcome = 'woke' | 'deferred' | 'covered';
+export type { WakeOutcome } from '../../domain/state/wake-window.ts';
 
-export class WakeWindow {
-  readonly #waker: Waker;
-  readonly #windowMs: number;
-  readonly #now: () => number;
-  #endsAt = Number.NEGATIVE_INFINITY;
-  #deferredSent = false;
+export interface SharedWakeWindowOptions {
+  readonly store: WakeWindowStore;
+  readonly waker: Waker;
+  readonly windowMs: number;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  /** Told when the table could not be reached and the container's own window stood in. */
+  readonly onStoreError: (err: unknown) => void;
+}
 
-  constructor(waker: Waker, windowMs: number, now: () => number) {
-    this.#waker = waker;
-    this.#windowMs = windowMs;
-    this.#now = now;
+export class SharedWakeWindow {
+  readonly #options: SharedWakeWindowOptions;
+  /** The cluster's window as this container last saw it. */
+  #seen: WakeWindow | undefined;
+  /** The container's own window, opened when the table could not be reached. */
+  #own: WakeWindow | undefined;
+  #wakeFailed = false;
+
+  constructor(options: SharedWakeWindowOptions) {
+    this.#options = options;
   }
 
   async saw(wake: Wake): Promise<WakeOutcome> {
-    const now = this.#now();
-    if (now >= this.#endsAt) {
-      const [endsAt, deferredSent] = [this.#endsAt, this.#deferredSent];
-      this.#endsAt = now + this.#windowMs;
-      this.#deferredSent = false;
-      await this.#waker.wake(wake).catch((err: unknown) => {
-        [this.#endsAt, this.#deferredSent] = [endsAt, deferredSent];
-        throw err;
-      });
-      return 'woke';
-    }
-    if (this.#deferredSent) return 'covered';
-    this.#deferredSent = true;
-    const delaySeconds = Math.max(1, Math.ceil((this.#endsAt - now) / 1000));
-    await this.#waker.wake(wake, delaySeconds).catch((err: unknown) => {
-      this.#deferredSent = false;
+    const now = new Date(this.#options.now());
+    const turn = await this.#turn(now);
+    if (turn.outcome === 'covered' && !this.#wakeFailed) return 'covered';
+    const outcome = turn.outcome === 'covered' ? 'woke' : turn.outcome;
+    const delaySeconds = outcome === 'deferred' ? secondsToEnd(turn.window, now) : 0;
+    try {
+      await this.#options.waker.wake(wake, delaySeconds);
+    } catch (err) {
+      this.#wakeFailed = true;
       throw err;
-    });
-    return 'deferred';
+    }
+    this.#wakeFailed = false;
+    return outcome;
+  }
+
+  async #turn(now: Date): Promise<WakeTurn> {
+    if (this.#own !== undefined && isLive(this.#own.endsAt, now)) return this.#ownTurn(now);
+    if (this.#seen?.deferredTaken && isLive(this.#seen.endsAt, now)) {
+      return { outcome: 'covered', window: this.#seen };
+    }
+    try {
+      const turn = await this.#options.store.takeTurn(now, this.#options.windowMs);
+      this.#seen = turn.window;
+      return turn;
+    } catch (err) {
+      this.#options.onStoreError(err);
+      return this.#ownTurn(now);
+    }
+  }
+
+  #ownTurn(now: Date): WakeTurn {
+    const turn = takeWakeTurn(this.#own, now, this.#options.windowMs);
+    this.#own = turn.window;
+    return turn;
   }
 }

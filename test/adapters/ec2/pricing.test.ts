@@ -169,6 +169,31 @@ describe('spot prices', () => {
     });
   });
 
+  it('asks for them while the Pricing API’s pages are still on their way', async () => {
+    // Prepare: the on-demand price list answers only once the spot history has been asked for
+    const { cloud, ec2Mock, pricingMock } = setUp();
+    const [first] = fixture<{ pages: object[] }>('get-products').pages;
+    let spotAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      spotAsked = resolve;
+    });
+    ec2Mock.on(DescribeSpotPriceHistoryCommand).callsFake(() => {
+      spotAsked();
+      return fixture('describe-spot-price-history');
+    });
+    pricingMock.on(GetProductsCommand).callsFake(async () => {
+      await asked;
+      return { ...first, NextToken: undefined };
+    });
+
+    // Act
+    const prices = await cloud.prices();
+
+    // Assess
+    expect(prices.onDemandSource).toBe('live');
+    expect(prices.spotSource).toBe('live');
+  });
+
   it('keeps the latest price of each type and zone', async () => {
     // Prepare
     const { cloud } = setUp();

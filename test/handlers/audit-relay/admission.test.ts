@@ -1,13 +1,16 @@
 /**
  * The admission wake as kube-apiserver calls it through API Gateway: every AdmissionReview is
  * answered allowed with its uid and nothing else, pods created pending, pods newly unschedulable
- * and nodes deleted become wakes, a burst becomes at most two wakes a window, and a call without
- * the token is a 404 that wakes nothing. A forged call with the token can only cause a wake.
+ * and nodes deleted become wakes, a burst becomes at most two wakes a window however many
+ * containers it reaches, and a call without the token is a 404 that wakes nothing. A forged call
+ * with the token can only cause a wake.
  */
 import { describe, expect, it } from 'vitest';
 import { makeAdmissionHandler } from '../../../functions/handlers/audit-relay/admission.ts';
 import type { WakeTokens } from '../../../functions/handlers/audit-relay/path-token.ts';
+import type { WakeWindowStore } from '../../../functions/ports/state-store.ts';
 import type { Wake } from '../../../functions/ports/wake.ts';
+import { MemoryWakeWindowStore } from '../../../simulator/memory/memory-wake-window-store.ts';
 import { admissionEvent } from '../../../simulator/run/lambda-events.ts';
 import { context, fixture } from './support.ts';
 
@@ -24,11 +27,40 @@ class DelayRecordingWaker {
   }
 }
 
-function relay(tokens: WakeTokens = { current: CURRENT }) {
-  const waker = new DelayRecordingWaker();
-  const clock = { ms: 1_795_000_000_000 };
+/** The cluster's window, its turns counted; it refuses them while `failWith` is set. */
+class CountingWindowStore implements WakeWindowStore {
+  readonly #store = new MemoryWakeWindowStore();
+  turns = 0;
+  failWith: Error | undefined;
+
+  async takeTurn(now: Date, windowMs: number) {
+    this.turns += 1;
+    if (this.failWith !== undefined) throw this.failWith;
+    return this.#store.takeTurn(now, windowMs);
+  }
+}
+
+/** What the containers of one deployment share: the window, the queue and the time. */
+interface Deployment {
+  readonly waker: DelayRecordingWaker;
+  readonly clock: { ms: number };
+  readonly store: CountingWindowStore;
+}
+
+interface RelayOptions {
+  readonly tokens?: WakeTokens;
+  /** Another container's deployment, for a second container of it. */
+  readonly beside?: Deployment;
+}
+
+/** One relay container; `beside` makes a second one of the same deployment. */
+function relay({ tokens = { current: CURRENT }, beside }: RelayOptions = {}) {
+  const waker = beside?.waker ?? new DelayRecordingWaker();
+  const clock = beside?.clock ?? { ms: 1_795_000_000_000 };
+  const store = beside?.store ?? new CountingWindowStore();
   const handler = makeAdmissionHandler({
     tokens: async () => tokens,
+    state: { wakeWindow: store },
     waker,
     now: () => clock.ms,
   });
@@ -36,7 +68,7 @@ function relay(tokens: WakeTokens = { current: CURRENT }) {
     const response = await handler(admissionEvent(body, token), context());
     return { status: response.statusCode, body: JSON.parse(response.body ?? '{}') };
   };
-  return { waker, call, clock };
+  return { waker, call, clock, store };
 }
 
 /** A review of the fixture with its object changed, as another call would carry it. */
@@ -141,7 +173,60 @@ describe('the admission wake', () => {
     expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([0, 1, 0]);
   });
 
-  it('answers allowed even when the wake fails, and wakes on the next call', async () => {
+  it('turns a burst spread over two containers into the same two wakes', async () => {
+    // Prepare
+    const first = relay();
+    const second = relay({ beside: first });
+    const body = fixture('admission-pod-create.json');
+
+    // Act: 300 pods in 300 ms, every other one to each container, then one more after the window
+    for (let i = 0; i < 300; i += 1) {
+      await (i % 2 === 0 ? first : second).call(body);
+      first.clock.ms += 1;
+    }
+    first.clock.ms += 1000;
+    await second.call(body);
+
+    // Assess
+    expect(first.waker.wakes.map((w) => w.delaySeconds)).toEqual([0, 1, 0]);
+  });
+
+  it('covers the calls of a window whose delayed wake it knows is taken without the table', async () => {
+    // Prepare
+    const { call, clock, store } = relay();
+    const body = fixture('admission-pod-create.json');
+
+    // Act: two turns (the wake now, the delayed one), then 98 calls within the window
+    for (let i = 0; i < 100; i += 1) {
+      await call(body);
+      clock.ms += 5;
+    }
+
+    // Assess
+    expect(store.turns).toBe(2);
+  });
+
+  it('keeps a window of its own while the table cannot be reached', async () => {
+    // Prepare
+    const { waker, call, clock, store } = relay();
+    store.failWith = Object.assign(new Error('throttled'), { name: 'ThrottledError' });
+    const body = fixture('admission-pod-create.json');
+
+    // Act: a burst, then a call after the window, with the table still failing
+    for (let i = 0; i < 50; i += 1) {
+      await call(body);
+      clock.ms += 10;
+    }
+    clock.ms += 1000;
+    const after = await call(body);
+
+    // Assess: the two wakes of a window, and the table asked once a window
+    expect(after.body.response.allowed).toBe(true);
+    expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([0, 1, 0]);
+    expect(store.turns).toBe(2);
+  });
+
+  it('answers allowed even when the wake fails, and the window’s next turn still wakes', async () => {
     // Prepare
     const { waker, call } = relay();
     waker.failWith = Object.assign(new Error('throttled'), { name: 'ThrottledError' });
@@ -151,14 +236,30 @@ describe('the admission wake', () => {
     waker.failWith = undefined;
     await call(fixture('admission-pod-create.json'));
 
-    // Assess
+    // Assess: the wake that failed was the window's first; the next call takes its delayed one
     expect(failed.body.response.allowed).toBe(true);
+    expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([1]);
+  });
+
+  it('wakes at once on the next call when both of the window’s wakes failed', async () => {
+    // Prepare
+    const { waker, call } = relay();
+    waker.failWith = Object.assign(new Error('throttled'), { name: 'ThrottledError' });
+
+    // Act
+    await call(fixture('admission-pod-create.json'));
+    await call(fixture('admission-pod-create.json'));
+    waker.failWith = undefined;
+    await call(fixture('admission-pod-create.json'));
+    await call(fixture('admission-pod-create.json'));
+
+    // Assess: the third call, which the window covers, sends the wake again; the fourth does not
     expect(waker.wakes.map((w) => w.delaySeconds)).toEqual([0]);
   });
 
   it('accepts the previous token while a rotation is under way', async () => {
     // Prepare
-    const { waker, call } = relay({ current: CURRENT, previous: PREVIOUS });
+    const { waker, call } = relay({ tokens: { current: CURRENT, previous: PREVIOUS } });
 
     // Act
     const answer = await call(fixture('admission-node-delete.json'), PREVIOUS);

@@ -20,6 +20,7 @@ import {
   validatingWebhookConfigurationSchema,
 } from '../../../simulator/admission/validating-webhook-configuration.ts';
 import type { JsonObject } from '../../../simulator/api-server/json.ts';
+import { MemoryWakeWindowStore } from '../../../simulator/memory/memory-wake-window-store.ts';
 
 const TOKEN = 'Zq4H0vX9s2LmP7aR1cT8yB3nK6eW5jU0dF2gQ9hV4iO7';
 const URL_FROM_STACK = 'https://a1b2c3d4e5.execute-api.us-east-1.amazonaws.com/v1/wake/';
@@ -37,6 +38,7 @@ function clusterWithRelay(token = TOKEN) {
   let ms = 1_795_000_000_000;
   const handler = makeAdmissionHandler({
     tokens: async () => ({ current: TOKEN }),
+    state: { wakeWindow: new MemoryWakeWindowStore() },
     waker: { wake: async (wake) => void wakes.push(wake) },
     // Each call a window later, so each wake is sent at once and can be counted.
     now: () => (ms += 2000),

@@ -177,7 +177,7 @@ describe('the stage’s throttling', () => {
     const throttling = stageThrottling(synthesizedForTests().template);
     // Assess
     expect(throttling.byDefault).toEqual({ burst: 100, rate: 50 });
-    expect([...throttling.routes]).toEqual([['POST /v1/wake/{token}', { burst: 20, rate: 10 }]]);
+    expect([...throttling.routes]).toEqual([['POST /v1/wake/{token}', { burst: 5, rate: 10 }]]);
   });
 
   it('answers 429 past the wake route’s burst without invoking the relay, and refills at its rate', async () => {
@@ -202,15 +202,16 @@ describe('the stage’s throttling', () => {
       return answered;
     };
     // Act
-    const burst = await statuses(21);
-    now += 1_000;
-    const secondLater = await statuses(11);
+    const burst = await statuses(6);
+    // 10 a second: two tokens back 200 ms later (the bucket never holds more than the burst).
+    now += 200;
+    const later = await statuses(3);
     const operator = await fetch(`${throttled.url}/v1/nodepools`);
     await throttled.close();
     // Assess
-    expect(burst).toEqual([...Array(20).fill(200), 429]);
-    expect(secondLater).toEqual([...Array(10).fill(200), 429]);
-    expect(invoked).toHaveLength(30);
+    expect(burst).toEqual([...Array(5).fill(200), 429]);
+    expect(later).toEqual([200, 200, 429]);
+    expect(invoked).toHaveLength(7);
     // The operator's routes draw on the stage's default bucket, not the wake route's.
     expect(operator.status).toBe(403);
   });
