@@ -46,7 +46,6 @@ function resourceMatches(statement: PolicyStatement, resource: string): boolean 
 
 function applies(statement: PolicyStatement, request: AuthorizationRequest): boolean {
   return (
-    actionMatches(statement, request.action) &&
     resourceMatches(statement, request.resource) &&
     conditionHolds(statement.Condition, request.context)
   );
@@ -56,11 +55,40 @@ export function statementsOf(policies: readonly PolicyDocument[]): readonly Poli
   return policies.flatMap((policy) => listOf(policy.Statement));
 }
 
+/**
+ * The statements of a role's policies that name an action, per action: a role's policies do
+ * not change during a run and its functions call a few dozen actions, each thousands of times,
+ * so matching every statement's actions again on every call was the simulator's own cost.
+ */
+const statementsByAction = new WeakMap<
+  readonly PolicyDocument[],
+  Map<string, readonly PolicyStatement[]>
+>();
+
+function statementsFor(
+  policies: readonly PolicyDocument[],
+  action: string,
+): readonly PolicyStatement[] {
+  let byAction = statementsByAction.get(policies);
+  if (byAction === undefined) {
+    byAction = new Map();
+    statementsByAction.set(policies, byAction);
+  }
+  let statements = byAction.get(action);
+  if (statements === undefined) {
+    statements = statementsOf(policies).filter((statement) => actionMatches(statement, action));
+    byAction.set(action, statements);
+  }
+  return statements;
+}
+
 export function evaluatePolicies(
   policies: readonly PolicyDocument[],
   request: AuthorizationRequest,
 ): Decision {
-  const applying = statementsOf(policies).filter((statement) => applies(statement, request));
+  const applying = statementsFor(policies, request.action).filter((statement) =>
+    applies(statement, request),
+  );
   const deny = applying.find((statement) => statement.Effect === 'Deny');
   if (deny !== undefined) return { effect: 'explicit-deny', statement: deny };
   const allow = applying.find((statement) => statement.Effect === 'Allow');

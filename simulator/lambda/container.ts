@@ -1,9 +1,9 @@
 /**
  * One execution environment of a function: a Node.js process started from the function's bundle
- * by our bootstrap, with its Lambda environment, its memory as the V8 heap limit, and a Runtime
- * API of its own. It runs one invocation at a time; an invocation that outlives the function's
- * timeout, or whose process ends, kills the container, as Lambda discards an environment that
- * timed out or crashed.
+ * by our bootstrap, with its Lambda environment, its memory divided among V8's heaps as Lambda
+ * divides it (node-arguments.ts), and a Runtime API of its own. It runs one invocation at a
+ * time; an invocation that outlives the function's timeout, or whose process ends, kills the
+ * container, as Lambda discards an environment that timed out or crashed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { FunctionDefinition } from './function-definition.ts';
 import { FunctionError } from './function-error.ts';
 import { type ContainerSettings, lambdaEnvironment } from './lambda-environment.ts';
+import { lambdaNodeArguments } from './node-arguments.ts';
 import { RuntimeApi } from './runtime-api.ts';
 import type { SharedCores } from './shared-cores.ts';
 
@@ -76,7 +77,7 @@ export class Container {
     const child = spawn(
       process.execPath,
       [
-        `--max-old-space-size=${definition.memorySize}`,
+        ...lambdaNodeArguments(definition.memorySize),
         BOOTSTRAP,
         String(options.now() - Date.now()),
       ],

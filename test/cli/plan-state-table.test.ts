@@ -420,12 +420,18 @@ describe('plan --state-table', () => {
   });
 
   it('never loads the AWS SDK when the NodePools come from files', async () => {
-    // Prepare: a resolve hook that makes every AWS SDK import fail
+    // Prepare: hooks that make every AWS SDK import fail, from node_modules or from the chunks
+    // the CLI's bundle carries it in (the bundler names each package's files in a comment)
     const dir = tempDir();
     const hook =
       'export async function resolve(specifier, context, next) {' +
       " if (specifier.startsWith('@aws-sdk/')) throw new Error('loaded ' + specifier);" +
-      ' return next(specifier, context); }';
+      ' return next(specifier, context); }' +
+      'export async function load(url, context, next) {' +
+      ' const loaded = await next(url, context);' +
+      " if (String(loaded.source ?? '').includes('node_modules/@aws-sdk/'))" +
+      " throw new Error('loaded @aws-sdk/ in ' + url);" +
+      ' return loaded; }';
     const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
     const nodeArgs = ['--import', `data:text/javascript,${encodeURIComponent(register)}`];
     const file = writeFile(dir, 'cluster.yaml', `${FILE_POOL}---\n${podYaml('web-1')}`);

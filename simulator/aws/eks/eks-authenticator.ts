@@ -12,6 +12,7 @@ import { TOKEN_PREFIX } from '../../../functions/adapters/eks/eks-token.ts';
 import type { UserInfo } from '../../api-server/request-attributes.ts';
 import { assumedRoleArn } from '../sts/sts-service.ts';
 import { checkEksToken, type EksTokenCheckOptions } from './eks-token-check.ts';
+import { rememberedSignatures } from './remembered-signatures.ts';
 
 /** An `AWS::EKS::AccessEntry` of type STANDARD. */
 export interface AccessEntry {
@@ -59,9 +60,10 @@ function userOf(entry: AccessEntry, holder: KeyHolder, accessKeyId: string, acco
 export function eksAuthenticator(
   options: EksAuthenticatorOptions,
 ): (authorization: string | undefined) => Promise<Authentication> {
+  const signatures = rememberedSignatures();
   return async (authorization) => {
     if (!authorization?.startsWith(`${BEARER}${TOKEN_PREFIX}`)) return undefined;
-    const verdict = await checkEksToken(authorization.slice(BEARER.length), options);
+    const verdict = await checkEksToken(authorization.slice(BEARER.length), options, signatures);
     if (!verdict.accepted) return 'unauthorized';
     const holder = options.holderOf(verdict.accessKeyId);
     const entry = options.accessEntries.find((e) => e.principalArn === holder?.roleArn);

@@ -58,9 +58,35 @@ function presignedUrl(token: string, region: string): URL | undefined {
   }
 }
 
+/**
+ * Whether a token's signature matches, given the way to sign its request again: a function of
+ * the token alone (its key's secret does not change), so it may be remembered per token.
+ */
+export type SignatureCheck = (token: string, matches: () => Promise<boolean>) => Promise<boolean>;
+
+/** Signs again every time. */
+const signEveryTime: SignatureCheck = (_token, matches) => matches();
+
+/** Whether signing the same request with the key's secret gives the token's signature. */
+async function signatureMatches(
+  query: URLSearchParams,
+  credentials: EksTokenInput['credentials'],
+  signedAt: number,
+  options: EksTokenCheckOptions,
+): Promise<boolean> {
+  const expected = await presignGetCallerIdentity({
+    clusterName: options.clusterName,
+    region: options.region,
+    credentials: { ...credentials, sessionToken: query.get('X-Amz-Security-Token') ?? undefined },
+    signingDate: new Date(signedAt),
+  });
+  return new URL(expected).searchParams.get('X-Amz-Signature') === query.get('X-Amz-Signature');
+}
+
 export async function checkEksToken(
   token: string,
   options: EksTokenCheckOptions,
+  signatureCheck: SignatureCheck = signEveryTime,
 ): Promise<EksTokenVerdict> {
   const url = presignedUrl(token, options.region);
   if (url === undefined) return refused('not a presigned STS GetCallerIdentity URL for the region');
@@ -74,15 +100,8 @@ export async function checkEksToken(
   const accessKeyId = (query.get('X-Amz-Credential') ?? '').split('/')[0] ?? '';
   const credentials = options.credentialsOf(accessKeyId);
   if (credentials === undefined) return refused(`no such access key ${accessKeyId}`);
-  const sessionToken = query.get('X-Amz-Security-Token') ?? undefined;
-  const expected = await presignGetCallerIdentity({
-    clusterName: options.clusterName,
-    region: options.region,
-    credentials: { ...credentials, sessionToken },
-    signingDate: new Date(signedAt),
-  });
-  const signature = new URL(expected).searchParams.get('X-Amz-Signature');
-  return signature === query.get('X-Amz-Signature')
+  const matches = () => signatureMatches(query, credentials, signedAt, options);
+  return (await signatureCheck(token, matches))
     ? { accepted: true, accessKeyId }
     : refused('the signature does not match: another cluster, or another secret');
 }

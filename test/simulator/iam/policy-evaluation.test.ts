@@ -510,6 +510,29 @@ describe('IAM policy evaluation on the IAM User Guide examples', () => {
     expect(decision.effect).toBe(effect);
   });
 
+  it('gives every example the same outcome when the same policies are asked again and again', () => {
+    // Prepare: one policies array per statement, as a run keeps one per role
+    const shared = new Map<Example['statement'], PolicyDocument[]>();
+    for (const { statement } of EXAMPLES) {
+      if (!shared.has(statement)) shared.set(statement, [{ Statement: statement }]);
+    }
+    const evaluate = ({ statement, action, resource, context }: Example) =>
+      evaluatePolicies(shared.get(statement) ?? [], {
+        action,
+        resource,
+        context: requestContextOf(context ?? {}),
+      }).effect;
+
+    // Act: every example, then every example again in the other order
+    const first = EXAMPLES.map(evaluate);
+    const again = [...EXAMPLES].reverse().map(evaluate).reverse();
+
+    // Assess
+    const expected = EXAMPLES.map((example) => example.effect);
+    expect(first).toEqual(expected);
+    expect(again).toEqual(expected);
+  });
+
   it('refuses an operator it does not know rather than guess', () => {
     // Prepare
     const policy: PolicyDocument = {

@@ -102,6 +102,19 @@ describe('the simulated Price List API', () => {
     expect(other.PriceList).toEqual([]);
   });
 
+  it('matches filter fields without regard to case, as the Price List API does', async () => {
+    // Prepare
+    const filters = { regionCode: TEST_REGION, instanceType: 'm5.large', operatingSystem: 'Linux' };
+
+    // Act
+    const exact = await products({ ...filters, tenancy: 'Shared' });
+    const shouted = await products({ ...filters, TENANCY: 'Shared', INSTANCETYPE: 'm5.large' });
+
+    // Assess
+    expect(exact.PriceList).toHaveLength(1);
+    expect(shouted.PriceList?.map(String)).toEqual(exact.PriceList?.map(String));
+  });
+
   it('pages by NextToken, and refuses a token it did not give', async () => {
     // Prepare
     const filters = { regionCode: TEST_REGION, operatingSystem: 'Linux' };
