@@ -8,7 +8,7 @@
  * TTL attribute: it is one item, overwritten by every window.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { WakeTurn, WakeWindow } from '../../domain/state/wake-window.ts';
+import { openedWindow, type WakeTurn, type WakeWindow } from '../../domain/state/wake-window.ts';
 import type { WakeWindowStore } from '../../ports/state-store.ts';
 import { isDeferredWakeFree, isWakeWindowClosed } from './conditions.ts';
 import { isConditionFailure, toPortError } from './errors.ts';
@@ -26,10 +26,7 @@ export class DynamoDbWakeWindowStore implements WakeWindowStore {
   }
 
   async takeTurn(now: Date, windowMs: number): Promise<WakeTurn> {
-    const opened = {
-      endsAt: new Date(now.getTime() + windowMs).toISOString(),
-      deferredTaken: false,
-    };
+    const opened = openedWindow(now, windowMs);
     const open = await this.#open(opened, now);
     if (open === undefined) return { outcome: 'woke', window: opened };
     const taken = { ...open, deferredTaken: true };

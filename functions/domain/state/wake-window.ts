@@ -25,6 +25,11 @@ export interface WakeTurn {
   readonly window: WakeWindow;
 }
 
+/** The window a call at `now` opens. */
+export function openedWindow(now: Date, windowMs: number): WakeWindow {
+  return { endsAt: new Date(now.getTime() + windowMs).toISOString(), deferredTaken: false };
+}
+
 /** The turn of a call at `now`, given the window as stored (undefined: none was ever opened). */
 export function takeWakeTurn(
   window: WakeWindow | undefined,
@@ -32,8 +37,7 @@ export function takeWakeTurn(
   windowMs: number,
 ): WakeTurn {
   if (window === undefined || !isLive(window.endsAt, now)) {
-    const endsAt = new Date(now.getTime() + windowMs).toISOString();
-    return { outcome: 'woke', window: { endsAt, deferredTaken: false } };
+    return { outcome: 'woke', window: openedWindow(now, windowMs) };
   }
   if (window.deferredTaken) return { outcome: 'covered', window };
   return { outcome: 'deferred', window: { ...window, deferredTaken: true } };
