@@ -24,6 +24,7 @@ import {
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
 import type { Decision } from '../../functions/ports/decisions.ts';
 import type { StateStore } from '../../functions/ports/state-store.ts';
+import { CoalescingWaker } from '../../functions/use-cases/controller/coalescing-waker.ts';
 import { runControllerPass } from '../../functions/use-cases/controller/controller-pass.ts';
 import {
   DEFAULT_PASS_SETTINGS,
@@ -150,7 +151,7 @@ export class InProcessNodesmith implements Nodesmith {
     };
     const deps = {
       decisions: this.#decisions,
-      waker: world.queue,
+      waker: new CoalescingWaker(world.queue, world.clock),
       clock: world.clock,
       newClaimName: (pool: string) => {
         this.#claimCounter += 1;

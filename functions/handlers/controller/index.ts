@@ -21,6 +21,7 @@ import { functionEnvironment } from '../../adapters/lambda/function-environment.
 import { Variable } from '../../contract/environment.ts';
 import { startingLimits } from '../../manifests/nodesmith/starting-limits.ts';
 import type { CloudProvider } from '../../ports/cloud-provider.ts';
+import { CoalescingWaker } from '../../use-cases/controller/coalescing-waker.ts';
 import { collectInstanceProfiles } from '../../use-cases/controller/collect-instance-profiles.ts';
 import { runControllerPass } from '../../use-cases/controller/controller-pass.ts';
 import { DEFAULT_PASS_SETTINGS } from '../../use-cases/controller/pass-dependencies.ts';
@@ -134,6 +135,9 @@ export function cloudProvider(): Promise<CloudProvider> {
  */
 let warm: WarmSnapshot | undefined;
 
+/** The passes' own wakes, coalesced for the container's life (coalescing-waker.ts). */
+const passWaker = new CoalescingWaker(waker, { now });
+
 /** `<pool>-<5 of a-z0-9>`, as Karpenter names NodeClaims. */
 function newClaimName(pool: string): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -156,7 +160,7 @@ async function pass(holder: string, remainingMs: number): Promise<PassReport> {
       cluster: kubernetesClusterFrom(await kubeConfigs.current(), { warm }),
       cloud: await cloudProvider(),
       decisions,
-      waker,
+      waker: passWaker,
       clock: { now },
       newClaimName,
       holder,
