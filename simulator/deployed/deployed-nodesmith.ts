@@ -511,6 +511,10 @@ export class DeployedNodesmith implements Nodesmith {
     return this.#wakesSent.get(source) ?? 0;
   }
 
+  invocationsEnded(): number {
+    return Object.values(this.#functions).reduce((sum, f) => sum + f.tally.ended, 0);
+  }
+
   decisions(): readonly Decision[] {
     for (let batch = this.#decisionsQueue.receive(10); batch.length > 0; ) {
       for (const message of batch) {

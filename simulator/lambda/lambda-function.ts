@@ -11,6 +11,8 @@ import type { FunctionDefinition } from './function-definition.ts';
 /** How many invocations it ran and how long they took, for the run's report. */
 export interface InvocationTally {
   invocations: number;
+  /** Invocations that have returned or failed: what they wrote is written. */
+  ended: number;
   errors: number;
   durationMs: number;
   coldStarts: number;
@@ -18,7 +20,13 @@ export interface InvocationTally {
 
 export class LambdaFunction {
   readonly definition: FunctionDefinition;
-  readonly tally: InvocationTally = { invocations: 0, errors: 0, durationMs: 0, coldStarts: 0 };
+  readonly tally: InvocationTally = {
+    invocations: 0,
+    ended: 0,
+    errors: 0,
+    durationMs: 0,
+    coldStarts: 0,
+  };
   readonly #options: ContainerOptions;
   #containers: Container[] = [];
   #starting = 0;
@@ -53,6 +61,7 @@ export class LambdaFunction {
       throw err;
     } finally {
       this.tally.durationMs += Date.now() - started;
+      this.tally.ended += 1;
       if (container.dead) this.#containers = this.#containers.filter((c) => c !== container);
     }
   }

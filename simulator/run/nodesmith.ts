@@ -69,6 +69,11 @@ export interface Nodesmith {
   readonly passes: readonly PassReport[];
   /** Whether `passes` holds them: false when the controller runs in its own process. */
   readonly reportsPasses: boolean;
+  /**
+   * How many invocations of its functions have ended, when its state is costly to read (deployed:
+   * DynamoDB Local): what Nodesmith keeps changes only in them, so a reading stays good until then.
+   */
+  invocationsEnded?(): number;
   /** The decisions published on the cluster's event bus, in order. */
   decisions(): readonly Decision[];
   /** The AWS calls made and refused, when the functions reach AWS over the wire. */

@@ -37,6 +37,8 @@ export class SimulationRecorder {
   /** The cluster's hourly-cost limit, drawn beside the cost. */
   readonly #costLimit: number | undefined;
   #lastT = 0;
+  /** Nodesmith's invocations ended when the claims were last read unsettled (`settled`). */
+  #unsettledClaimsAt: number | undefined;
 
   constructor(world: World, scenario: Scenario, options: SimulationOptions) {
     this.#world = world;
@@ -170,8 +172,11 @@ export class SimulationRecorder {
         .filter((i) => i.terminatedAt === undefined)
         .map((i) => i.instanceId),
     );
+    // Claims change only as Nodesmith's functions run: unsettled claims stay so until one has.
+    const ended = this.#world.nodesmith.invocationsEnded?.();
+    if (ended !== undefined && ended === this.#unsettledClaimsAt) return false;
     const claims = await this.#world.state.nodeClaims.list();
-    return claims.every(
+    const settled = claims.every(
       (c) =>
         c.phase === 'Initialized' &&
         c.disruption === undefined &&
@@ -179,6 +184,8 @@ export class SimulationRecorder {
         c.instanceId !== undefined &&
         running.has(c.instanceId),
     );
+    if (!settled) this.#unsettledClaimsAt = ended;
+    return settled;
   }
 
   /** What the invariants are checked against: the world at the end, and what was refused. */

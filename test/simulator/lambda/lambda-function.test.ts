@@ -3,7 +3,7 @@
  * API: its environment, warm containers, its timeout, its reserved concurrency, errors as Lambda
  * reports them, and the simulated clock in the child.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AwsError } from '../../../simulator/aws/aws-service.ts';
 import type { FunctionDefinition } from '../../../simulator/lambda/function-definition.ts';
 import { FunctionError } from '../../../simulator/lambda/function-error.ts';
@@ -88,6 +88,28 @@ describe('a function run as Lambda runs it', () => {
     expect(fn.tally).toMatchObject({ invocations: 2, coldStarts: 1 });
     expect(first.heapMb).toBeGreaterThanOrEqual(512);
     expect(first.heapMb).toBeLessThan(600);
+  });
+
+  it('counts an invocation as ended once it has returned or failed, not while it runs', async () => {
+    // Prepare
+    const fn = run(
+      aFunction(
+        `export const handler = async (event) => {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (event.fail) throw new Error('refused');
+          return {};
+        };`,
+      ),
+    );
+    // Act
+    const running = fn.invoke({});
+    await vi.waitUntil(() => fn.tally.invocations === 1);
+    const whileRunning = fn.tally.ended;
+    await running;
+    await expect(fn.invoke({ fail: true })).rejects.toThrow('refused');
+    // Assess
+    expect(whileRunning).toBe(0);
+    expect(fn.tally).toMatchObject({ invocations: 2, ended: 2, errors: 1 });
   });
 
   it('gives the child the world’s simulated time, and the deadline on the same clock', async () => {
