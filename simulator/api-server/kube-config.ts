@@ -1,12 +1,7 @@
 /** A client configuration for the fake server, as the Kubernetes adapter builds one for EKS. */
 
 import { KubeConfig } from '@kubernetes/client-node';
-
-/**
- * The bearer token the simulation's own clients send when given none: the cluster's
- * administrator's, which an authenticator either leaves unchecked or knows in `system:masters`.
- */
-export const ADMINISTRATOR_TOKEN = 'test-token';
+import { ADMINISTRATOR_TOKEN } from './administrator-token.ts';
 
 /** `http:` servers are only accepted with `skipTLSVerify`; the token is sent as a Bearer header. */
 export function kubeConfigFor(url: string, token = ADMINISTRATOR_TOKEN): KubeConfig {

@@ -7,7 +7,7 @@
  * ClusterRole, here through its static token file (`--token-auth-file`), beside the
  * administrator's own in `system:masters`.
  */
-import { ADMINISTRATOR_TOKEN } from '../api-server/kube-config.ts';
+import { ADMINISTRATOR_TOKEN } from '../api-server/administrator-token.ts';
 import { CERTIFICATE_AUTHORITY_DATA } from '../api-server/serving-certificate.ts';
 import { secretArn } from '../iam/physical-resources.ts';
 import { simulatedAccount } from '../iam/simulated-account.ts';

@@ -5,7 +5,6 @@
  * controller — wired to them exactly as the Lambda composition roots wire the real adapters.
  */
 import { createHash } from 'node:crypto';
-import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import { isTerminal } from '../../functions/domain/pod.ts';
 import { toPod } from '../../functions/manifests/kubernetes/pod.ts';
 import type { CloudProvider } from '../../functions/ports/cloud-provider.ts';
@@ -14,7 +13,6 @@ import { AdmittedWrites } from '../admission/admitted-writes.ts';
 import { appliedWakeWebhook } from '../admission/applied-wake-webhook.ts';
 import { ValidatingAdmission } from '../admission/validating-admission.ts';
 import type { JsonObject } from '../api-server/json.ts';
-import { kubeConfigFor } from '../api-server/kube-config.ts';
 import type { ResourceName } from '../api-server/resource-names.ts';
 import { storedConfiguration } from '../api-server/resources/validating-webhook-configurations.ts';
 import { type FakeApiServer, startFakeApiServer } from '../api-server/server.ts';
@@ -30,8 +28,8 @@ import { makeMemoryStateStore } from '../memory/memory-state-store.ts';
 import { SimulatedClock } from '../simulated-clock.ts';
 import { type QueuedWake, SimulatedWorkQueue } from '../simulated-work-queue.ts';
 import { DisruptionLedger } from './disruption-ledger.ts';
-import { InProcessNodesmith } from './in-process-nodesmith.ts';
 import type { Termination } from './invariants.ts';
+import { kubectlCreate, kubectlDelete } from './kubectl.ts';
 import type { Nodesmith } from './nodesmith.ts';
 
 /** 2026-01-05T09:00:00Z, a Monday morning: every run starts then, so runs compare. */
@@ -147,10 +145,16 @@ export class World {
       ...(options.tls ? { tls: true } : {}),
     });
     const world = new World(server, options, clock);
-    world.#nodesmith = options.deploy
-      ? await options.deploy(world)
-      : new InProcessNodesmith(world, options);
-    if (world.wake === 'admission') await world.#applyWakeWebhook();
+    try {
+      world.#nodesmith = options.deploy
+        ? await options.deploy(world)
+        : await inProcessNodesmith(world, options);
+      if (world.wake === 'admission') await world.#applyWakeWebhook();
+    } catch (error) {
+      // A world that never started holds no port: the command ends with its error.
+      await world.close();
+      throw error;
+    }
     return world;
   }
 
@@ -165,8 +169,11 @@ export class World {
       throw new Error('this Nodesmith has no admission wake');
     }
     const applied = appliedWakeWebhook(await nodesmith.wakeUrl());
-    const client = kubeConfigFor(this.server.url).makeApiClient(AdmissionregistrationV1Api);
-    await client.createValidatingWebhookConfiguration({ body: applied as never });
+    await kubectlCreate(
+      this.server.url,
+      '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+      applied,
+    );
     const { store } = this.server;
     const admission = new ValidatingAdmission({
       configurations: () =>
@@ -289,18 +296,13 @@ export class World {
   }
 }
 
-/** The request `kubectl delete` sends: a DELETE with background propagation. */
-async function kubectlDelete(serverUrl: string, path: string): Promise<void> {
-  const response = await fetch(`${serverUrl}${path}`, {
-    method: 'DELETE',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      kind: 'DeleteOptions',
-      apiVersion: 'v1',
-      propagationPolicy: 'Background',
-    }),
-  });
-  if (!response.ok) throw new Error(`kubectl delete ${path}: ${response.status}`);
+/**
+ * Nodesmith's handlers in this process, loaded only for such a run: with them come the
+ * Kubernetes client and the adapters, which a deployed run leaves to the functions' processes.
+ */
+async function inProcessNodesmith(world: World, options: WorldOptions): Promise<Nodesmith> {
+  const { InProcessNodesmith } = await import('./in-process-nodesmith.ts');
+  return new InProcessNodesmith(world, options);
 }
 
 /**

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPE_INFOS } from '../../simulator/aws/ec2/ec2-catalog.ts';
 import { ec2Products } from '../../simulator/aws/pricing/simulated-price-list.ts';
 import type { SimulationSummary } from '../../simulator/run/simulation-report.ts';
+import { runCli } from '../support/cli.ts';
 import { simulate } from '../support/simulate-in-process.ts';
 
 /** The stack is synthesized once per run of the suite (kept by a hash of its inputs). */
@@ -74,6 +75,29 @@ describe('nodesmith simulate --deployed', () => {
         summed[action] = (summed[action] ?? 0) + n;
       }
       expect(summed).toEqual(calls);
+    },
+    DEPLOYED_RUN_MS,
+  );
+
+  it(
+    'leaves the Kubernetes client to the functions’ processes: the command’s own never loads it',
+    async () => {
+      // Prepare: a hook in the command's process that makes any import of the client fail
+      const hook =
+        'export async function resolve(specifier, context, next) {' +
+        " if (specifier.startsWith('@kubernetes/client-node')) throw new Error('loaded ' + specifier);" +
+        ' return next(specifier, context); }';
+      const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+      const nodeArgs = ['--import', `data:text/javascript,${encodeURIComponent(register)}`];
+      // Act
+      const deployed = await runCli(['simulate', '--deployed', '--pods', '1', '-o', 'json'], {
+        nodeArgs,
+      });
+      const inProcess = await runCli(['simulate', '--pods', '1', '-o', 'json'], { nodeArgs });
+      // Assess: the functions' processes used the client (the pod runs); the hook works
+      expect(deployed.stderr).toBe('');
+      expect(summaryOf(deployed.stdout).pods).toEqual({ total: 1, running: 1, pending: 0 });
+      expect(inProcess.stderr).toContain('loaded @kubernetes/client-node');
     },
     DEPLOYED_RUN_MS,
   );
