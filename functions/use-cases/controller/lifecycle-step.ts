@@ -7,6 +7,7 @@
  * actions go on (claim-isolation.ts).
  */
 import pLimit from 'p-limit';
+import { podEventUpdates } from '../../domain/disruption/pod-events.ts';
 import type { InstanceType } from '../../domain/instance-type.ts';
 import { Label } from '../../domain/labels.ts';
 import { claimDisruption, markedForDeletion } from '../../domain/lifecycle/claim-deletion.ts';
@@ -17,6 +18,7 @@ import {
   demotedClaim,
   demotionLabels,
 } from '../../domain/lifecycle/reservation-demotion.ts';
+import type { Pod } from '../../domain/pod.ts';
 import { NodeClaimPhase, type NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { TERMINATION_FINALIZER } from '../../domain/termination/finalizer.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
@@ -44,6 +46,30 @@ export interface LifecycleContext {
 
 export type LifecycleOutcome = ClaimStepOutcome;
 
+/** The step's own: each registering claim's pods, as first seen in this pass. */
+interface LifecycleRun extends LifecycleContext {
+  readonly podsFirstSeen: ReadonlyMap<string, NonNullable<NodeClaimRecord['pods']>>;
+}
+
+/**
+ * A claim's node's pods are first seen when it registers (domain/disruption/pod-events.ts): the
+ * digest goes in the registration's own write, where the disruption step would write the same
+ * claim again later in the pass. One pass over the pods for every claim that registers.
+ */
+function podsFirstSeen(
+  actions: readonly LifecycleAction[],
+  pods: readonly Pod[],
+  now: Date,
+): LifecycleRun['podsFirstSeen'] {
+  const joining = actions.flatMap((a) =>
+    a.kind === 'Register' ? [{ ...a.claim, nodeName: a.node.name }] : [],
+  );
+  if (joining.length === 0) return new Map();
+  return new Map(
+    podEventUpdates(joining, pods, now).flatMap((c) => (c.pods ? [[c.name, c.pods]] : [])),
+  );
+}
+
 interface Step extends ClaimChange {
   readonly record: Omit<LifecycleRecord, 'at'>;
   readonly decision?: Decision;
@@ -54,19 +80,21 @@ interface Step extends ClaimChange {
 async function register(
   deps: PassDependencies,
   action: Extract<LifecycleAction, { kind: 'Register' }>,
-  write: FencedWrite,
+  context: LifecycleRun,
 ): Promise<Step> {
   const { claim, node } = action;
   await deps.cluster.registerNode(node.name, registrationPatch(claim, node));
   const now = deps.clock.now();
+  const pods = context.podsFirstSeen.get(claim.name);
   const registered = await deps.state.nodeClaims.update(
     {
       ...claim,
       nodeName: node.name,
       phase: NodeClaimPhase.registered,
       timestamps: { ...claim.timestamps, Registered: now.toISOString() },
+      ...(pods === undefined ? {} : { pods }),
     },
-    write,
+    context.write,
   );
   const reason = `node ${node.name} joined as ${claim.providerID}`;
   return {
@@ -264,7 +292,7 @@ async function demote(
 function carryOut(
   deps: PassDependencies,
   action: LifecycleAction,
-  context: LifecycleContext,
+  context: LifecycleRun,
 ): Promise<Step> {
   switch (action.kind) {
     case 'Launch':
@@ -287,7 +315,7 @@ function carryOut(
         ),
       }));
     case 'Register':
-      return register(deps, action, context.write);
+      return register(deps, action, context);
     case 'Initialize':
       return initialize(deps, action, context.write);
     case 'AddFinalizer':
@@ -347,7 +375,7 @@ async function failedStep(
 async function attempt(
   deps: PassDependencies,
   action: LifecycleAction,
-  context: LifecycleContext,
+  context: LifecycleRun,
 ): Promise<Step> {
   if (!('claim' in action)) {
     return carryOut(deps, action, context).catch((err) => failedStep(action, context, err));
@@ -393,11 +421,12 @@ export async function runLifecycle(
   });
   const { isolation } = context;
   const due = actions.filter((a) => !('claim' in a) || isolation.isDue(a.claim));
+  const run = { ...context, podsFirstSeen: podsFirstSeen(due, snapshot.pods, deps.clock.now()) };
   const limit = pLimit(context.concurrency);
   const steps = await Promise.all(
     due.map((a) =>
       limit(async () => ({
-        ...(await attempt(deps, a, context)),
+        ...(await attempt(deps, a, run)),
         at: deps.clock.now().toISOString(),
       })),
     ),

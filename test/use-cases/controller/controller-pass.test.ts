@@ -259,7 +259,7 @@ describe('a controller pass', () => {
     );
   });
 
-  it('registers and initializes a node that joined, with its claim’s labels and annotations, telling the node and the bus', async () => {
+  it('registers (in one write) and initializes a node that joined, with its claim’s labels and annotations, telling the node and the bus', async () => {
     const { deps, decisions, state } = await aPassWorld(server(), 0);
     const providerID = 'aws:///us-east-1a/i-0123456789abcdef0';
     const claim = await state.nodeClaims.create({
@@ -308,6 +308,13 @@ describe('a controller pass', () => {
     };
     const settings = { ...DEFAULT_PASS_SETTINGS, region: 'us-east-1' };
     await runControllerPass({ ...deps, cloud }, settings);
+    // Registered in one write, its node's pods first seen with it (consolidateAfter counts
+    // from then), not in a second write of the claim by the same pass.
+    expect(await state.nodeClaims.get(claim.name)).toMatchObject({
+      phase: 'Registered',
+      version: claim.version + 1,
+      pods: { lastPodEventTime: new Date(T0).toISOString() },
+    });
     await runControllerPass({ ...deps, cloud }, settings);
     const node = server().store.get('nodes', 'ip-10-0-1-7.ec2.internal');
     expect(node?.metadata).toMatchObject({
