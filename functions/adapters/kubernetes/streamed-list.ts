@@ -24,7 +24,9 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
  * Long enough for the largest state a function can hold to arrive. A server that ignores
- * `sendInitialEvents` (before 1.27) sends no state and no bookmark, and ends the watch here.
+ * `sendInitialEvents` (before 1.27) sends no state and no bookmark, and ends the watch here:
+ * such a stream is taken as a refusal, so the kind is listed from then on. One that ends after
+ * some of the state is a stream cut off, and only that read is lost.
  */
 const STREAM_TIMEOUT_SECONDS = 60;
 
@@ -129,8 +131,11 @@ export async function streamList<TObject, TDomain>(
   );
   if (signal?.aborted) return undefined;
   if (typeof outcome === 'object') return outcome;
-  if (outcome === 'ended' || !Number.isFinite(outcome)) {
-    return { refused: 'the server ended the stream before the state did' };
+  if (outcome === 'ended' && arrived.length > 0) {
+    // Cut off part-way (a restart, a dropped connection): this read fails, the next streams.
+    throw new Error(`streaming ${kind.resource}: the stream ended after ${arrived.length} objects`);
   }
+  if (outcome === 'ended') return { refused: 'the server ended the stream without the state' };
+  if (!Number.isFinite(outcome)) return { refused: 'the state ended at no revision' };
   return { kept: assemble(kind, arrived, outcome, request, base) };
 }
