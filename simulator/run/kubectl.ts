@@ -43,7 +43,11 @@ function send(serverUrl: string, method: string, path: string, body: unknown): P
 }
 
 /** `kubectl create -f`: a POST of the object to its collection. */
-export async function kubectlCreate(serverUrl: string, path: string, object: unknown) {
+export async function kubectlCreate(
+  serverUrl: string,
+  path: string,
+  object: unknown,
+): Promise<void> {
   await send(serverUrl, 'POST', path, object);
 }
 
