@@ -6,7 +6,8 @@
  * connections, as kube-apiserver's webhook client keeps its own: a burst of admission calls
  * opens no connection per call.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { type HttpAnswer, httpText } from '../http-request.ts';
 import type { CloudFormationTemplate } from '../iam/template-policies.ts';
 import { type HttpApi, startHttpApi } from '../lambda/http-api.ts';
 import { httpApiRoutes } from '../lambda/http-api-routes.ts';
@@ -25,12 +26,6 @@ export interface DeployedHttpApiOptions {
 /** What a caller of the deployed API sends: a POST of a body, with its headers. */
 export interface ApiPost {
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-/** What the API answered: its status and its body. */
-export interface ApiAnswer {
-  readonly status: number;
   readonly body: string;
 }
 
@@ -59,24 +54,12 @@ export class DeployedHttpApi {
   }
 
   /** A POST to a URL of the stack's API, reaching the same path here. */
-  post(url: string, post: ApiPost): Promise<ApiAnswer> {
-    const target = new URL(new URL(url).pathname, this.#api.url);
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(post.body)),
-      ...post.headers,
-    };
-    return new Promise((resolve, reject) => {
-      const sent = request(target, { method: 'POST', headers, agent: this.#agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        response.on('error', reject);
-      });
-      sent.on('error', reject);
-      sent.end(post.body);
+  post(url: string, post: ApiPost): Promise<HttpAnswer> {
+    return httpText(new URL(new URL(url).pathname, this.#api.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...post.headers },
+      body: post.body,
+      agent: this.#agent,
     });
   }
 

@@ -4,42 +4,24 @@
  * writes go this way, through validation, defaulting and admission, without loading the
  * Kubernetes client the functions use (in a deployed run, only their processes load it).
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { ADMINISTRATOR_TOKEN } from '../api-server/administrator-token.ts';
 import { SERVING_CERTIFICATE } from '../api-server/serving-certificate.ts';
+import { httpText } from '../http-request.ts';
 
-/** One request; resolves with the status, rejects with the server's answer on anything but 2xx. */
-function send(serverUrl: string, method: string, path: string, body: unknown): Promise<number> {
-  const url = new URL(path, serverUrl);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      {
-        method,
-        ca: SERVING_CERTIFICATE,
-        headers: {
-          authorization: `Bearer ${ADMINISTRATOR_TOKEN}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve(status);
-          else reject(new Error(`kubectl ${method} ${path}: ${status} ${Buffer.concat(chunks)}`));
-        });
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(text);
+/** One request; rejects with the server's answer on anything but 2xx. */
+async function send(serverUrl: string, method: string, path: string, body: unknown): Promise<void> {
+  const answer = await httpText(new URL(path, serverUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMINISTRATOR_TOKEN}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+    ca: SERVING_CERTIFICATE,
   });
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new Error(`kubectl ${method} ${path}: ${answer.status} ${answer.body}`);
+  }
 }
 
 /** `kubectl create -f`: a POST of the object to its collection. */
