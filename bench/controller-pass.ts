@@ -7,10 +7,11 @@
  */
 
 import type { CloudProvider, ManagedInstance } from '../functions/ports/cloud-provider.ts';
-import { startFakeApiServer } from '../simulator/api-server/server.ts';
+import type { JsonObject } from '../simulator/api-server/json.ts';
 import type { SimulatedCloud } from '../simulator/cloud/simulated-cloud.ts';
 import { lambdaContext, sqsEvent } from '../simulator/run/lambda-events.ts';
 import { burstScenario } from '../simulator/scenarios/burst.ts';
+import { ClusterThread } from './cluster-thread.ts';
 import { EC2_LATENCY_MS, localPass, passHandler, withDynamoDbLocal } from './local-pass.ts';
 import { median } from './median.ts';
 import { seededCluster } from './seeded-cluster.ts';
@@ -27,7 +28,7 @@ export interface PassTiming {
 /** The controller function's timeout (lib/nodesmith-functions.ts): what a pass may take. */
 const FUNCTION_TIMEOUT_MS = 180_000;
 
-function unschedulable(pod: Record<string, unknown>) {
+function unschedulable(pod: JsonObject): JsonObject {
   return {
     ...pod,
     status: {
@@ -66,13 +67,17 @@ async function onePass(endpoint: string, run: number): Promise<PassTiming> {
   const scenario = burstScenario(1, PODS);
   const tables = { state: `bench-state-${run}`, nodeClaims: `bench-claims-${run}` };
   const pass = await localPass(endpoint, tables, scenario);
-  const server = await startFakeApiServer({ namespaces: ['default', 'shop', 'batch'] });
-  for (const step of scenario.steps)
-    for (const pod of step.pods) server.store.create('pods', unschedulable(pod));
+  // An empty cluster on the server's own thread, as for the seeded ones (bench/cluster-thread.ts).
+  const { thread, url } = await ClusterThread.start({ nodes: 0, zones: scenario.zones });
+  await thread.ask({
+    op: 'create',
+    resource: 'pods',
+    objects: scenario.steps.flatMap((step) => step.pods.map(unschedulable)),
+  });
   const issued: number[] = [];
   let claims = 0;
   const handler = passHandler(pass, {
-    serverUrl: server.url,
+    serverUrl: url,
     cloud: timed(pass.cloud, issued),
     region: scenario.region,
     newClaimName: (pool) => `${pool}-${(claims++).toString(36).padStart(5, '0')}`,
@@ -83,7 +88,7 @@ async function onePass(endpoint: string, run: number): Promise<PassTiming> {
   const start = performance.now();
   await handler(event, lambdaContext(`bench-${run}`));
   const end = performance.now();
-  await server.close();
+  await thread.ask({ op: 'close' });
   pass.client.destroy();
   return timing(issued, start, end);
 }
@@ -112,7 +117,7 @@ async function burstOnRunningCluster(
   const issued: number[] = [];
   let claims = 0;
   const handler = passHandler(cluster.pass, {
-    serverUrl: cluster.server.url,
+    serverUrl: cluster.url,
     cloud: timed(cluster.pass.cloud, issued, cluster.instances),
     region: cluster.scenario.region,
     // Apart from the seeded claims' names.
@@ -123,10 +128,12 @@ async function burstOnRunningCluster(
   for (const name of ['cold', 'settling', 'quiet']) {
     await handler(tick, lambdaContext(`burst-${name}`, FUNCTION_TIMEOUT_MS));
   }
-  if (kubelets) cluster.reportNodeStatus();
+  if (kubelets) await cluster.reportNodeStatus();
   const burst = burstScenario(1, pending);
-  for (const step of burst.steps)
-    for (const pod of step.pods) cluster.server.store.create('pods', unschedulable(pod));
+  await cluster.create(
+    'pods',
+    burst.steps.flatMap((step) => step.pods.map(unschedulable)),
+  );
   const event = sqsEvent([
     { wake: { source: 'audit', reason: `${pending} pods unschedulable` }, dueAt: 0, id: 2 },
   ]);

@@ -14,7 +14,7 @@
  * Event was recorded, the cluster's revision moved but no node or pod changed, so each kind's
  * catch-up waits out its one-second watch (docs/design.md §3.3.1). Beside them, how far the
  * process's peak RSS rose above the seeded cluster: an upper bound of what the function needs,
- * since the simulated API server runs in the same process.
+ * since the simulated API server runs in the same process (on a thread of its own).
  */
 
 import type { CloudProvider } from '../functions/ports/cloud-provider.ts';
@@ -73,7 +73,7 @@ async function oneRun(endpoint: string, nodeCount: number, run: number, quiet: n
   const seededRss = process.memoryUsage().rss;
   let report: PassReport | undefined;
   const handler = passHandler(cluster.pass, {
-    serverUrl: cluster.server.url,
+    serverUrl: cluster.url,
     cloud: quietCloud(cluster),
     region: cluster.scenario.region,
     newClaimName: (p) => `${p}-new`,
@@ -97,7 +97,7 @@ async function oneRun(endpoint: string, nodeCount: number, run: number, quiet: n
   }
   const movedMs: number[] = [];
   for (let i = 1; i <= quiet; i++) {
-    recordAnEvent(cluster, i);
+    await recordAnEvent(cluster, i);
     movedMs.push(await timed(`steady-${run}-moved-${i}`));
     checkQuiet(report);
   }
@@ -110,14 +110,16 @@ async function oneRun(endpoint: string, nodeCount: number, run: number, quiet: n
  * Something else in the cluster changes, as some object always does in a running one (a lease
  * renewed, an Event recorded): the cluster's revision moves while no node or pod changes.
  */
-function recordAnEvent(cluster: SeededCluster, i: number): void {
-  cluster.server.store.create('events', {
-    metadata: { name: `elsewhere.${i}`, namespace: 'default' },
-    involvedObject: { kind: 'Namespace', name: 'default' },
-    reason: 'Elsewhere',
-    message: 'something else changed',
-    type: 'Normal',
-  });
+function recordAnEvent(cluster: SeededCluster, i: number): Promise<void> {
+  return cluster.create('events', [
+    {
+      metadata: { name: `elsewhere.${i}`, namespace: 'default' },
+      involvedObject: { kind: 'Namespace', name: 'default' },
+      reason: 'Elsewhere',
+      message: 'something else changed',
+      type: 'Normal',
+    },
+  ]);
 }
 
 export interface SteadySize {

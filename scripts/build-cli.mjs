@@ -1,11 +1,15 @@
 // Bundles the CLI into dist/ so `npx nodesmith` starts fast (no TypeScript compile at run time).
 // Runs as the package's `prepare` script, so `npm ci` leaves a working command behind.
-// `--bench` also bundles the benchmark, so it measures the same code users run.
+// `--bench` also bundles the benchmark, so it measures the same code users run, and the thread its
+// seeded cluster's API server runs on (bench/cluster-thread.ts).
 import { copyFileSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const entryPoints = { nodesmith: 'bin/nodesmith.ts' };
-if (process.argv.includes('--bench')) entryPoints.bench = 'bench/run.ts';
+if (process.argv.includes('--bench')) {
+  entryPoints.bench = 'bench/run.ts';
+  entryPoints['bench-cluster'] = 'bench/cluster-thread-entry.ts';
+}
 
 /**
  * The packages `plan` loads at start, bundled in: Node resolving, reading and compiling their
