@@ -1,8 +1,9 @@
 /**
  * The one-writer lease as a single item in the state table. Acquisition is one conditional
  * UpdateItem that sets the holder and adds one to the fencing token atomically, so of any number
- * of racing takers exactly one succeeds and tokens never repeat. The item has no TTL attribute:
- * it must never be deleted, or the token would start again from 1.
+ * of racing takers exactly one succeeds and tokens never repeat; a taker that meets the holder's
+ * write in progress on the item finds it held. The item has no TTL attribute: it must never be
+ * deleted, or the token would start again from 1.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../domain/state/expiry.ts';
@@ -10,7 +11,7 @@ import { isHeldBy, type LeaseGrant } from '../../domain/state/lease.ts';
 import { ConflictError } from '../../ports/errors.ts';
 import type { LeaseStore } from '../../ports/state-store.ts';
 import { isLeaseFreeFor, isLeaseHeldBy } from './conditions.ts';
-import { isConditionFailure, toPortError } from './errors.ts';
+import { isConditionFailure, isTransactionInProgress, toPortError } from './errors.ts';
 import { LEASE_KEY, StateAttribute } from './keys.ts';
 import { NEVER_ACQUIRED, toLease, toLeaseGrant } from './mappers.ts';
 import type { DocumentClient } from './pages.ts';
@@ -53,7 +54,9 @@ export class DynamoDbLeaseStore implements LeaseStore {
       );
       return toLeaseGrant(Attributes ?? {});
     } catch (err) {
-      if (isConditionFailure(err)) return undefined;
+      // A write of the holder's is in progress on the item (every fenced claim write checks it):
+      // DynamoDB refuses the update with TransactionConflictException. The lease is in use.
+      if (isConditionFailure(err) || isTransactionInProgress(err)) return undefined;
       throw toPortError(err, `acquiring lease for ${holder}`);
     }
   }

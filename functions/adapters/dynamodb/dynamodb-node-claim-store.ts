@@ -5,8 +5,9 @@
  * interruption function's, the API's — writes the claim, then adds one to the claims revision,
  * so a warm controller knows a claim changed that no pass of its wrote (docs/state.md, "Warm
  * claims"). Every fenced write of a pass reads the one lease item, and every other write updates
- * the one revision item, so concurrent writes can cancel one another with TransactionConflict;
- * such a write wrote nothing and is sent again, a few times at most.
+ * the one revision item, so concurrent writes would cancel one another with TransactionConflict:
+ * the store sends its transactions one at a time. One another writer's transaction can still
+ * meet one of them; such a write wrote nothing and is sent again, a few times at most.
  */
 import {
   GetCommand,
@@ -14,6 +15,7 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import pLimit from 'p-limit';
 import { INSTANCE_ID_INDEX } from '../../contract/state-tables.ts';
 import type { Fence } from '../../domain/state/lease.ts';
 import type {
@@ -37,7 +39,7 @@ import { type DocumentClient, type Item, scanAll } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
 
 /**
- * Sends of a fenced write that other transactions on the lease item keep cancelling. Each holds
+ * Sends of a write that other writers' transactions on the same item keep cancelling. Each holds
  * the item for milliseconds, so a few jittered tries get through; a conflict that outlasts them
  * is reported as one (ConflictError), as before.
  */
@@ -63,6 +65,13 @@ interface WriteAttempt {
 export class DynamoDbNodeClaimStore implements NodeClaimStore {
   readonly #client: DocumentClient;
   readonly #tables: StateTableNames;
+  /**
+   * DynamoDB cancels a transaction that meets one still in progress on any of its items, and
+   * this store's transactions all meet on the lease item (fenced) or the revision item (the
+   * rest): sent side by side, as a pass launching 32 claims at once would, about half of them
+   * were cancelled six times over. Sent one at a time, none meets another of this container's.
+   */
+  readonly #oneAtATime = pLimit(1);
 
   constructor(client: DocumentClient, tables: StateTableNames) {
     this.#client = client;
@@ -233,8 +242,8 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
   /**
    * The fence is checked on the lease item itself, inside the write's transaction: no condition
    * on the claim alone could refuse a stale holder's create. So every fenced write reads the one
-   * item, every other write updates the revision item, and concurrent ones may cancel each
-   * other; those are sent again.
+   * item and every other write updates the revision item: sent one at a time, and again when
+   * another writer's transaction cancelled it.
    */
   async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
     const items: TransactItem[] =
@@ -244,7 +253,7 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
     const command = new TransactWriteCommand({ TransactItems: items });
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.#client.send(command);
+        await this.#oneAtATime(() => this.#client.send(command));
         return;
       } catch (err) {
         if (attempt >= CONFLICT_ATTEMPTS || !isTransientTransactionConflict(err)) throw err;

@@ -61,6 +61,14 @@ export function isConditionFailure(err: unknown): boolean {
 }
 
 /**
+ * Whether DynamoDB refused a single-item write because a transaction was in progress on the
+ * item (TransactionConflictException): nothing was written.
+ */
+export function isTransactionInProgress(err: unknown): boolean {
+  return errorName(err) === 'TransactionConflictException';
+}
+
+/**
  * Whether a condition failed because the item is not there at all: the write asked for
  * `ReturnValuesOnConditionCheckFailure: ALL_OLD` and got no old item back. `index` picks the
  * write inside a transaction.

@@ -2,7 +2,6 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
-  TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
 import type { StateStore } from '../../../functions/ports/state-store.ts';
 import { aNewNodeClaim, race, secondsAfter, T0 } from '../../contracts/state-fixtures.ts';
 import { describeStateStoreContract } from '../../contracts/state-store.contract.ts';
+import { conflictingAsDynamoDbDoes, nextTurn, pause } from '../../support/dynamodb-conflicts.ts';
 import { makeLocalClient, useDynamoDbLocal } from '../../support/dynamodb-local.ts';
 
 const endpoint = useDynamoDbLocal();
@@ -110,43 +110,8 @@ describe('DynamoDB expiry on read', () => {
   });
 });
 
-/**
- * DynamoDB cancels a transaction that meets another one on the same item with
- * TransactionConflict. Every fenced write reads the lease item, so a pass's concurrent writes
- * meet there; DynamoDB Local runs transactions one at a time and never answers so, hence the
- * answer is put in front of it: the first send of every other TransactWriteItems.
- */
-function conflictingOnTheLeaseItem(documents: DynamoDBDocumentClient): { conflicts: number } {
-  const seen = { sends: 0, conflicts: 0 };
-  const firstSends = new WeakSet<object>();
-  documents.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (
-        context.commandName !== 'TransactWriteItemsCommand' ||
-        firstSends.has(args.input as object)
-      )
-        return next(args);
-      firstSends.add(args.input as object);
-      seen.sends += 1;
-      if (seen.sends % 2 === 0) return next(args);
-      seen.conflicts += 1;
-      throw new TransactionCanceledException({
-        message:
-          'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]',
-        $metadata: {},
-        CancellationReasons: [
-          { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
-          { Code: 'None' },
-        ],
-      });
-    },
-    { step: 'initialize', name: 'transactionConflicts' },
-  );
-  return seen;
-}
-
-describe('DynamoDB fenced writes under contention', () => {
-  it('lets 32 concurrent fenced claim writes of one pass through, though they conflict on the lease item', async () => {
+describe('DynamoDB claim writes under contention', () => {
+  it('lets 32 concurrent fenced claim writes of one pass through, none meeting another on the lease item', async () => {
     // Prepare
     const { names } = await makeTables();
     // A client of its own: the middleware goes on the client's stack, which document clients share.
@@ -155,7 +120,7 @@ describe('DynamoDB fenced writes under contention', () => {
     const store = makeDynamoDbStateStore({ client: documents, tables: names });
     const fence = await store.lease.acquire('pass-1', T0, 240);
     if (fence === undefined) throw new Error('the lease was free');
-    const seen = conflictingOnTheLeaseItem(documents);
+    const seen = conflictingAsDynamoDbDoes([documents]);
     // Act
     const created = await race(32, (i) =>
       store.nodeClaims.create(aNewNodeClaim({ name: `default-${String(i).padStart(5, '0')}` }), {
@@ -168,13 +133,77 @@ describe('DynamoDB fenced writes under contention', () => {
       return store.nodeClaims.update({ ...claim, phase: 'Launched' }, { fence });
     });
     // Assess
-    expect(seen.conflicts).toBeGreaterThanOrEqual(32);
     expect(created.rejected).toEqual([]);
     expect(updated.rejected).toEqual([]);
+    expect([seen.sends, seen.conflicts]).toEqual([64, 0]);
     const stored = await store.nodeClaims.list();
     expect(stored.map((c) => [c.phase, c.version])).toEqual(stored.map(() => ['Launched', 2]));
     expect(stored).toHaveLength(32);
     own.destroy();
+  });
+
+  it("sends a write again when another writer's transaction cancelled it", async () => {
+    // Prepare: two functions' containers, each with its own store, writing without a fence (as
+    // the interruption function does), so both add to the one claims revision item; the first's
+    // write stays in progress until the second's has met it.
+    const { documents, names } = await makeTables();
+    const setup = makeDynamoDbStateStore({ client: documents, tables: names });
+    const claims = await Promise.all([
+      setup.nodeClaims.create(aNewNodeClaim({ name: 'default-00001' })),
+      setup.nodeClaims.create(aNewNodeClaim({ name: 'default-00002' })),
+    ]);
+    const owns = [makeLocalClient(endpoint()), makeLocalClient(endpoint())];
+    const clients = owns.map((own) => DynamoDBDocumentClient.from(own));
+    const stores = clients.map((client) => makeDynamoDbStateStore({ client, tables: names }));
+    const seen = conflictingAsDynamoDbDoes(clients, async (contention) => {
+      while (contention.conflicts === 0) await nextTurn();
+    });
+    // Act
+    const updated = await race(2, async (i) => {
+      if (i === 1) while (seen.inProgress() === 0) await nextTurn();
+      const [claim, store] = [claims[i], stores[i]];
+      if (claim === undefined || store === undefined) throw new Error(`claim ${i} was not created`);
+      return store.nodeClaims.update({ ...claim, phase: 'Launched' });
+    });
+    // Assess
+    expect(updated.rejected).toEqual([]);
+    // Met at least once; sent again each time (Local may still be running the first's).
+    expect(seen.conflicts).toBeGreaterThanOrEqual(1);
+    expect(seen.sends).toBe(2 + seen.conflicts);
+    const stored = await setup.nodeClaims.list();
+    expect(stored.map((c) => [c.phase, c.version])).toEqual([
+      ['Launched', 2],
+      ['Launched', 2],
+    ]);
+    for (const own of owns) own.destroy();
+  });
+
+  it("finds the lease in use when taking it meets the holder's write in progress", async () => {
+    // Prepare: the holder's lease has run out, but nobody has taken it, so its fence still admits
+    // the claim it writes; another container's pass comes to take the lease while that write is
+    // in progress on the lease item.
+    const { names } = await makeTables();
+    const owns = [makeLocalClient(endpoint()), makeLocalClient(endpoint())];
+    const clients = owns.map((own) => DynamoDBDocumentClient.from(own));
+    const [holder, taker] = clients.map((client) =>
+      makeDynamoDbStateStore({ client, tables: names }),
+    );
+    if (holder === undefined || taker === undefined) throw new Error('two stores');
+    const fence = await holder.lease.acquire('pass-1', T0, 60);
+    if (fence === undefined) throw new Error('the lease was free');
+    const seen = conflictingAsDynamoDbDoes(clients, () => pause(200));
+    const writing = holder.nodeClaims.create(aNewNodeClaim(), { fence });
+    while (seen.inProgress() === 0) await nextTurn();
+    // Act
+    const taken = await taker.lease.acquire('pass-2', secondsAfter(T0, 61), 60);
+    // Assess
+    expect(taken).toBeUndefined();
+    await writing;
+    expect(await taker.lease.acquire('pass-2', secondsAfter(T0, 61), 60)).toMatchObject({
+      holder: 'pass-2',
+      fencingToken: fence.fencingToken + 1,
+    });
+    for (const own of owns) own.destroy();
   });
 
   it('still refuses a stale fence at once, without trying again', async () => {
