@@ -34,7 +34,8 @@ export class DecisionLatencies {
       const since = this.#waitingSince.get(pod);
       if (since === undefined) continue;
       this.#waitingSince.delete(pod);
-      this.#samplesMs.push(Math.max(0, t - since) * 1000);
+      // Whole milliseconds: event times read back as seconds carry binary fractions.
+      this.#samplesMs.push(Math.round(Math.max(0, t - since) * 1000));
     }
   }
 

@@ -7,7 +7,10 @@
  */
 import pLimit from 'p-limit';
 import type { InstanceType } from '../../domain/instance-type.ts';
-import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
+import type {
+  ExistingNodePlacement,
+  UnschedulablePod,
+} from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { compareText } from '../../domain/state/order.ts';
 import {
@@ -36,6 +39,8 @@ export interface ProvisioningOutcome
   readonly decisions: readonly Decision[];
   /** Existing nodes the plans placed pending pods on: disruption leaves them alone this pass. */
   readonly nominated: ReadonlySet<string>;
+  /** The pods the plans placed on nodes and claims already there, by where they go. */
+  readonly placedOnExisting: readonly ExistingNodePlacement[];
 }
 
 function uniqueOfferings(offerings: readonly OfferingKey[]): OfferingKey[] {
@@ -59,7 +64,7 @@ interface Progress {
   readonly rounds: PlanRound[];
   readonly unschedulable: UnschedulablePod[];
   unavailable: OfferingKey[];
-  readonly nominated: Set<string>;
+  readonly placedOnExisting: ExistingNodePlacement[];
   provisionablePods: number;
   replannedPods: number;
 }
@@ -83,7 +88,7 @@ async function planAndLaunch(
     unschedulable: plan.unschedulable.length,
   });
   progress.unschedulable.push(...plan.unschedulable);
-  for (const placement of plan.existingNodes) progress.nominated.add(placement.name);
+  progress.placedOnExisting.push(...plan.existingNodes);
   const result = emptyRound();
   const limit = pLimit(launchConcurrency);
   await Promise.all(
@@ -112,7 +117,7 @@ export async function provision(
     rounds: [],
     unschedulable: [],
     unavailable: [...snapshot.unavailable],
-    nominated: new Set(),
+    placedOnExisting: [],
     provisionablePods: 0,
     replannedPods: 0,
   };
@@ -154,6 +159,7 @@ function outcomeOf(progress: Progress, claims: readonly NodeClaimRecord[]): Prov
     unschedulable: [...progress.unschedulable, ...progress.all.refused],
     claims,
     decisions: progress.all.decisions,
-    nominated: progress.nominated,
+    nominated: new Set(progress.placedOnExisting.map((placement) => placement.name)),
+    placedOnExisting: progress.placedOnExisting,
   };
 }
