@@ -5,9 +5,10 @@
  * evaluated against the role's policies as synthesized; every Kubernetes request authenticated —
  * on EKS by its token, for its role's access entry; on a self-managed cluster by the kubeconfig
  * secret's token, for the API server's token file — and authorized by deploy/rbac.yaml for its
- * group; DynamoDB on DynamoDB Local under the template's table names; the functions woken only by
- * what the template wires — the SQS event source mappings, the EventBridge rules and schedule,
- * the HTTP API's routes the cluster's webhooks call, the EKS audit log's subscription.
+ * group; DynamoDB on DynamoDB Local under the template's table names, with the transaction
+ * conflicts DynamoDB has and Local does not; the functions woken only by what the template wires
+ * — the SQS event source mappings, the EventBridge rules and schedule, the HTTP API's routes the
+ * cluster's webhooks call, the EKS audit log's subscription.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +24,7 @@ import type { JsonObject } from '../api-server/json.ts';
 import { tokenFileAuthenticator } from '../api-server/token-file.ts';
 import { accountLookups } from '../aws/account-lookups.ts';
 import { type DatedDynamoDb, startDatedDynamoDb } from '../aws/dynamodb/dated-dynamodb.ts';
+import { keySchemas, TransactionConflicts } from '../aws/dynamodb/transaction-conflicts.ts';
 import { eksAuthenticator } from '../aws/eks/eks-authenticator.ts';
 import {
   type AwsEndpoint,
@@ -423,7 +425,11 @@ export class DeployedNodesmith implements Nodesmith {
     const opened = await openAccount(world, options, now);
     const { account, endpoint, resolve } = opened;
     const kubernetesDenied = controlClusterAccess(world, options, opened);
-    const dynamodb = await startDatedDynamoDb({ target: options.dynamodbEndpoint, now });
+    const dynamodb = await startDatedDynamoDb({
+      target: options.dynamodbEndpoint,
+      now,
+      conflicts: new TransactionConflicts(keySchemas(options.stack.template, resolve)),
+    });
     const functions = startFunctions(
       options,
       { aws: endpoint.url, dynamodb: dynamodb.url },
