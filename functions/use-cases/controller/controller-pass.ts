@@ -26,7 +26,7 @@ import { watchLimits } from './limit-watch.ts';
 import type { PassDependencies, PassSettings } from './pass-dependencies.ts';
 import { type ClaimActionFailure, emptyPassReport, type PassReport } from './pass-report.ts';
 import { type PassSnapshot, readSnapshot, startReads } from './pass-snapshot.ts';
-import { placeNames, podEvents } from './pod-events.ts';
+import { podEvents } from './pod-events.ts';
 import { type ProvisioningOutcome, provision } from './provisioning-step.ts';
 import { recordEvents } from './record-events.ts';
 import { type StaticPoolsOutcome, scaleStaticPools } from './static-pools-step.ts';
@@ -100,12 +100,13 @@ async function tell(
 ): Promise<void> {
   const { adoption, lifecycle, provisioning, staticPools, disruption, termination } = steps;
   await deps.decisions.publish(decisions);
+  const { launches, unschedulable, failures } = provisioning;
   await recordEvents(
     deps.cluster,
     [
       ...adoption.events,
       ...lifecycle.events,
-      ...podEvents(snapshot.pods, provisioning, placeNames(snapshot.nodes, snapshot.claims)),
+      ...podEvents(snapshot.pods, { launches, unschedulable, failures }),
       ...staticPools.events,
       ...disruption.events,
       ...termination.events,

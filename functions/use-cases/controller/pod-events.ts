@@ -1,20 +1,13 @@
 /**
  * Kubernetes Events that explain provisioning to whoever runs `kubectl describe pod`: which
- * claim or node will hold a pod (Karpenter's `Nominated`, for a claim launched for it and for
- * room on a node or claim already there: core scheduling/results.go `Record`), why none can
- * (`FailedScheduling`), or why the claim made for it could not launch because its EC2NodeClass
- * is not ready (`NodeClassNotReady`).
+ * claim will hold a pod (Karpenter's `Nominated`), why none can (`FailedScheduling`), or why the
+ * claim made for it could not launch because its EC2NodeClass is not ready (`NodeClassNotReady`).
  * Karpenter tells the last on the NodeClaim (core: nodeclaim/lifecycle/events.go); Nodesmith's
  * claims are not cluster objects, and the claim is gone once its launch fails, so the pods it
  * was made for carry it: they are what someone asking why nothing launched describes.
  */
-import type { Node } from '../../domain/node.ts';
 import { type Pod, podKey } from '../../domain/pod.ts';
-import type {
-  ExistingNodePlacement,
-  UnschedulablePod,
-} from '../../domain/scheduling/provisioning-plan.ts';
-import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
+import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { ClusterEvent } from '../../ports/cluster.ts';
 import type { LaunchFailure, LaunchRecord } from './pass-report.ts';
 
@@ -34,58 +27,25 @@ export interface ProvisioningOutcomes {
   readonly launches: readonly LaunchRecord[];
   readonly unschedulable: readonly UnschedulablePod[];
   readonly failures: readonly LaunchFailure[];
-  readonly placedOnExisting: readonly ExistingNodePlacement[];
-}
-
-/**
- * Names a place the plan put pods on as Karpenter's `Nominated` does: `nodeclaim/<claim>`, then
- * `node/<node>` once the claim has one (core scheduling/events.go `NominatePodEvent`). A place
- * that is no node of the snapshot is a claim still launching, or one this pass made.
- */
-export function placeNames(
-  nodes: readonly Node[],
-  claims: readonly NodeClaimRecord[],
-): (place: string) => string {
-  const byName = new Map(nodes.map((node) => [node.name, node]));
-  const claimOfNode = new Map<string, string>();
-  for (const claim of claims) {
-    if (claim.nodeName !== undefined) claimOfNode.set(claim.nodeName, claim.name);
-    if (claim.providerID !== undefined) claimOfNode.set(claim.providerID, claim.name);
-  }
-  return (place) => {
-    const node = byName.get(place);
-    if (node === undefined) return `nodeclaim/${place}`;
-    const claim = claimOfNode.get(node.name) ?? claimOfNode.get(node.providerID ?? '');
-    return claim === undefined ? `node/${place}` : `nodeclaim/${claim}, node/${place}`;
-  };
 }
 
 /** An event for one pod, told to its describe output; a pod the snapshot no longer has gets none. */
 type PodEvent = Omit<ClusterEvent, 'involvedObject'> & { readonly pod: string };
 
-/** Karpenter's `Nominated`: where the pod should schedule. */
-function nominated(pod: string, place: string): PodEvent {
-  return {
-    pod,
-    type: 'Normal',
-    reason: 'Nominated',
-    message: `Pod should schedule on: ${place}`,
-    dedupeSeconds: NOMINATED_DEDUPE_SECONDS,
-  };
-}
-
 export function podEvents(
   pods: readonly Pod[],
-  { launches, unschedulable, failures, placedOnExisting }: ProvisioningOutcomes,
-  nameOf: (place: string) => string,
+  { launches, unschedulable, failures }: ProvisioningOutcomes,
 ): ClusterEvent[] {
   const byKey = new Map(pods.map((p) => [podKey(p), p]));
   const wanted: PodEvent[] = [
     ...launches.flatMap((launch) =>
-      launch.pods.map((pod) => nominated(pod, `nodeclaim/${launch.claim.name}`)),
-    ),
-    ...placedOnExisting.flatMap((placement) =>
-      placement.pods.map((pod) => nominated(pod, nameOf(placement.name))),
+      launch.pods.map((pod) => ({
+        pod,
+        type: 'Normal' as const,
+        reason: 'Nominated',
+        message: `Pod should schedule on: nodeclaim/${launch.claim.name}`,
+        dedupeSeconds: NOMINATED_DEDUPE_SECONDS,
+      })),
     ),
     ...unschedulable.map(({ pod, reason }) => ({
       pod,

@@ -7,10 +7,7 @@
  */
 import pLimit from 'p-limit';
 import type { InstanceType } from '../../domain/instance-type.ts';
-import type {
-  ExistingNodePlacement,
-  UnschedulablePod,
-} from '../../domain/scheduling/provisioning-plan.ts';
+import type { UnschedulablePod } from '../../domain/scheduling/provisioning-plan.ts';
 import type { NodeClaimRecord } from '../../domain/state/node-claim-record.ts';
 import { compareText } from '../../domain/state/order.ts';
 import {
@@ -39,8 +36,6 @@ export interface ProvisioningOutcome
   readonly decisions: readonly Decision[];
   /** Existing nodes the plans placed pending pods on: disruption leaves them alone this pass. */
   readonly nominated: ReadonlySet<string>;
-  /** The pods the plans placed on nodes and claims already there, by where they go. */
-  readonly placedOnExisting: readonly ExistingNodePlacement[];
 }
 
 function uniqueOfferings(offerings: readonly OfferingKey[]): OfferingKey[] {
@@ -64,7 +59,7 @@ interface Progress {
   readonly rounds: PlanRound[];
   readonly unschedulable: UnschedulablePod[];
   unavailable: OfferingKey[];
-  readonly placedOnExisting: ExistingNodePlacement[];
+  readonly nominated: Set<string>;
   provisionablePods: number;
   replannedPods: number;
 }
@@ -88,7 +83,7 @@ async function planAndLaunch(
     unschedulable: plan.unschedulable.length,
   });
   progress.unschedulable.push(...plan.unschedulable);
-  progress.placedOnExisting.push(...plan.existingNodes);
+  for (const placement of plan.existingNodes) progress.nominated.add(placement.name);
   const result = emptyRound();
   const limit = pLimit(launchConcurrency);
   await Promise.all(
@@ -117,7 +112,7 @@ export async function provision(
     rounds: [],
     unschedulable: [],
     unavailable: [...snapshot.unavailable],
-    placedOnExisting: [],
+    nominated: new Set(),
     provisionablePods: 0,
     replannedPods: 0,
   };
@@ -159,7 +154,6 @@ function outcomeOf(progress: Progress, claims: readonly NodeClaimRecord[]): Prov
     unschedulable: [...progress.unschedulable, ...progress.all.refused],
     claims,
     decisions: progress.all.decisions,
-    nominated: new Set(progress.placedOnExisting.map((placement) => placement.name)),
-    placedOnExisting: progress.placedOnExisting,
+    nominated: progress.nominated,
   };
 }
