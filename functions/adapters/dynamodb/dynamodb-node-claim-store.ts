@@ -6,15 +6,11 @@
  * so a warm controller knows a claim changed that no pass of its wrote (docs/state.md, "Warm
  * claims"). Every fenced write of a pass reads the one lease item, and every other write updates
  * the one revision item, so concurrent writes would cancel one another with TransactionConflict:
- * the store sends its transactions one at a time. One another writer's transaction can still
- * meet one of them; such a write wrote nothing and is sent again, a few times at most.
+ * the store sends its transactions one at a time, the fenced writes that wait for one gathered
+ * into the next (fenced-writes.ts). Another writer's transaction can still meet one; such a
+ * write wrote nothing and is sent again, a few times at most.
  */
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import pLimit from 'p-limit';
 import { INSTANCE_ID_INDEX } from '../../contract/state-tables.ts';
 import type { Fence } from '../../domain/state/lease.ts';
@@ -33,24 +29,19 @@ import {
   isTransientTransactionConflict,
   toPortError,
 } from './errors.ts';
+import {
+  type ClaimWrite,
+  CONFLICT_ATTEMPTS,
+  CONFLICT_BACKOFF_MS,
+  FencedWrites,
+  type TransactItem,
+} from './fenced-writes.ts';
 import { CLAIMS_REVISION_KEY, ClaimAttribute, LEASE_KEY, StateAttribute } from './keys.ts';
 import { fromClaimItem, toClaimItem } from './mappers.ts';
 import { type DocumentClient, type Item, scanAll } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
 
-/**
- * Sends of a write that other writers' transactions on the same item keep cancelling. Each holds
- * the item for milliseconds, so a few jittered tries get through; a conflict that outlasts them
- * is reported as one (ConflictError), as before.
- */
-const CONFLICT_ATTEMPTS = 6;
-/** The first wait before sending again; it doubles with each try, jittered. */
-const CONFLICT_BACKOFF_MS = 10;
-
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-type ClaimWrite = Required<Pick<TransactItem, 'Put'>> | Required<Pick<TransactItem, 'Delete'>>;
 
 interface WriteAttempt {
   readonly doing: string;
@@ -72,6 +63,13 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
    * were cancelled six times over. Sent one at a time, none meets another of this container's.
    */
   readonly #oneAtATime = pLimit(1);
+  readonly #fenced = new FencedWrites(
+    async (items) => {
+      const command = new TransactWriteCommand({ TransactItems: items });
+      await this.#oneAtATime(() => this.#client.send(command));
+    },
+    (fence) => this.#leaseAdmits(fence),
+  );
 
   constructor(client: DocumentClient, tables: StateTableNames) {
     this.#client = client;
@@ -242,14 +240,12 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
   /**
    * The fence is checked on the lease item itself, inside the write's transaction: no condition
    * on the claim alone could refuse a stale holder's create. So every fenced write reads the one
-   * item and every other write updates the revision item: sent one at a time, and again when
-   * another writer's transaction cancelled it.
+   * item (fenced-writes.ts) and every other write updates the revision item: sent one at a time,
+   * and again when another writer's transaction cancelled it.
    */
   async #send(write: ClaimWrite, fence: Fence | undefined): Promise<void> {
-    const items: TransactItem[] =
-      fence === undefined
-        ? [write, { Update: this.#countUnfenced() }]
-        : [{ ConditionCheck: this.#leaseAdmits(fence) }, write];
+    if (fence !== undefined) return this.#fenced.write(write, fence);
+    const items: TransactItem[] = [write, { Update: this.#countUnfenced() }];
     const command = new TransactWriteCommand({ TransactItems: items });
     for (let attempt = 1; ; attempt++) {
       try {

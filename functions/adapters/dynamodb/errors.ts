@@ -19,8 +19,9 @@ const THROTTLED_REASONS = new Set([
   'RequestLimitExceeded',
 ]);
 
-interface CancellationReason {
+export interface CancellationReason {
   readonly Code?: string;
+  readonly Message?: string;
   readonly Item?: unknown;
 }
 
@@ -29,7 +30,8 @@ function errorName(err: unknown): string | undefined {
   return typeof err.name === 'string' ? err.name : undefined;
 }
 
-function cancellationReasons(err: unknown): readonly CancellationReason[] {
+/** The reason DynamoDB gives for each part of a cancelled transaction, in order; none else. */
+export function cancellationReasons(err: unknown): readonly CancellationReason[] {
   if (errorName(err) !== 'TransactionCanceledException') return [];
   const reasons = (err as { CancellationReasons?: unknown }).CancellationReasons;
   return Array.isArray(reasons) ? (reasons as CancellationReason[]) : [];

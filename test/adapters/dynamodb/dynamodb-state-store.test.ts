@@ -111,7 +111,7 @@ describe('DynamoDB expiry on read', () => {
 });
 
 describe('DynamoDB claim writes under contention', () => {
-  it('lets 32 concurrent fenced claim writes of one pass through, none meeting another on the lease item', async () => {
+  it('lets 32 concurrent fenced claim writes of one pass through in a few transactions, none meeting another on the lease item', async () => {
     // Prepare
     const { names } = await makeTables();
     // A client of its own: the middleware goes on the client's stack, which document clients share.
@@ -135,10 +135,57 @@ describe('DynamoDB claim writes under contention', () => {
     // Assess
     expect(created.rejected).toEqual([]);
     expect(updated.rejected).toEqual([]);
-    expect([seen.sends, seen.conflicts]).toEqual([64, 0]);
+    // Each of the two rounds: the first write alone, then the 31 that waited for it, 25 and 6.
+    expect([seen.sends, seen.conflicts]).toEqual([6, 0]);
     const stored = await store.nodeClaims.list();
     expect(stored.map((c) => [c.phase, c.version])).toEqual(stored.map(() => ['Launched', 2]));
     expect(stored).toHaveLength(32);
+    own.destroy();
+  });
+
+  it('answers each write of a shared transaction for itself: a failed condition fails that write alone', async () => {
+    // Prepare: one write in flight, so the next ones wait for it and go in one transaction.
+    const { names } = await makeTables();
+    const own = makeLocalClient(endpoint());
+    const documents = DynamoDBDocumentClient.from(own);
+    const store = makeDynamoDbStateStore({ client: documents, tables: names });
+    const fence = await store.lease.acquire('pass-1', T0, 240);
+    if (fence === undefined) throw new Error('the lease was free');
+    const [a, b] = await Promise.all(
+      ['default-0000a', 'default-0000b'].map((name) =>
+        store.nodeClaims.create(aNewNodeClaim({ name }), { fence }),
+      ),
+    );
+    if (a === undefined || b === undefined) throw new Error('two claims');
+    const seen = conflictingAsDynamoDbDoes([documents]);
+    // Act
+    const pacing = store.nodeClaims.create(aNewNodeClaim({ name: 'default-0000p' }), { fence });
+    const outcomes = await Promise.allSettled([
+      store.nodeClaims.update({ ...a, phase: 'Launched' }, { fence }),
+      store.nodeClaims.update({ ...b, version: 7, phase: 'Launched' }, { fence }),
+      store.nodeClaims.create(aNewNodeClaim({ name: 'default-0000a' }), { fence }),
+      store.nodeClaims.update({ ...a, phase: 'Registered' }, { fence }),
+      store.nodeClaims.create(aNewNodeClaim({ name: 'default-0000c' }), { fence }),
+    ]);
+    await pacing;
+    // Assess
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'written' : String(o.reason)))).toEqual([
+      'written',
+      expect.stringMatching(/ConflictError: updating node claim default-0000b/),
+      expect.stringMatching(/creating node claim default-0000a: the name is taken/),
+      expect.stringMatching(/ConflictError: updating node claim default-0000a/),
+      'written',
+    ]);
+    // The pacing write; the first write of each claim together (a, b, c), cancelled by b's; a
+    // and c again; then claim a's two other writes, each in its own transaction.
+    expect(seen.sends).toBe(5);
+    const stored = await store.nodeClaims.list();
+    expect(stored.map((c) => [c.name, c.phase, c.version])).toEqual([
+      ['default-0000a', 'Launched', 2],
+      ['default-0000b', 'Pending', 1],
+      ['default-0000c', 'Pending', 1],
+      ['default-0000p', 'Pending', 1],
+    ]);
     own.destroy();
   });
 
