@@ -110,16 +110,24 @@ describe('DynamoDB expiry on read', () => {
   });
 });
 
+/**
+ * A pass holding the lease, on fresh tables, through a client of its own: the conflicts'
+ * middleware goes on the client's stack, which document clients share.
+ */
+async function aPassHoldingTheLease() {
+  const { names } = await makeTables();
+  const own = makeLocalClient(endpoint());
+  const documents = DynamoDBDocumentClient.from(own);
+  const store = makeDynamoDbStateStore({ client: documents, tables: names });
+  const fence = await store.lease.acquire('pass-1', T0, 240);
+  if (fence === undefined) throw new Error('the lease was free');
+  return { own, documents, store, fence };
+}
+
 describe('DynamoDB claim writes under contention', () => {
   it('lets 32 concurrent fenced claim writes of one pass through in a few transactions, none meeting another on the lease item', async () => {
     // Prepare
-    const { names } = await makeTables();
-    // A client of its own: the middleware goes on the client's stack, which document clients share.
-    const own = makeLocalClient(endpoint());
-    const documents = DynamoDBDocumentClient.from(own);
-    const store = makeDynamoDbStateStore({ client: documents, tables: names });
-    const fence = await store.lease.acquire('pass-1', T0, 240);
-    if (fence === undefined) throw new Error('the lease was free');
+    const { own, documents, store, fence } = await aPassHoldingTheLease();
     const seen = conflictingAsDynamoDbDoes([documents]);
     // Act
     const created = await race(32, (i) =>
@@ -145,12 +153,7 @@ describe('DynamoDB claim writes under contention', () => {
 
   it('answers each write of a shared transaction for itself: a failed condition fails that write alone', async () => {
     // Prepare: one write in flight, so the next ones wait for it and go in one transaction.
-    const { names } = await makeTables();
-    const own = makeLocalClient(endpoint());
-    const documents = DynamoDBDocumentClient.from(own);
-    const store = makeDynamoDbStateStore({ client: documents, tables: names });
-    const fence = await store.lease.acquire('pass-1', T0, 240);
-    if (fence === undefined) throw new Error('the lease was free');
+    const { own, documents, store, fence } = await aPassHoldingTheLease();
     const [a, b] = await Promise.all(
       ['default-0000a', 'default-0000b'].map((name) =>
         store.nodeClaims.create(aNewNodeClaim({ name }), { fence }),
