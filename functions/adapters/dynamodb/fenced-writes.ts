@@ -4,7 +4,8 @@
  * transaction that meets another in progress on an item: sent side by side, a pass's launches
  * cancelled one another. So one transaction is in progress at a time, and it carries the lease
  * check once with every write that waited for it (one per claim, up to `MAX_WRITES`): a pass
- * writing 32 claims at once sends two transactions, not 32.
+ * writing 32 claims at once sends three transactions (the first write alone, then the 31 that
+ * waited for it, 25 and 6), not 32.
  *
  * A cancelled transaction names a reason for each part. A write whose own part failed, or which
  * the lease check failed, is answered with the cancellation as if it had been sent alone (the
@@ -23,6 +24,7 @@ import {
   cancellationReasons,
   isTransientTransactionConflict,
 } from './errors.ts';
+import { ClaimAttribute } from './keys.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 export type ClaimWrite =
@@ -54,7 +56,7 @@ interface Waiting {
 
 function claimOf(write: ClaimWrite): string {
   const key = 'Put' in write ? write.Put.Item : write.Delete.Key;
-  return String(key?.name);
+  return String(key?.[ClaimAttribute.name]);
 }
 
 /** The cancellation of a transaction, as the one of [lease check, this write] would read. */

@@ -53,7 +53,7 @@ export type Admission = { readonly refusal: Refusal } | { readonly release: () =
 export class TransactionConflicts {
   readonly #schemas: KeySchemas;
   readonly #inProgress = new Set<string>();
-  /** Calls answered with a conflict, for the run's report. */
+  /** Calls answered with a conflict so far. */
   conflicts = 0;
 
   constructor(schemas: KeySchemas) {
@@ -61,8 +61,8 @@ export class TransactionConflicts {
   }
 
   /** Whether calls to this target (`X-Amz-Target`) can meet a transaction. */
-  concerns(target: string | undefined): boolean {
-    const operation = target?.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : '';
+  concerns(target: string): boolean {
+    const operation = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : '';
     return operation === 'TransactWriteItems' || SINGLE_ITEM_WRITES.has(operation);
   }
 
