@@ -27,15 +27,31 @@ function keptAlive(made: http.Agent | https.Agent | undefined): http.Agent | und
 /**
  * client-node 1.4 gives every request an agent of its own (kubernetes-client/javascript#2893):
  * every call of a pass opened its own connection, with a TLS handshake and the CA parsed again.
- * This KubeConfig hands each request one agent made once, which keeps its connections alive.
+ * This KubeConfig hands each request one agent made once, which keeps its connections alive:
+ * the API clients' calls (`applySecurityAuthentication`) and the watches' (`applyToHTTPSOptions`,
+ * through `applyToFetchOptions`) alike.
  */
 class OneAgentKubeConfig extends KubeConfig {
   #agent: http.Agent | undefined;
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     await super.applySecurityAuthentication(context);
-    this.#agent ??= keptAlive(context.getAgent());
-    if (this.#agent !== undefined) context.setAgent(this.#agent);
+    const agent = this.#keptAlive(context.getAgent());
+    if (agent !== undefined) context.setAgent(agent);
+  }
+
+  override async applyToHTTPSOptions(
+    options: Parameters<KubeConfig['applyToHTTPSOptions']>[0],
+  ): Promise<void> {
+    await super.applyToHTTPSOptions(options);
+    const agent = this.#keptAlive(options.agent as http.Agent | undefined);
+    if (agent !== undefined) options.agent = agent;
+  }
+
+  /** The one agent, made like the first one client-node made. */
+  #keptAlive(made: http.Agent | https.Agent | undefined): http.Agent | undefined {
+    this.#agent ??= keptAlive(made);
+    return this.#agent;
   }
 }
 

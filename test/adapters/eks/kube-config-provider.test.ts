@@ -2,7 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toKubeConfig } from '../../../functions/adapters/eks/kube-config.ts';
 import {
@@ -80,7 +80,7 @@ describe('kubeconfigs for cluster access', () => {
     expect(kubeConfig.getCurrentUser()).toEqual({ name: CLUSTER_NAME, token: 'k8s-aws-v1.abc' });
   });
 
-  it("carry a pass's requests over one kept TLS connection, verified against the cluster CA", async () => {
+  it("carry a pass's requests and watches over one kept TLS connection, verified against the cluster CA", async () => {
     // Prepare
     let connections = 0;
     const tlsServer = createHttpsServer(
@@ -104,12 +104,19 @@ describe('kubeconfigs for cluster access', () => {
       { name: CLUSTER_NAME },
     );
     const core = kubeConfig.makeApiClient(CoreV1Api);
-    // Act
+    const watched = () =>
+      new Promise<unknown>((resolve) => {
+        void new Watch(kubeConfig).watch('/api/v1/nodes', {}, () => undefined, resolve);
+      });
+    // Act: calls, a new client's call, and the watches a pass catches up with.
     for (let i = 0; i < 3; i++) await core.listNode();
     await kubeConfig.makeApiClient(CoreV1Api).listNode();
+    const ended = [await watched(), await watched()];
+    await core.listNode();
     // Assess
     tlsServer.closeAllConnections();
     await new Promise((resolve) => tlsServer.close(resolve));
+    expect(ended).toEqual([null, null]);
     expect(connections).toBe(1);
   });
 
