@@ -1,107 +1,115 @@
 /**
- * DynamoDB's transaction conflicts, in front of DynamoDB Local, which runs transactions one at a
- * time and never answers with them. DynamoDB cancels a TransactWriteItems that meets another
- * still in progress on any of its items with TransactionConflict, naming the parts that met, and
- * refuses a single-item write on such an item with TransactionConflictException (the AWS DynamoDB
- * Developer Guide, "Transaction conflict handling").
+ * DynamoDB's transaction conflicts in front of DynamoDB Local, which runs transactions one at a
+ * time and never answers with them: the deployed twin's rule (simulator/aws/dynamodb/
+ * transaction-conflicts.ts), put on the SDK clients' middleware stacks. Its refusals are thrown
+ * as the SDK's own exceptions, as the SDK reads DynamoDB's answer.
  */
 import {
+  type CancellationReason,
   TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { StateTableNames } from '../../functions/adapters/dynamodb/tables.ts';
+import { CLAIM_NAME, STATE_PK, STATE_SK } from '../../functions/contract/state-tables.ts';
+import {
+  type Refusal,
+  TransactionConflicts,
+} from '../../simulator/aws/dynamodb/transaction-conflicts.ts';
 
 export interface Contention {
   /** TransactWriteItems sent, cancelled ones included. */
   sends: number;
   /** Transactions cancelled for meeting another in progress. */
   conflicts: number;
-  /** Items a transaction is in progress on now. */
+  /** Transactions in progress now. */
   inProgress(): number;
 }
 
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Item = Record<string, unknown>;
-type Operation = { TableName?: string; Key?: object; Item?: Item };
+const TARGET_PREFIX = 'DynamoDB_20120810.';
 
-/** The single-item writes DynamoDB refuses while a transaction is in progress on their item. */
-const SINGLE_ITEM_WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
-
-/** The table and key an operation writes or checks: what a transaction holds. */
-function itemOf({ TableName, Key, Item: item = {} }: Operation): string {
-  const key = Key ?? ('pk' in item ? { pk: item.pk, sk: item.sk } : { name: item.name });
-  return `${TableName}/${JSON.stringify(key)}`;
-}
-
-function cancelled(reasons: readonly string[]): TransactionCanceledException {
+/** The SDK's exception for DynamoDB's answer. */
+function thrown(refusal: Refusal): Error {
+  const body = JSON.parse(refusal.body) as {
+    __type: string;
+    Message?: string;
+    message?: string;
+    CancellationReasons?: CancellationReason[];
+  };
+  const $metadata = { httpStatusCode: refusal.status };
+  if (body.__type.endsWith('#TransactionConflictException')) {
+    return new TransactionConflictException({ message: body.message ?? '', $metadata });
+  }
   return new TransactionCanceledException({
-    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.join(', ')}]`,
-    $metadata: {},
-    CancellationReasons: reasons.map((Code) => ({ Code })),
+    message: body.Message ?? '',
+    $metadata,
+    ...(body.CancellationReasons === undefined
+      ? {}
+      : { CancellationReasons: body.CancellationReasons }),
   });
 }
 
-class Conflicts {
-  readonly #inProgress = new Set<string>();
-  readonly seen: Contention;
+/** The rule, counting what it sees of the transactions. */
+class Contended {
+  readonly #conflicts: TransactionConflicts;
   readonly #hold: (seen: Contention) => Promise<void>;
+  #inProgress = 0;
+  readonly seen: Contention = { sends: 0, conflicts: 0, inProgress: () => this.#inProgress };
 
-  constructor(hold: (seen: Contention) => Promise<void>) {
+  constructor(tables: StateTableNames, hold: (seen: Contention) => Promise<void>) {
+    this.#conflicts = new TransactionConflicts(
+      new Map([
+        [tables.nodeClaims, [CLAIM_NAME]],
+        [tables.state, [STATE_PK, STATE_SK]],
+      ]),
+    );
     this.#hold = hold;
-    this.seen = { sends: 0, conflicts: 0, inProgress: () => this.#inProgress.size };
   }
 
-  /** A single-item write goes on unless a transaction is in progress on its item. */
-  write(operation: Operation): void {
-    if (this.#inProgress.has(itemOf(operation))) {
-      throw new TransactionConflictException({
-        message: 'Transaction is ongoing for the item',
-        $metadata: {},
-      });
+  /** Sends the call on, unless DynamoDB would refuse it; a transaction holds its items meanwhile. */
+  async send<T>(command: string, input: unknown, next: () => Promise<T>): Promise<T> {
+    const target = `${TARGET_PREFIX}${command.replace(/Command$/, '')}`;
+    if (!this.#conflicts.concerns(target)) return next();
+    const transaction = target.endsWith('.TransactWriteItems');
+    if (transaction) this.seen.sends += 1;
+    const admission = this.#conflicts.admit(target, JSON.stringify(input));
+    if ('refusal' in admission) {
+      if (transaction) this.seen.conflicts += 1;
+      throw thrown(admission.refusal);
     }
-  }
-
-  /** A transaction holds its items while `hold` and Local run it, unless one is held already. */
-  async transact<T>(parts: readonly Record<string, Operation>[], send: () => Promise<T>) {
-    const items = parts.map((part) => itemOf(Object.values(part)[0] ?? {}));
-    this.seen.sends += 1;
-    if (items.some((item) => this.#inProgress.has(item))) {
-      this.seen.conflicts += 1;
-      throw cancelled(items.map((i) => (this.#inProgress.has(i) ? 'TransactionConflict' : 'None')));
-    }
-    for (const item of items) this.#inProgress.add(item);
+    // A single-item write holds nothing: only a transaction is in progress on its items.
+    if (!transaction) return next();
+    this.#inProgress += 1;
     try {
       await this.#hold(this.seen);
-      return await send();
+      return await next();
     } finally {
-      for (const item of items) this.#inProgress.delete(item);
+      this.#inProgress -= 1;
+      admission.release();
     }
   }
 }
 
 /**
- * Puts the rule in front of every client given, shared among them: each transaction is in
- * progress until `hold` resolves (5 ms by default) and then for as long as Local takes, as a real
- * one holds its items for milliseconds.
+ * Puts the rule in front of every client given, shared among them, for the state tables named:
+ * each transaction is in progress until `hold` resolves (5 ms by default) and then for as long
+ * as Local takes, as a real one holds its items for milliseconds.
  */
 export function conflictingAsDynamoDbDoes(
   clients: readonly DynamoDBDocumentClient[],
+  tables: StateTableNames,
   hold: (seen: Contention) => Promise<void> = () => pause(5),
 ): Contention {
-  const conflicts = new Conflicts(hold);
+  const contended = new Contended(tables, hold);
   for (const documents of clients) {
     documents.middlewareStack.add(
-      (next, context) => async (args) => {
-        const command = context.commandName ?? '';
-        if (SINGLE_ITEM_WRITES.has(command)) conflicts.write(args.input as Operation);
-        if (command !== 'TransactWriteItemsCommand') return next(args);
-        const { TransactItems } = args.input as { TransactItems: Record<string, Operation>[] };
-        return conflicts.transact(TransactItems, () => next(args));
-      },
+      (next, context) => (args) =>
+        contended.send(context.commandName ?? '', args.input, () => next(args)),
       { step: 'initialize', name: 'transactionConflicts' },
     );
   }
-  return conflicts.seen;
+  return contended.seen;
 }

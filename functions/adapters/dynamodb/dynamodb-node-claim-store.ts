@@ -23,25 +23,13 @@ import { byName } from '../../domain/state/order.ts';
 import { ConflictError, NameTakenError, NotFoundError } from '../../ports/errors.ts';
 import type { ClaimDeletion, FencedWrite, NodeClaimStore } from '../../ports/state-store.ts';
 import { admitsFence, hasVersion, isGoneOrHasVersion, isNew } from './conditions.ts';
-import {
-  failedAt,
-  isMissingItemFailure,
-  isTransientTransactionConflict,
-  toPortError,
-} from './errors.ts';
-import {
-  type ClaimWrite,
-  CONFLICT_ATTEMPTS,
-  CONFLICT_BACKOFF_MS,
-  FencedWrites,
-  type TransactItem,
-} from './fenced-writes.ts';
+import { sentAgainOnConflict } from './conflict-retries.ts';
+import { failedAt, isMissingItemFailure, toPortError } from './errors.ts';
+import { type ClaimWrite, FencedWrites, type TransactItem } from './fenced-writes.ts';
 import { CLAIMS_REVISION_KEY, ClaimAttribute, LEASE_KEY, StateAttribute } from './keys.ts';
 import { fromClaimItem, toClaimItem } from './mappers.ts';
 import { type DocumentClient, type Item, scanAll } from './pages.ts';
 import type { StateTableNames } from './tables.ts';
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface WriteAttempt {
   readonly doing: string;
@@ -247,15 +235,7 @@ export class DynamoDbNodeClaimStore implements NodeClaimStore {
     if (fence !== undefined) return this.#fenced.write(write, fence);
     const items: TransactItem[] = [write, { Update: this.#countUnfenced() }];
     const command = new TransactWriteCommand({ TransactItems: items });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.#oneAtATime(() => this.#client.send(command));
-        return;
-      } catch (err) {
-        if (attempt >= CONFLICT_ATTEMPTS || !isTransientTransactionConflict(err)) throw err;
-        await pause(Math.random() * CONFLICT_BACKOFF_MS * 2 ** attempt);
-      }
-    }
+    await sentAgainOnConflict(() => this.#oneAtATime(() => this.#client.send(command)));
   }
 }
 

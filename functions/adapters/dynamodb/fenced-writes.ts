@@ -19,6 +19,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Fence } from '../../domain/state/lease.ts';
+import { backOff, CONFLICT_ATTEMPTS } from './conflict-retries.ts';
 import {
   type CancellationReason,
   cancellationReasons,
@@ -36,12 +37,6 @@ export type ClaimWrite =
  * instance type names, so 25 keeps a transaction well under the size.
  */
 export const MAX_WRITES = 25;
-/** Sends of a write that other writers' transactions keep cancelling. */
-export const CONFLICT_ATTEMPTS = 6;
-/** The first wait before sending again; it doubles with each try, jittered. */
-export const CONFLICT_BACKOFF_MS = 10;
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Waiting {
   readonly write: ClaimWrite;
@@ -160,6 +155,6 @@ export class FencedWrites {
       else waiting.reject(alone);
     });
     this.#queue = [...again, ...this.#queue];
-    if (conflicts > 0) await pause(Math.random() * CONFLICT_BACKOFF_MS * 2 ** conflicts);
+    if (conflicts > 0) await backOff(conflicts);
   }
 }

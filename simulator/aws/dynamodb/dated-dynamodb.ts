@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../../../functions/adapters/http/read-body.ts';
 import type { Refusal, TransactionConflicts } from './transaction-conflicts.ts';
 
 export interface DatedDynamoDb {
@@ -28,15 +29,6 @@ export interface DatedDynamoDbOptions {
   readonly now: () => number;
   /** DynamoDB's transaction conflicts, kept in front of DynamoDB Local; none when absent. */
   readonly conflicts?: TransactionConflicts;
-}
-
-function readBody(incoming: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
-  });
 }
 
 /** DynamoDB's own answer in place of the call's, dated on the functions' clock. */

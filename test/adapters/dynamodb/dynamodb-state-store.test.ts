@@ -121,14 +121,14 @@ async function aPassHoldingTheLease() {
   const store = makeDynamoDbStateStore({ client: documents, tables: names });
   const fence = await store.lease.acquire('pass-1', T0, 240);
   if (fence === undefined) throw new Error('the lease was free');
-  return { own, documents, store, fence };
+  return { own, documents, names, store, fence };
 }
 
 describe('DynamoDB claim writes under contention', () => {
   it('lets 32 concurrent fenced claim writes of one pass through in a few transactions, none meeting another on the lease item', async () => {
     // Prepare
-    const { own, documents, store, fence } = await aPassHoldingTheLease();
-    const seen = conflictingAsDynamoDbDoes([documents]);
+    const { own, documents, names, store, fence } = await aPassHoldingTheLease();
+    const seen = conflictingAsDynamoDbDoes([documents], names);
     // Act
     const created = await race(32, (i) =>
       store.nodeClaims.create(aNewNodeClaim({ name: `default-${String(i).padStart(5, '0')}` }), {
@@ -153,14 +153,14 @@ describe('DynamoDB claim writes under contention', () => {
 
   it('answers each write of a shared transaction for itself: a failed condition fails that write alone', async () => {
     // Prepare: one write in flight, so the next ones wait for it and go in one transaction.
-    const { own, documents, store, fence } = await aPassHoldingTheLease();
+    const { own, documents, names, store, fence } = await aPassHoldingTheLease();
     const [a, b] = await Promise.all(
       ['default-0000a', 'default-0000b'].map((name) =>
         store.nodeClaims.create(aNewNodeClaim({ name }), { fence }),
       ),
     );
     if (a === undefined || b === undefined) throw new Error('two claims');
-    const seen = conflictingAsDynamoDbDoes([documents]);
+    const seen = conflictingAsDynamoDbDoes([documents], names);
     // Act
     const pacing = store.nodeClaims.create(aNewNodeClaim({ name: 'default-0000p' }), { fence });
     const outcomes = await Promise.allSettled([
@@ -205,7 +205,7 @@ describe('DynamoDB claim writes under contention', () => {
     const owns = [makeLocalClient(endpoint()), makeLocalClient(endpoint())];
     const clients = owns.map((own) => DynamoDBDocumentClient.from(own));
     const stores = clients.map((client) => makeDynamoDbStateStore({ client, tables: names }));
-    const seen = conflictingAsDynamoDbDoes(clients, async (contention) => {
+    const seen = conflictingAsDynamoDbDoes(clients, names, async (contention) => {
       while (contention.conflicts === 0) await nextTurn();
     });
     // Act
@@ -241,7 +241,7 @@ describe('DynamoDB claim writes under contention', () => {
     if (holder === undefined || taker === undefined) throw new Error('two stores');
     const fence = await holder.lease.acquire('pass-1', T0, 60);
     if (fence === undefined) throw new Error('the lease was free');
-    const seen = conflictingAsDynamoDbDoes(clients, () => pause(200));
+    const seen = conflictingAsDynamoDbDoes(clients, names, () => pause(200));
     const writing = holder.nodeClaims.create(aNewNodeClaim(), { fence });
     while (seen.inProgress() === 0) await nextTurn();
     // Act
